@@ -23,7 +23,7 @@ const (
 	MaxTagLength = 64
 
 	MaxProtectedPayloadBytes = 256 << 10 // each protected payload
-	MaxEventMetadataBytes    = 4 << 10
+	MaxEventMetadataBytes    = 4000      // 4 KiB, held to the portable VARCHAR(4000) bound
 	MaxRequestBodyBytes      = 1 << 20
 	MaxParticipantsPerTask   = 1000 // candidates + exclusions
 	MaxInvitationsPerTask    = 20

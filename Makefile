@@ -1,0 +1,31 @@
+# User Tasks — run `make help` for the targets.
+SHELL := /bin/bash
+GO ?= go
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: help run test lint verify golden build
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+run: ## start the app in dev mode on the embedded SQLite default (./data), demo login
+	USERTASKS_DEV=true $(GO) run ./cmd/web serve
+
+test: ## run every test with the race detector (providers without a URL are skipped, except under CI=true)
+	$(GO) test -race -count=1 $(TESTFLAGS) ./...
+
+lint: ## go vet, gofmt and staticcheck
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) run $(STATICCHECK) ./...
+
+verify: ## regenerate generated files and fail on any diff; then lint
+	$(GO) mod tidy
+	@git diff --exit-code -- go.mod go.sum || (echo "go.mod/go.sum are not tidy"; exit 1)
+	$(MAKE) lint
+
+golden: ## rewrite the SQL Server and Oracle golden SQL files from the store's dry-run output
+	UPDATE_GOLDEN=1 $(GO) test ./repository/ -run Golden -count=1
+
+build: ## build the web binary
+	$(GO) build -o web ./cmd/web

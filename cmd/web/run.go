@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+const usage = `usage: web <command> [flags]
+
+commands:
+  serve     run the HTTP server (--migrate applies pending migrations first)
+  migrate   up | down | status: manage the database schema
+
+Configuration comes from USERTASKS_* environment variables (see README).
+Run 'web <command> --help' for the flags of a command.
+`
+
+// errUsage marks a bad invocation: exit status 2 with a one-line reason.
+var errUsage = errors.New("usage")
+
+// run is main without the process: tests call it directly.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = serveCommand(ctx, args[1:], getenv, stdout, stderr)
+	case "migrate":
+		err = migrateCommand(ctx, args[1:], getenv, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		err = fmt.Errorf("%w: unknown command %q (want serve or migrate)", errUsage, args[0])
+	}
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "web: %s\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		return 2
+	default:
+		fmt.Fprintf(stderr, "web: %v\n", err)
+		return 1
+	}
+}
+
+// parseFlags parses a command's flags; a bad flag is a usage error with a one-line reason.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(io.Discard) // the one-line reason below replaces flag's own report
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stderr)
+		fs.Usage()
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/repository"
+)
+
+// syncBuffer is a bytes.Buffer safe to read while run writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// startServe runs `web serve` until the test ends and returns its base URL.
+func startServe(t *testing.T, vars map[string]string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...), env(vars), out, errOut)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("serve exited %d: %s", code, errOut.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not shut down")
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := listening.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited %d: %s", code, errOut.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("serve printed no URL: %s %s", out.String(), errOut.String())
+	return ""
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	return resp.StatusCode, b.String()
+}
+
+func TestServeDevModeMigratesAndAnswersHealth(t *testing.T) {
+	dir := t.TempDir()
+	base := startServe(t, map[string]string{
+		"USERTASKS_DEV":          "true",
+		"USERTASKS_DATABASE_URL": "sqlite:" + filepath.Join(dir, "ut.db"),
+	})
+	if code, body := get(t, base+"/healthz"); code != 200 || !strings.Contains(body, "ok") {
+		t.Fatalf("/healthz = %d %s", code, body)
+	}
+	if code, body := get(t, base+"/readyz"); code != 200 || !strings.Contains(body, "ready") {
+		t.Fatalf("/readyz = %d %s", code, body)
+	}
+	if _, err := filepath.Glob(filepath.Join(dir, "encryption-keys")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeRefusesUnmigratedDatabase(t *testing.T) {
+	vars := map[string]string{
+		"USERTASKS_DATABASE_URL":    "sqlite:" + filepath.Join(t.TempDir(), "ut.db"),
+		"USERTASKS_ENCRYPTION_KEYS": "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+	}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0"}, env(vars), &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "migrate") {
+		t.Fatalf("exit %d, stderr %q: want 1 and a hint to migrate", code, errOut.String())
+	}
+}
+
+func TestServeRefusesUnknownSchemaVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ut.db")
+	vars := map[string]string{
+		"USERTASKS_DATABASE_URL":    "sqlite:" + path,
+		"USERTASKS_ENCRYPTION_KEYS": "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"migrate", "up"}, env(vars), &out, &errOut); code != 0 {
+		t.Fatalf("migrate up exited %d: %s", code, errOut.String())
+	}
+	db, _, err := repository.OpenSQL("sqlite:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("INSERT INTO user_task_schema_versions (version_id, is_applied) VALUES (99999, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	errOut.Reset()
+	code := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0"}, env(vars), &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "refusing") {
+		t.Fatalf("exit %d, stderr %q: want a refusal of the unknown schema", code, errOut.String())
+	}
+}
+
+func TestServeNeedsKeysOutsideDev(t *testing.T) {
+	var out, errOut bytes.Buffer
+	vars := map[string]string{"USERTASKS_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "ut.db")}
+	code := run(context.Background(), []string{"serve"}, env(vars), &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "USERTASKS_ENCRYPTION_KEYS") {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+func TestMigrateUpStatusDown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ut.db")
+	vars := map[string]string{"USERTASKS_DATABASE_URL": "sqlite:" + path}
+	var out, errOut bytes.Buffer
+	for _, step := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"migrate", "status"}, "pending"},
+		{[]string{"migrate", "up"}, "applied"},
+		{[]string{"migrate", "up"}, "up to date"},
+		{[]string{"migrate", "status"}, "applied 20"},
+		{[]string{"migrate", "down"}, "rolled back"},
+	} {
+		out.Reset()
+		if code := run(context.Background(), step.args, env(vars), &out, &errOut); code != 0 || !strings.Contains(out.String(), step.want) {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q; want %q", step.args, code, out.String(), errOut.String(), step.want)
+		}
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	db.QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'user_task%' AND name <> 'user_task_schema_versions'").Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d tables left after down", n)
+	}
+}
+
+func TestBadInvocationsExit2(t *testing.T) {
+	for _, args := range [][]string{{}, {"bogus"}, {"serve", "--nope"}, {"migrate"}, {"migrate", "sideways"}, {"serve", "extra"}} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), args, env(map[string]string{}), &out, &errOut)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if lines := strings.Count(strings.TrimSpace(errOut.String()), "\n"); len(args) > 0 && lines > 0 {
+			t.Errorf("%v: reason is %d lines, want one: %q", args, lines+1, errOut.String())
+		}
+	}
+}
+
+func TestHelpExits0(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"serve", "--help"}, {"migrate", "--help"}} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), args, env(map[string]string{}), &out, &errOut); code != 0 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}

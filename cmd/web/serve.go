@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"usertasks/handlers"
+	"usertasks/migrations"
+	"usertasks/repository"
+)
+
+// serveCommand runs `web serve [--migrate] [--listen ADDR]` until ctx ends, then shuts down
+// gracefully, letting in-flight requests finish.
+func serveCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	migrate := fs.Bool("migrate", false, "apply pending migrations before serving (implied in dev mode)")
+	listen := fs.String("listen", "", "listen address (default USERTASKS_LISTEN_ADDR or "+defaultListenAddr+")")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Arg(0))
+	}
+	cfg, err := loadConfig(getenv, true)
+	if err != nil {
+		return err
+	}
+	if *listen != "" {
+		cfg.ListenAddr = *listen
+	}
+	log := newLogger(cfg, stderr)
+
+	if *migrate || cfg.Dev {
+		if err := repository.Migrate(ctx, cfg.DatabaseURL); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	store, err := repository.Open(ctx, repository.Config{URL: cfg.DatabaseURL, Keys: cfg.Keys})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := store.CheckSchema(ctx); err != nil {
+		if errors.Is(err, migrations.ErrPending) {
+			return fmt.Errorf("%w; run 'web migrate up' or 'web serve --migrate'", err)
+		}
+		return fmt.Errorf("refusing to serve: %w", err)
+	}
+
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           handlers.New(handlers.Deps{Store: store, Logger: log}),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	log.Info("shutting down")
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// newLogger logs JSON in production and text in dev mode.
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	if cfg.Dev {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
+}

@@ -1,0 +1,349 @@
+package migrations
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The DDL parser reads the SQL Server and Oracle statements (as goose sends them; see
+// recorder_test.go) back into the logical schema. It is deliberately small and strict: it
+// understands exactly the forms those migrations use —
+//
+//	CREATE TABLE t (column TYPE [COLLATE c] [NOT NULL], ...,
+//	    CONSTRAINT pk PRIMARY KEY (cols), CONSTRAINT fk FOREIGN KEY (cols) REFERENCES t (cols) ON DELETE CASCADE)
+//	CREATE [UNIQUE] INDEX name ON t (cols)
+//	DROP TABLE t [PURGE]
+//
+// — and reports anything else (a DEFAULT, a CHECK, an unknown type, a quoted identifier) as an
+// error instead of skipping it.
+
+// ddlSchema is what parseDDL found: the tables and every constraint name.
+type ddlSchema struct {
+	Tables      []Table
+	Constraints []string // primary and foreign key constraint names
+}
+
+// physicalType maps one dialect's column type text back to a logical type and length.
+type physicalType func(text string) (typ Type, length int, err error)
+
+var (
+	reSQLServerNVarchar = regexp.MustCompile(`^NVARCHAR\((\d+|MAX)\) COLLATE (\w+)$`)
+	reOracleVarchar2    = regexp.MustCompile(`^VARCHAR2\((\d+) CHAR\)$`)
+)
+
+// sqlServerBinaryCollation is the collation of every SQL Server character column: binary, hence
+// case-sensitive equality (participant ids, tags, tokens).
+const sqlServerBinaryCollation = "Latin1_General_100_BIN2"
+
+func sqlServerType(text string) (Type, int, error) {
+	if m := reSQLServerNVarchar.FindStringSubmatch(text); m != nil {
+		if m[2] != sqlServerBinaryCollation {
+			return "", 0, fmt.Errorf("collation %s, want %s", m[2], sqlServerBinaryCollation)
+		}
+		if m[1] == "MAX" {
+			return Text, 0, nil
+		}
+		n, _ := strconv.Atoi(m[1])
+		return Varchar, n, nil
+	}
+	switch text {
+	case "INT":
+		return Integer, 0, nil
+	case "BIGINT":
+		return BigInt, 0, nil
+	case "BIT":
+		return Boolean, 0, nil
+	case "DATETIME2(6)":
+		return Timestamp, 0, nil
+	}
+	return "", 0, fmt.Errorf("unknown SQL Server type %q", text)
+}
+
+func oracleType(text string) (Type, int, error) {
+	if m := reOracleVarchar2.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return Varchar, n, nil
+	}
+	switch text {
+	case "CLOB":
+		return Text, 0, nil
+	case "NUMBER(10)":
+		return Integer, 0, nil
+	case "NUMBER(19)":
+		return BigInt, 0, nil
+	case "NUMBER(1)":
+		return Boolean, 0, nil
+	case "TIMESTAMP(6)":
+		return Timestamp, 0, nil
+	}
+	return "", 0, fmt.Errorf("unknown Oracle type %q", text)
+}
+
+var (
+	reLineComment  = regexp.MustCompile(`--[^\n]*`)
+	reSpace        = regexp.MustCompile(`\s+`)
+	reCreateTable  = regexp.MustCompile(`^CREATE TABLE (\S+) \((.*)\)$`)
+	reCreateIndex  = regexp.MustCompile(`^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) \(([^()]*)\)$`)
+	reDropTable    = regexp.MustCompile(`^DROP TABLE (\S+)( PURGE)?$`)
+	rePrimaryKey   = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
+	reForeignKey   = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
+	reColumn       = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
+	reIdentifier   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	oracleMaxIdent = 30
+)
+
+// normalizeStatement strips comments, folds whitespace and, for SQL Server, the statement's
+// trailing semicolon. Oracle statements must not have one (the driver would send it).
+func normalizeStatement(d Dialect, stmt string) (string, error) {
+	s := reLineComment.ReplaceAllString(stmt, "")
+	if strings.ContainsAny(s, `'"`) {
+		return "", fmt.Errorf("quotes are not supported by this parser: %q", stmt)
+	}
+	s = strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "( ", "("), " )", ")")
+	if strings.HasSuffix(s, ";") {
+		if d == Oracle {
+			return "", fmt.Errorf("oracle statement ends with a semicolon: %q", s)
+		}
+		s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
+	}
+	if strings.Contains(s, ";") {
+		return "", fmt.Errorf("more than one statement: %q", s)
+	}
+	return s, nil
+}
+
+// ident checks one identifier and returns it lower-cased (Oracle stores unquoted identifiers
+// upper-case; the schema description is lower-case).
+func ident(d Dialect, name string) (string, error) {
+	if !reIdentifier.MatchString(name) {
+		return "", fmt.Errorf("not a plain identifier: %q", name)
+	}
+	if d == Oracle && len(name) > oracleMaxIdent {
+		return "", fmt.Errorf("identifier %s is longer than %d characters", name, oracleMaxIdent)
+	}
+	return strings.ToLower(name), nil
+}
+
+func identList(d Dialect, list string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(list, ",") {
+		name, err := ident(d, strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// splitTopLevel splits s at commas outside parentheses.
+func splitTopLevel(s string) ([]string, error) {
+	var (
+		parts []string
+		depth int
+		start int
+	)
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return nil, fmt.Errorf("unbalanced parentheses in %q", s)
+			}
+		case ',':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if depth != 0 {
+		return nil, fmt.Errorf("unbalanced parentheses in %q", s)
+	}
+	return append(parts, strings.TrimSpace(s[start:])), nil
+}
+
+func physicalTypeOf(d Dialect) (physicalType, error) {
+	switch d {
+	case SQLServer:
+		return sqlServerType, nil
+	case Oracle:
+		return oracleType, nil
+	}
+	return nil, fmt.Errorf("no DDL parser for dialect %s", d)
+}
+
+// parseDDL reads the Up statements of a dialect into its schema.
+func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
+	typeOf, err := physicalTypeOf(d)
+	if err != nil {
+		return ddlSchema{}, err
+	}
+	var out ddlSchema
+	find := func(name string) *Table {
+		for i := range out.Tables {
+			if out.Tables[i].Name == name {
+				return &out.Tables[i]
+			}
+		}
+		return nil
+	}
+	for _, raw := range statements {
+		s, err := normalizeStatement(d, raw)
+		if err != nil {
+			return ddlSchema{}, err
+		}
+		if m := reCreateTable.FindStringSubmatch(s); m != nil {
+			t, constraints, err := parseCreateTable(d, typeOf, m[1], m[2])
+			if err != nil {
+				return ddlSchema{}, fmt.Errorf("%s: %w", m[1], err)
+			}
+			if find(t.Name) != nil {
+				return ddlSchema{}, fmt.Errorf("table %s created twice", t.Name)
+			}
+			out.Tables = append(out.Tables, t)
+			out.Constraints = append(out.Constraints, constraints...)
+			continue
+		}
+		if m := reCreateIndex.FindStringSubmatch(s); m != nil {
+			name, err := ident(d, m[2])
+			if err != nil {
+				return ddlSchema{}, err
+			}
+			table, err := ident(d, m[3])
+			if err != nil {
+				return ddlSchema{}, err
+			}
+			columns, err := identList(d, m[4])
+			if err != nil {
+				return ddlSchema{}, fmt.Errorf("index %s: %w", name, err)
+			}
+			t := find(table)
+			if t == nil {
+				return ddlSchema{}, fmt.Errorf("index %s on unknown table %s", name, table)
+			}
+			for _, c := range columns {
+				if _, ok := t.Column(c); !ok {
+					return ddlSchema{}, fmt.Errorf("index %s on unknown column %s.%s", name, table, c)
+				}
+			}
+			t.Indexes = append(t.Indexes, Index{Name: name, Unique: m[1] != "", Columns: columns})
+			continue
+		}
+		return ddlSchema{}, fmt.Errorf("statement not understood: %q", s)
+	}
+	return out, nil
+}
+
+func parseCreateTable(d Dialect, typeOf physicalType, rawName, body string) (Table, []string, error) {
+	name, err := ident(d, rawName)
+	if err != nil {
+		return Table{}, nil, err
+	}
+	t := Table{Name: name}
+	var constraints []string
+	items, err := splitTopLevel(body)
+	if err != nil {
+		return Table{}, nil, err
+	}
+	for _, item := range items {
+		if m := rePrimaryKey.FindStringSubmatch(item); m != nil {
+			if t.PrimaryKey != nil {
+				return Table{}, nil, fmt.Errorf("two primary keys")
+			}
+			cname, err := ident(d, m[1])
+			if err != nil {
+				return Table{}, nil, err
+			}
+			if t.PrimaryKey, err = identList(d, m[2]); err != nil {
+				return Table{}, nil, err
+			}
+			constraints = append(constraints, cname)
+			continue
+		}
+		if m := reForeignKey.FindStringSubmatch(item); m != nil {
+			cname, err := ident(d, m[1])
+			if err != nil {
+				return Table{}, nil, err
+			}
+			fk := ForeignKey{OnDeleteCascade: m[5] != ""}
+			if fk.Columns, err = identList(d, m[2]); err != nil {
+				return Table{}, nil, err
+			}
+			if fk.RefTable, err = ident(d, m[3]); err != nil {
+				return Table{}, nil, err
+			}
+			if fk.RefColumns, err = identList(d, m[4]); err != nil {
+				return Table{}, nil, err
+			}
+			t.ForeignKeys = append(t.ForeignKeys, fk)
+			constraints = append(constraints, cname)
+			continue
+		}
+		if strings.HasPrefix(item, "CONSTRAINT ") {
+			return Table{}, nil, fmt.Errorf("constraint not understood: %q", item)
+		}
+		m := reColumn.FindStringSubmatch(item)
+		if m == nil {
+			return Table{}, nil, fmt.Errorf("column not understood: %q", item)
+		}
+		cname, err := ident(d, m[1])
+		if err != nil {
+			return Table{}, nil, err
+		}
+		typ, length, err := typeOf(m[2])
+		if err != nil {
+			return Table{}, nil, fmt.Errorf("column %s: %w", cname, err)
+		}
+		if _, dup := t.Column(cname); dup {
+			return Table{}, nil, fmt.Errorf("column %s declared twice", cname)
+		}
+		t.Columns = append(t.Columns, Column{Name: cname, Type: typ, Length: length, Nullable: m[3] == ""})
+	}
+	for _, c := range t.PrimaryKey {
+		if _, ok := t.Column(c); !ok {
+			return Table{}, nil, fmt.Errorf("primary key on unknown column %s", c)
+		}
+	}
+	for _, fk := range t.ForeignKeys {
+		for _, c := range fk.Columns {
+			if _, ok := t.Column(c); !ok {
+				return Table{}, nil, fmt.Errorf("foreign key on unknown column %s", c)
+			}
+		}
+	}
+	return t, constraints, nil
+}
+
+// parseDown reads the Down statements: only DROP TABLE (Oracle: with PURGE, so nothing stays in
+// the recycle bin). It returns the dropped tables in order.
+func parseDown(d Dialect, statements []string) ([]string, error) {
+	var dropped []string
+	for _, raw := range statements {
+		s, err := normalizeStatement(d, raw)
+		if err != nil {
+			return nil, err
+		}
+		m := reDropTable.FindStringSubmatch(s)
+		if m == nil {
+			return nil, fmt.Errorf("down statement not understood: %q", s)
+		}
+		if d == Oracle && m[2] == "" {
+			return nil, fmt.Errorf("oracle %q lacks PURGE: the table would stay in the recycle bin", s)
+		}
+		if d != Oracle && m[2] != "" {
+			return nil, fmt.Errorf("PURGE is Oracle syntax: %q", s)
+		}
+		name, err := ident(d, m[1])
+		if err != nil {
+			return nil, err
+		}
+		dropped = append(dropped, name)
+	}
+	return dropped, nil
+}

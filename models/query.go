@@ -1,0 +1,90 @@
+package models
+
+import "time"
+
+// Scope selects which tasks a list query may return; authorization is part of the query.
+type Scope string
+
+const (
+	ScopeAssigned       Scope = "assigned"        // the caller is the assignee
+	ScopeAvailable      Scope = "available"       // open, unassigned, the caller is an eligible non-excluded candidate
+	ScopeHistory        Scope = "history"         // terminal, and the caller completed it or acted on it
+	ScopeAll            Scope = "all"             // managers: the whole tenant
+	ScopeNeedsAttention Scope = "needs-attention" // managers: blocking health, overdue, open and unassigned, stale transitions
+)
+
+// ManagerOnly reports whether the scope is reserved to managers.
+func (s Scope) ManagerOnly() bool { return s == ScopeAll || s == ScopeNeedsAttention }
+
+// Valid reports whether s is a known scope.
+func (s Scope) Valid() bool {
+	switch s {
+	case ScopeAssigned, ScopeAvailable, ScopeHistory, ScopeAll, ScopeNeedsAttention:
+		return true
+	}
+	return false
+}
+
+// SortKey orders a list; every sort breaks ties by id, and nulls sort last in both directions.
+type SortKey string
+
+const (
+	SortCreated   SortKey = "created"
+	SortDue       SortKey = "due"
+	SortPriority  SortKey = "priority"
+	SortTitle     SortKey = "title"
+	SortUpdated   SortKey = "updated"
+	SortCompleted SortKey = "completed"
+)
+
+// SortKeys lists every sort.
+var SortKeys = []SortKey{SortCreated, SortDue, SortPriority, SortTitle, SortUpdated, SortCompleted}
+
+// DueFilter selects tasks by due date relative to now (UTC days and ISO weeks).
+type DueFilter string
+
+const (
+	DueOverdue   DueFilter = "overdue"
+	DueToday     DueFilter = "today"
+	DueThisWeek  DueFilter = "thisWeek"
+	DueNoDueDate DueFilter = "noDueDate"
+)
+
+// TaskFilter is an authorized list query. Tenant and Actor come from the principal only.
+type TaskFilter struct {
+	Tenant string
+	Scope  Scope
+	Actor  Actor
+
+	Statuses             []Status
+	PriorityFrom         *int
+	PriorityTo           *int
+	Due                  DueFilter
+	DueFrom              *time.Time
+	DueTo                *time.Time
+	WorkflowDefinitionID string
+	WorkflowInstanceID   string
+	Reference            string
+	TaskType             string
+	Tag                  string // one tag, matched exactly and case-insensitively
+	Search               string // case-insensitive literal substring over safe fields
+
+	Sort       SortKey // default SortCreated
+	Descending bool    // default for SortCreated is descending; callers set it explicitly
+	Cursor     string  // opaque, from a previous page
+	Limit      int     // default DefaultPageSize, clamped to MaxPageSize
+
+	IncludeTotal bool
+	// StaleAfter is how long a task may stay transitional before needs-attention lists it.
+	StaleAfter time.Duration
+}
+
+// TaskPage is one page of task summaries. Items never carry protected content.
+type TaskPage struct {
+	Items      []Task
+	NextCursor string
+	Total      *int
+}
+
+// DefaultStaleAfter is the default transitional staleness threshold.
+const DefaultStaleAfter = 15 * time.Minute

@@ -1,0 +1,102 @@
+package models
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Complete accepts the assignee's decision (SPEC 3.3 `completion-requested`): Assigned →
+// Completing, with the accepted operation carrying the protected completion data and a pending
+// resumption row. The caller validates data against the pinned schema before calling; this
+// checks only what needs no schema.
+//
+// Only the assignee may complete, or the guest assignee with the action among its allowed
+// actions; anyone else — a manager included, managers never complete on someone's behalf — gets
+// ErrNotFound. The completer may replay its operation after the task closed.
+func Complete(t Task, cmd Command, actionKey string, data json.RawMessage, now time.Time) (Change, error) {
+	if err := checkStored(t); err != nil {
+		return Change{}, err
+	}
+	action, declared := t.FindAction(actionKey)
+	key := actionKey
+	if declared {
+		key = action.Key
+	}
+	form := t.Protected.Form
+	if nullJSON(data) || (form == nil && emptyObject(data)) {
+		data = nil // an empty object carries nothing for a task without a form
+	}
+	cmd, err := prepare(cmd, OpComplete, map[string]any{"actionKey": key, "data": hashable(data)})
+	if err != nil {
+		return Change{}, err
+	}
+	if !replaysOwn(t, cmd) && !mayComplete(t, cmd.Actor, actionKey) {
+		return Change{}, ErrNotFound
+	}
+
+	var pr problems
+	pr.operationID(cmd.OperationID, true)
+	switch {
+	case isReservedAction(actionKey):
+		pr.add(CodeReservedAction, "actionKey", actionKey+" is reserved")
+	case !declared:
+		pr.add(CodeInvalidAction, "actionKey", "is not an action of this task")
+	}
+	switch {
+	case form == nil && data != nil:
+		pr.add(CodeFormRequired, "data", "the task has no form; complete it with an action only")
+	case form != nil && !form.Resolved():
+		pr.add(CodeFormUnavailable, "form", "the task's form is not available")
+	case len(data) > MaxProtectedPayloadBytes:
+		pr.add(CodePayloadTooLarge, "data", fmt.Sprintf("must be at most %d bytes", MaxProtectedPayloadBytes))
+	case data != nil && !jsonObject(data):
+		pr.add(CodeFormInvalid, "data", "must be a JSON object")
+	}
+	if err := pr.err(); err != nil {
+		return Change{}, err
+	}
+	if replay, err := admit(t, cmd); err != nil || replay != nil {
+		return Change{Replay: replay}, err
+	}
+	if err := requireOpen(t); err != nil {
+		return Change{}, err
+	}
+	// checkStored guarantees an open task with an assignee is Assigned.
+
+	next := cloneTask(t)
+	next.Status = StatusCompleting
+	next.TransitionedAt = clonePtr(&now)
+	next.Outcome = Outcome{ActionKey: action.Key, CompletedBy: cmd.Actor.Ref()}
+	next.Protected.CompletionData = bytes.Clone(data)
+	return commit(t, next, transition{
+		kind:        OpComplete,
+		event:       EventCompletionRequested,
+		state:       OperationAccepted,
+		operationID: cmd.OperationID,
+		requestHash: cmd.RequestHash,
+		actor:       cmd.Actor.Ref(),
+		actionKey:   action.Key,
+		payload:     data,
+		metadata:    map[string]string{"actionKey": action.Key},
+	}, now)
+}
+
+// mayComplete is the relationship of complete: the signed-in assignee, or the guest assignee
+// whose grant allows the action. Blocking health hides the task from non-managers.
+func mayComplete(t Task, a Actor, actionKey string) bool {
+	if hiddenFrom(t, a) {
+		return false
+	}
+	if a.Guest != nil {
+		return guestAssignee(t, a) && containsFold(a.Guest.AllowedActions, actionKey)
+	}
+	return personAssignee(t, a)
+}
+
+// emptyObject reports whether raw is the JSON object {}.
+func emptyObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil && len(m) == 0
+}

@@ -1,0 +1,63 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/models"
+)
+
+// AcquireLease takes the named singleton lease (reconciliation, due sweep) for ttl when it is
+// free or expired by the database clock. Held by another live owner: ErrLeaseLost.
+func (s *Store) AcquireLease(ctx context.Context, name, owner string, ttl time.Duration) (models.Lease, error) {
+	var lease models.Lease
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		var rec leaseRecord
+		err := tx.Where("lease_name = ?", name).Take(&rec).Error
+		if err = translate(err); errors.Is(err, errNoRows) {
+			lease = models.Lease{Owner: owner, Token: models.NewID(), Generation: 1, ExpiresAt: now.Add(ttl)}
+			err := tx.Create(&leaseRecord{LeaseName: name, LeaseOwner: owner, LeaseToken: lease.Token,
+				LeaseGeneration: 1, LeaseExpiresAt: lease.ExpiresAt, UpdatedAt: now}).Error
+			if err = translate(err); errors.Is(err, errDuplicate) {
+				return fmt.Errorf("%w: lease created concurrently", errRetry)
+			}
+			return err
+		} else if err != nil {
+			return err
+		}
+		if utc(rec.LeaseExpiresAt).After(now) {
+			return models.ErrLeaseLost
+		}
+		lease = models.Lease{Owner: owner, Token: models.NewID(), Generation: rec.LeaseGeneration + 1, ExpiresAt: now.Add(ttl)}
+		res := tx.Model(&leaseRecord{}).Where("lease_name = ? AND lease_generation = ?", name, rec.LeaseGeneration).
+			Updates(map[string]any{"lease_owner": owner, "lease_token": lease.Token, "lease_generation": lease.Generation,
+				"lease_expires_at": lease.ExpiresAt, "updated_at": now})
+		return leaseResult(res)
+	})
+	return lease, err
+}
+
+// RenewLease extends a live lease by ttl from now; a lost or expired lease is ErrLeaseLost.
+func (s *Store) RenewLease(ctx context.Context, name string, l models.Lease, ttl time.Duration) (models.Lease, error) {
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		l.ExpiresAt = now.Add(ttl)
+		res := tx.Model(&leaseRecord{}).
+			Where("lease_name = ? AND lease_token = ? AND lease_generation = ? AND lease_expires_at > ?", name, l.Token, l.Generation, now).
+			Updates(map[string]any{"lease_expires_at": l.ExpiresAt, "updated_at": now})
+		return leaseResult(res)
+	})
+	return l, err
+}
+
+// ReleaseLease gives a lease up at once so another node can take it.
+func (s *Store) ReleaseLease(ctx context.Context, name string, l models.Lease) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		res := tx.Model(&leaseRecord{}).Where("lease_name = ? AND lease_token = ? AND lease_generation = ?", name, l.Token, l.Generation).
+			Updates(map[string]any{"lease_expires_at": now, "updated_at": now})
+		return leaseResult(res)
+	})
+}

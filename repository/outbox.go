@@ -1,0 +1,147 @@
+package repository
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"usertasks/migrations"
+	"usertasks/models"
+)
+
+// Both outbox tables (resumptions and invitation deliveries) are claimed the same way: due
+// pending rows whose lease is absent or expired by the database clock get a new lease with a
+// fresh token and the next generation, through a compare-and-swap on the old generation. A
+// holder can only acknowledge or reschedule while its exact lease is still live.
+
+type claimedRow struct {
+	ID              string `gorm:"column:id"`
+	LeaseGeneration int64  `gorm:"column:lease_generation"`
+}
+
+func (s *Store) claimRows(tx *gorm.DB, model any, now time.Time, owner string, limit int, leaseFor time.Duration) (map[string]models.Lease, error) {
+	q := tx.Model(model).Select("id", "lease_generation").
+		Where("state = ? AND available_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)", string(models.DeliveryPending), now, now).
+		Order("available_at, id").Limit(limit)
+	if s.dialect == migrations.Postgres || s.dialect == migrations.MySQL {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})
+	}
+	var rows []claimedRow
+	if err := q.Find(&rows).Error; err != nil {
+		return nil, translate(err)
+	}
+	leases := map[string]models.Lease{}
+	for _, row := range rows {
+		lease := models.Lease{Owner: owner, Token: models.NewID(), Generation: row.LeaseGeneration + 1, ExpiresAt: now.Add(leaseFor)}
+		res := tx.Model(model).Where("id = ? AND lease_generation = ?", row.ID, row.LeaseGeneration).Updates(map[string]any{
+			"lease_owner": lease.Owner, "lease_token": lease.Token, "lease_generation": lease.Generation,
+			"lease_expires_at": lease.ExpiresAt, "updated_at": now,
+		})
+		if res.Error != nil {
+			return nil, translate(res.Error)
+		}
+		if res.RowsAffected == 1 {
+			leases[row.ID] = lease
+		}
+	}
+	return leases, nil
+}
+
+// fenced narrows an update to the exact live lease.
+func fenced(tx *gorm.DB, model any, id string, l *models.Lease, now time.Time) *gorm.DB {
+	if l == nil {
+		l = &models.Lease{}
+	}
+	return tx.Model(model).Where("id = ? AND state = ? AND lease_token = ? AND lease_generation = ? AND lease_expires_at > ?",
+		id, string(models.DeliveryPending), l.Token, l.Generation, now)
+}
+
+func leaseOf(c LeaseColumns) *models.Lease {
+	if c.LeaseToken == nil || c.LeaseExpiresAt == nil {
+		return nil
+	}
+	return &models.Lease{Owner: str(c.LeaseOwner), Token: *c.LeaseToken, Generation: c.LeaseGeneration, ExpiresAt: utc(*c.LeaseExpiresAt)}
+}
+
+func resumptionFromRecord(r *resumptionRecord) models.Resumption {
+	return models.Resumption{
+		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, OperationID: r.OperationID, Kind: models.OperationKind(r.Kind),
+		State: models.DeliveryState(r.State), Attempts: r.Attempts, AvailableAt: utc(r.AvailableAt), LastError: str(r.LastError),
+		Lease: leaseOf(r.LeaseColumns), CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), DeliveredAt: utcPtr(r.DeliveredAt),
+	}
+}
+
+// ClaimResumptions leases up to limit due resumption rows, of every tenant, to owner.
+func (s *Store) ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error) {
+	var out []models.Resumption
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		out = nil
+		leases, err := s.claimRows(tx, &resumptionRecord{}, now, owner, limit, leaseFor)
+		if err != nil || len(leases) == 0 {
+			return err
+		}
+		ids := make([]string, 0, len(leases))
+		for id := range leases {
+			ids = append(ids, id)
+		}
+		var recs []resumptionRecord
+		if err := tx.Where("id IN ?", ids).Order("available_at, id").Find(&recs).Error; err != nil {
+			return translate(err)
+		}
+		for i := range recs {
+			out = append(out, resumptionFromRecord(&recs[i]))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// AckResumption marks a claimed row delivered. A stale lease fails with ErrLeaseLost.
+func (s *Store) AckResumption(ctx context.Context, r models.Resumption) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		res := fenced(tx, &resumptionRecord{}, r.ID, r.Lease, now).Updates(map[string]any{
+			"state": string(models.DeliveryDelivered), "delivered_at": now, "updated_at": now,
+			"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
+		})
+		return leaseResult(res)
+	})
+}
+
+// RetryResumption records a failed attempt and makes the row due again after delay; it
+// returns the attempt count. A stale lease fails with ErrLeaseLost.
+func (s *Store) RetryResumption(ctx context.Context, r models.Resumption, delay time.Duration, errCode string) (int, error) {
+	attempts := r.Attempts + 1
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		res := fenced(tx, &resumptionRecord{}, r.ID, r.Lease, now).Updates(map[string]any{
+			"attempts": attempts, "available_at": now.Add(delay), "last_error": opt(errCode), "updated_at": now,
+			"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
+		})
+		return leaseResult(res)
+	})
+	return attempts, err
+}
+
+// Resumptions lists a task's outbox rows, oldest first.
+func (s *Store) Resumptions(ctx context.Context, tenant, taskID string) ([]models.Resumption, error) {
+	var recs []resumptionRecord
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		return translate(tx.Where("tenant_id = ? AND task_id = ?", tenant, taskID).Order("created_at, id").Find(&recs).Error)
+	})
+	out := make([]models.Resumption, 0, len(recs))
+	for i := range recs {
+		out = append(out, resumptionFromRecord(&recs[i]))
+	}
+	return out, err
+}
+
+func leaseResult(res *gorm.DB) error {
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected != 1 {
+		return models.ErrLeaseLost
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package storetest
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/models"
+)
+
+func testCapacity(t *testing.T, h Harness) {
+	const limit = 5
+	s := h.Open(t, Options{OpenTasksPerTenant: limit})
+	var createdIDs []string
+
+	t.Run("ExactUnderConcurrentCreation", func(t *testing.T) {
+		const n = 12
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		ids := make([]string, n)
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				c := NewTask(TaskOpts{Tenant: "cap"}, time.Time{})
+				var task models.Task
+				task, _, errs[i] = s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
+				ids[i] = task.ID
+			}(i)
+		}
+		wg.Wait()
+		created, refused := 0, 0
+		for i, err := range errs {
+			var ce *models.CapacityError
+			switch {
+			case err == nil:
+				created++
+				createdIDs = append(createdIDs, ids[i])
+			case errors.As(err, &ce) && ce.Limit == limit:
+				refused++
+			default:
+				t.Fatalf("unexpected error: %v", err)
+			}
+		}
+		if created != limit || refused != n-limit {
+			t.Fatalf("created %d refused %d, want %d and %d", created, refused, limit, n-limit)
+		}
+	})
+	t.Run("OtherTenantsUnaffected", func(t *testing.T) {
+		CreateTask(t, s, TaskOpts{Tenant: "other"})
+	})
+	t.Run("TerminalTaskFreesItsPlace", func(t *testing.T) {
+		c := NewTask(TaskOpts{Tenant: "cap"}, time.Time{})
+		_, _, err := s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
+		wantIs(t, err, models.ErrCapacity)
+		wantCode(t, err, models.CodeCapacityExceeded)
+
+		// Finish one open task of the tenant; its place is free again.
+		if len(createdIDs) == 0 {
+			t.Fatal("no task was created")
+		}
+		if _, err := s.Mutate(ctx(t), "cap", createdIDs[0], "", transition(models.StatusCancelled, "")); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c)); err != nil {
+			t.Fatalf("create after a task ended: %v", err)
+		}
+	})
+}

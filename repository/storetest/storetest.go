@@ -1,0 +1,53 @@
+// Package storetest is the store contract suite: written once, run against every dialect
+// that can run here. Each case opens a fresh, migrated database through the Harness.
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"usertasks/repository"
+)
+
+// Options tune the store a case opens.
+type Options struct {
+	OpenTasksPerTenant int
+	Clock              func(dbNow time.Time) time.Time
+	OnSQL              func(sql string)
+	WriteTimeout       time.Duration
+}
+
+// Harness opens stores of one dialect for the suite.
+type Harness struct {
+	// Name of the provider, for messages.
+	Name string
+	// Open returns a store on a fresh, migrated database; the harness closes and drops it
+	// when the test ends.
+	Open func(t *testing.T, opts Options) *repository.Store
+	// Reopen returns a new store on the same database as s (close and reopen durability).
+	Reopen func(t *testing.T, s *repository.Store, opts Options) *repository.Store
+	// Corrupt runs raw SQL against the store's database, for tampering cases.
+	Exec func(t *testing.T, s *repository.Store, sql string, args ...any)
+	// Explain returns the query plan text of a statement (SQLite EXPLAIN QUERY PLAN,
+	// PostgreSQL EXPLAIN); nil where the suite does not check plans.
+	Explain func(t *testing.T, s *repository.Store, sql string, args ...any) string
+}
+
+// Run runs every contract case against h.
+func Run(t *testing.T, h Harness) {
+	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, h) })
+	t.Run("Projection", func(t *testing.T) { testProjection(t, h) })
+	t.Run("Mutation", func(t *testing.T) { testMutation(t, h) })
+	t.Run("Events", func(t *testing.T) { testEvents(t, h) })
+	t.Run("Capacity", func(t *testing.T) { testCapacity(t, h) })
+	t.Run("Leases", func(t *testing.T) { testLeases(t, h) })
+	t.Run("Corruption", func(t *testing.T) { testCorruption(t, h) })
+	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return c
+}

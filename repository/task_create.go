@@ -1,0 +1,188 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/models"
+)
+
+// BuildFunc computes a change at the database time read inside the write transaction.
+type BuildFunc func(now time.Time) (models.Change, error)
+
+// Create inserts a projected task idempotently: when a task with the same materialization key
+// or bookmark id already exists in tenant, it is returned with created false and nothing is
+// written. Concurrent duplicate deliveries race on the unique keys; the losers read the
+// winner's task. The tenant's open-task count is checked and raised in the same transaction.
+func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build BuildFunc) (models.Task, bool, error) {
+	if err := s.ensureTenant(ctx, tenant); err != nil {
+		return models.Task{}, false, err
+	}
+	for attempt := 0; ; attempt++ {
+		var task models.Task
+		var created bool
+		err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+			existing, err := s.loadTask(tx, "tenant_id = ? AND (materialization_key = ? OR bookmark_id = ?)", tenant, materializationKey, bookmarkID)
+			if err == nil {
+				task = existing
+				return nil
+			}
+			if !errors.Is(err, errNoRows) {
+				return err
+			}
+			change, err := build(now)
+			if err != nil {
+				return err
+			}
+			t := &change.Task
+			if t.Tenant != tenant || t.MaterializationKey != materializationKey || t.Workflow.BookmarkID != bookmarkID {
+				return fmt.Errorf("repository: projection keys differ from the task built for them")
+			}
+			if t.Status.CountsAsOpen() {
+				if err := s.reserveOpenTask(tx, tenant, now); err != nil {
+					return err
+				}
+			}
+			if err := s.insertTask(tx, t, now); err != nil {
+				return err
+			}
+			if err := s.writeRows(tx, &change); err != nil {
+				return err
+			}
+			task, created = *t, true
+			return nil
+		})
+		if errors.Is(err, errDuplicate) && attempt < 3 {
+			continue // a concurrent delivery won the unique key: read its task on the next pass
+		}
+		return task, created, err
+	}
+}
+
+func (s *Store) insertTask(tx *gorm.DB, t *models.Task, now time.Time) error {
+	rec, err := s.toTaskRecord(t)
+	if err != nil {
+		return err
+	}
+	if err := tx.Create(rec).Error; err != nil {
+		return translate(err)
+	}
+	if tags := tagRecords(t); len(tags) > 0 {
+		if err := tx.Create(&tags).Error; err != nil {
+			return translate(err)
+		}
+	}
+	return s.insertAssignment(tx, t, now)
+}
+
+func (s *Store) insertAssignment(tx *gorm.DB, t *models.Task, now time.Time) error {
+	if cands := candidateRecords(t, now); len(cands) > 0 {
+		if err := tx.CreateInBatches(&cands, 200).Error; err != nil {
+			return translate(err)
+		}
+	}
+	if excl := exclusionRecords(t, now); len(excl) > 0 {
+		if err := tx.CreateInBatches(&excl, 200).Error; err != nil {
+			return translate(err)
+		}
+	}
+	return nil
+}
+
+// writeRows inserts the event, operation and outbox row of a change.
+func (s *Store) writeRows(tx *gorm.DB, c *models.Change) error {
+	if c.Event != nil {
+		if len(c.Event.Metadata) > models.MaxEventMetadataBytes {
+			return models.Invalid(models.CodePayloadTooLarge, models.FieldError{Field: "metadata", Message: "event metadata is too large"})
+		}
+		rec := eventRecordOf(c.Event)
+		if err := tx.Create(&rec).Error; err != nil {
+			return translate(err)
+		}
+	}
+	if c.Operation != nil {
+		rec, err := s.operationRecordOf(c.Operation)
+		if err != nil {
+			return err
+		}
+		if err := tx.Create(&rec).Error; err != nil {
+			return translate(err)
+		}
+	}
+	if c.Resumption != nil {
+		r := c.Resumption
+		rec := resumptionRecord{
+			ID: r.ID, TenantID: r.Tenant, TaskID: r.TaskID, OperationID: r.OperationID, Kind: string(r.Kind),
+			State: string(models.DeliveryPending), AvailableAt: utc(r.AvailableAt),
+			CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt),
+		}
+		if err := tx.Create(&rec).Error; err != nil {
+			return translate(err)
+		}
+	}
+	return nil
+}
+
+// reserveOpenTask raises the tenant's open-task count by one unless it is at the limit. The
+// guarded UPDATE takes the counter row's lock, so concurrent creations pass one at a time and
+// the limit is exact.
+func (s *Store) reserveOpenTask(tx *gorm.DB, tenant string, now time.Time) error {
+	limit := s.cfg.OpenTasksPerTenant
+	res := tx.Model(&tenantRecord{}).Where("tenant_id = ? AND open_tasks < ?", tenant, limit).
+		Updates(map[string]any{"open_tasks": gorm.Expr("open_tasks + 1"), "updated_at": now})
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	var count int64
+	if err := tx.Model(&tenantRecord{}).Where("tenant_id = ?", tenant).Count(&count).Error; err != nil {
+		return translate(err)
+	}
+	if count > 0 {
+		return &models.CapacityError{Limit: limit}
+	}
+	if err := tx.Create(&tenantRecord{TenantID: tenant, OpenTasks: 1, UpdatedAt: now}).Error; err != nil {
+		if err = translate(err); errors.Is(err, errDuplicate) {
+			return fmt.Errorf("%w: tenant counter created concurrently", errRetry)
+		}
+		return err
+	}
+	return nil
+}
+
+// releaseOpenTask lowers the tenant's open-task count when a task becomes terminal.
+func (s *Store) releaseOpenTask(tx *gorm.DB, tenant string, now time.Time) error {
+	err := tx.Model(&tenantRecord{}).Where("tenant_id = ? AND open_tasks > 0", tenant).
+		Updates(map[string]any{"open_tasks": gorm.Expr("open_tasks - 1"), "updated_at": now}).Error
+	return translate(err)
+}
+
+// ensureTenant creates the tenant's counter row in its own transaction, once per process, so
+// that creations only ever lock an existing row (an absent one makes InnoDB take gap locks
+// that deadlock concurrent first creations).
+func (s *Store) ensureTenant(ctx context.Context, tenant string) error {
+	if _, ok := s.tenants.Load(tenant); ok {
+		return nil
+	}
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		var count int64
+		if err := tx.Model(&tenantRecord{}).Where("tenant_id = ?", tenant).Count(&count).Error; err != nil {
+			return translate(err)
+		}
+		if count > 0 {
+			return nil
+		}
+		return translate(tx.Create(&tenantRecord{TenantID: tenant, OpenTasks: 0, UpdatedAt: now}).Error)
+	})
+	if err != nil && !errors.Is(err, errDuplicate) {
+		return err
+	}
+	s.tenants.Store(tenant, true)
+	return nil
+}

@@ -1,0 +1,189 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/models"
+)
+
+// MutateFunc decides a change for the task as loaded inside the write transaction, at the
+// database time. prior is the stored operation with the command's operation id, if any, so
+// the decision can replay it (the idempotency lookup precedes the revision check).
+type MutateFunc func(now time.Time, task models.Task, prior *models.Operation) (models.Change, error)
+
+// Mutate applies one command as a single transaction: the task row guarded by
+// revision = change.ExpectedRevision, the candidate status copies, rewritten candidates and
+// exclusions when the assignment changed, the event, the operation and the outbox row, and on
+// finalization the settlement of the accepted operation and its outbox rows. Zero rows
+// matched by the guard is a revision conflict, never a silent no-op.
+//
+// A command with an operation id that loses a race is decided once more on fresh state: if
+// the winner was the same operation, the decision replays it instead of reporting a conflict.
+func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, decide MutateFunc) (models.Change, error) {
+	change, err := s.mutateOnce(ctx, tenant, taskID, operationID, decide)
+	if operationID != "" && isRevisionConflict(err) {
+		change, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide)
+	}
+	return change, err
+}
+
+func isRevisionConflict(err error) bool {
+	return models.ErrorCode(err) == models.CodeRevisionConflict
+}
+
+func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide MutateFunc) (models.Change, error) {
+	var change models.Change
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		current, err := s.loadTask(tx, "tenant_id = ? AND id = ?", tenant, taskID)
+		if err != nil {
+			return err
+		}
+		prior, err := s.findOperation(tx, tenant, taskID, operationID)
+		if err != nil {
+			return err
+		}
+		change, err = decide(now, current, prior)
+		if err != nil || change.Replay != nil {
+			return err
+		}
+		return s.applyChange(tx, &current, &change, now)
+	})
+	if errors.Is(err, errDuplicate) {
+		// The operation id was taken by a concurrent commit of the same task.
+		return change, models.Conflict(models.CodeRevisionConflict)
+	}
+	return change, err
+}
+
+func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, now time.Time) error {
+	t := &c.Task
+	if t.ID != before.ID || t.Tenant != before.Tenant {
+		return fmt.Errorf("repository: a change may not move a task")
+	}
+	if c.ExpectedRevision != before.Revision {
+		return models.Conflict(models.CodeRevisionConflict)
+	}
+	rec, err := s.toTaskRecord(t)
+	if err != nil {
+		return err
+	}
+	// The guard also pins the event sequence: an event appended meanwhile (which does not
+	// bump the revision) makes the whole decision run again on fresh state.
+	res := tx.Model(rec).Select("*").Omit("id", "tenant_id", "created_at", "materialization_key", "bookmark_id").
+		Where("tenant_id = ? AND revision = ? AND last_event_seq = ?", t.Tenant, c.ExpectedRevision, before.LastEventSeq).Updates(rec)
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected != 1 {
+		var current taskRecord
+		err := tx.Select("revision").Where("tenant_id = ? AND id = ?", t.Tenant, t.ID).Take(&current).Error
+		if err == nil && current.Revision == c.ExpectedRevision {
+			return fmt.Errorf("%w: event sequence moved", errRetry)
+		}
+		return models.Conflict(models.CodeRevisionConflict)
+	}
+	if c.AssignmentChanged {
+		if err := tx.Where("task_id = ? AND tenant_id = ?", t.ID, t.Tenant).Delete(&candidateRecord{}).Error; err != nil {
+			return translate(err)
+		}
+		if err := tx.Where("task_id = ? AND tenant_id = ?", t.ID, t.Tenant).Delete(&exclusionRecord{}).Error; err != nil {
+			return translate(err)
+		}
+		if err := s.insertAssignment(tx, t, now); err != nil {
+			return err
+		}
+	} else if t.Status != before.Status {
+		err := tx.Model(&candidateRecord{}).Where("task_id = ? AND tenant_id = ?", t.ID, t.Tenant).
+			Updates(map[string]any{"task_status": string(t.Status), "updated_at": now}).Error
+		if err != nil {
+			return translate(err)
+		}
+	}
+	if c.Finalize {
+		if err := s.settle(tx, t, now); err != nil {
+			return err
+		}
+	}
+	if before.Status.CountsAsOpen() && !t.Status.CountsAsOpen() {
+		if err := s.releaseOpenTask(tx, t.Tenant, now); err != nil {
+			return err
+		}
+	}
+	return s.writeRows(tx, c)
+}
+
+// settle completes the task's accepted operations and settles its pending outbox rows, so
+// nothing more is delivered for a finalized task.
+func (s *Store) settle(tx *gorm.DB, t *models.Task, now time.Time) error {
+	err := tx.Model(&operationRecord{}).
+		Where("tenant_id = ? AND task_id = ? AND state = ?", t.Tenant, t.ID, string(models.OperationAccepted)).
+		Updates(map[string]any{"state": string(models.OperationCompleted), "completed_at": now, "updated_at": now}).Error
+	if err != nil {
+		return translate(err)
+	}
+	err = tx.Model(&resumptionRecord{}).
+		Where("tenant_id = ? AND task_id = ? AND state = ?", t.Tenant, t.ID, string(models.DeliveryPending)).
+		Updates(map[string]any{"state": string(models.DeliverySettled), "updated_at": now,
+			"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil}).Error
+	return translate(err)
+}
+
+// AppendFunc builds an event that changes no state (field-revealed, invitation events).
+type AppendFunc func(now time.Time, task models.Task) (models.Event, error)
+
+// AppendEvent appends an event without bumping the revision. The task's event sequence is
+// advanced with its own compare-and-swap so sequences stay unique and monotonic.
+func (s *Store) AppendEvent(ctx context.Context, tenant, taskID string, build AppendFunc) (models.Event, error) {
+	var ev models.Event
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		// Take the next sequence number first: the UPDATE locks the row on every dialect, so
+		// concurrent appends and mutations queue here instead of colliding on (task, seq).
+		res := tx.Model(&taskRecord{}).Where("tenant_id = ? AND id = ?", tenant, taskID).
+			Update("last_event_seq", gorm.Expr("last_event_seq + 1"))
+		if res.Error != nil {
+			return translate(res.Error)
+		}
+		if res.RowsAffected != 1 {
+			return errNoRows
+		}
+		var rec taskRecord
+		if err := tx.Where("tenant_id = ? AND id = ?", tenant, taskID).Take(&rec).Error; err != nil {
+			return translate(err)
+		}
+		rec.LastEventSeq-- // the task as it was before this append
+		t, err := s.fromTaskRecord(&rec, false)
+		if err != nil {
+			return err
+		}
+		if ev, err = build(now, t); err != nil {
+			return err
+		}
+		if ev.Seq != t.LastEventSeq+1 || ev.TaskID != t.ID || ev.Tenant != t.Tenant || ev.Revision != t.Revision {
+			return fmt.Errorf("repository: an appended event must follow the task's sequence at its revision")
+		}
+		return s.writeRows(tx, &models.Change{Event: &ev})
+	})
+	return ev, err
+}
+
+// Events returns up to limit events of a task with a sequence above afterSeq, in order.
+func (s *Store) Events(ctx context.Context, tenant, taskID string, afterSeq, limit int) ([]models.Event, error) {
+	if limit <= 0 || limit > models.MaxPageSize {
+		limit = models.MaxPageSize
+	}
+	var recs []eventRecord
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		return translate(tx.Where("tenant_id = ? AND task_id = ? AND seq > ?", tenant, taskID, afterSeq).
+			Order("seq").Limit(limit).Find(&recs).Error)
+	})
+	out := make([]models.Event, 0, len(recs))
+	for i := range recs {
+		out = append(out, eventFromRecord(&recs[i]))
+	}
+	return out, err
+}
