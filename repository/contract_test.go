@@ -82,8 +82,9 @@ func sqliteHarness(t *testing.T) storetest.Harness {
 			urls[s] = u
 			return s
 		},
-		Reopen: reopen,
-		Exec:   execSQL,
+		Reopen:   reopen,
+		Exec:     execSQL,
+		QueryInt: queryInt,
 		Explain: func(t *testing.T, s *repository.Store, q string, args ...any) string {
 			return explain(t, s, "EXPLAIN QUERY PLAN "+q, args...)
 		},
@@ -103,8 +104,9 @@ func serverHarness(t *testing.T, name, serverURL string) storetest.Harness {
 			urls[s] = u
 			return s
 		},
-		Reopen: reopen,
-		Exec:   execSQL,
+		Reopen:   reopen,
+		Exec:     execSQL,
+		QueryInt: queryInt,
 	}
 	if strings.HasPrefix(serverURL, "postgres") {
 		h.Explain = func(t *testing.T, s *repository.Store, q string, args ...any) string {
@@ -133,6 +135,19 @@ func execSQL(t *testing.T, s *repository.Store, q string, args ...any) {
 	if _, err := db.Exec(q, args...); err != nil {
 		t.Fatalf("exec %q: %v", q, err)
 	}
+}
+
+func queryInt(t *testing.T, s *repository.Store, q string, args ...any) int {
+	t.Helper()
+	db, err := s.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(q, args...).Scan(&n); err != nil {
+		t.Fatalf("query %q: %v", q, err)
+	}
+	return n
 }
 
 func explain(t *testing.T, s *repository.Store, q string, args ...any) string {

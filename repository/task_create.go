@@ -81,12 +81,12 @@ func (s *Store) insertTask(tx *gorm.DB, t *models.Task, now time.Time) error {
 
 func (s *Store) insertAssignment(tx *gorm.DB, t *models.Task, now time.Time) error {
 	if cands := candidateRecords(t, now); len(cands) > 0 {
-		if err := tx.CreateInBatches(&cands, 200).Error; err != nil {
+		if err := tx.CreateInBatches(&cands, insertBatch).Error; err != nil {
 			return translate(err)
 		}
 	}
 	if excl := exclusionRecords(t, now); len(excl) > 0 {
-		if err := tx.CreateInBatches(&excl, 200).Error; err != nil {
+		if err := tx.CreateInBatches(&excl, insertBatch).Error; err != nil {
 			return translate(err)
 		}
 	}
@@ -186,3 +186,7 @@ func (s *Store) ensureTenant(ctx context.Context, tenant string) error {
 	s.tenants.Store(tenant, true)
 	return nil
 }
+
+// insertBatch keeps a multi-row INSERT under SQL Server's 2,100 bind parameters (14 columns
+// per candidate row) and Oracle's statement limits.
+const insertBatch = 100

@@ -141,22 +141,9 @@ type AppendFunc func(now time.Time, task models.Task) (models.Event, error)
 func (s *Store) AppendEvent(ctx context.Context, tenant, taskID string, build AppendFunc) (models.Event, error) {
 	var ev models.Event
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		// Take the next sequence number first: the UPDATE locks the row on every dialect, so
-		// concurrent appends and mutations queue here instead of colliding on (task, seq).
-		res := tx.Model(&taskRecord{}).Where("tenant_id = ? AND id = ?", tenant, taskID).
-			Update("last_event_seq", gorm.Expr("last_event_seq + 1"))
-		if res.Error != nil {
-			return translate(res.Error)
-		}
-		if res.RowsAffected != 1 {
-			return errNoRows
-		}
-		var rec taskRecord
-		if err := tx.Where("tenant_id = ? AND id = ?", tenant, taskID).Take(&rec).Error; err != nil {
-			return translate(err)
-		}
-		rec.LastEventSeq-- // the task as it was before this append
-		t, err := s.fromTaskRecord(&rec, false)
+		// Taking the next sequence number first locks the row on every dialect, so concurrent
+		// appends and mutations queue instead of colliding on (task, seq).
+		t, err := s.reserveEventSeq(tx, tenant, taskID)
 		if err != nil {
 			return err
 		}

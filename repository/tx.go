@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"usertasks/migrations"
 	"usertasks/models"
 )
 
@@ -83,12 +85,23 @@ func (s *Store) busyOr(parent, ctx context.Context, err error) error {
 // inRead runs fn in a read-only transaction: one consistent snapshot on every dialect that
 // has them, and WAL readers that never wait for the SQLite writer.
 func (s *Store) inRead(ctx context.Context, fn func(tx *gorm.DB) error) (err error) {
-	tx := s.read.WithContext(ctx).Begin()
+	tx := s.read.WithContext(ctx).Begin(s.readOptions())
 	if tx.Error != nil {
 		return translate(tx.Error)
 	}
 	defer tx.Rollback()
 	return fn(tx)
+}
+
+// readOptions makes a read one snapshot where the dialect's default would give each statement
+// its own (PostgreSQL's READ COMMITTED), so a page and its total agree. SQLite's WAL read
+// transactions are snapshots already.
+func (s *Store) readOptions() *sql.TxOptions {
+	switch s.dialect {
+	case migrations.Postgres, migrations.MySQL:
+		return &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead}
+	}
+	return nil
 }
 
 // Now reads the database clock.

@@ -29,6 +29,8 @@ type Harness struct {
 	Reopen func(t *testing.T, s *repository.Store, opts Options) *repository.Store
 	// Corrupt runs raw SQL against the store's database, for tampering cases.
 	Exec func(t *testing.T, s *repository.Store, sql string, args ...any)
+	// QueryInt runs a raw query returning one integer (counts for storage checks).
+	QueryInt func(t *testing.T, s *repository.Store, sql string, args ...any) int
 	// Explain returns the query plan text of a statement (SQLite EXPLAIN QUERY PLAN,
 	// PostgreSQL EXPLAIN); nil where the suite does not check plans.
 	Explain func(t *testing.T, s *repository.Store, sql string, args ...any) string
@@ -44,6 +46,9 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Leases", func(t *testing.T) { testLeases(t, h) })
 	t.Run("Corruption", func(t *testing.T) { testCorruption(t, h) })
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
+	t.Run("Invitations", func(t *testing.T) { testInvitations(t, h) })
+	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
+	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {

@@ -1,0 +1,193 @@
+package auth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"usertasks/models"
+)
+
+// MaxGroups bounds the groups one token may carry; more is refused rather than cut, so a
+// token never silently loses memberships.
+const MaxGroups = 1000
+
+// actor maps verified claims to the actor of SPEC 3.1. Malformed or overlong claims refuse the
+// token; an overlong display name is shortened, since it is only a snapshot.
+func (v *Verifier) actor(c jwt.MapClaims) (models.Actor, error) {
+	names := v.cfg.Claims
+
+	sub, err := stringClaim(c, names.Subject)
+	switch {
+	case err != nil:
+		return models.Actor{}, unauthorized(err.Error())
+	case sub == "":
+		return models.Actor{}, unauthorized("missing subject claim")
+	}
+	if err := checkID("subject", sub, models.MaxParticipantIDLength); err != nil {
+		return models.Actor{}, err
+	}
+
+	tenant, err := stringClaim(c, names.Tenant)
+	if err != nil {
+		return models.Actor{}, unauthorized(err.Error())
+	}
+	if tenant == "" {
+		if v.cfg.RequireTenant {
+			return models.Actor{}, unauthorized("missing tenant claim")
+		}
+		tenant = v.cfg.DefaultTenant
+	}
+	if err := checkID("tenant", tenant, models.MaxTenantLength); err != nil {
+		return models.Actor{}, err
+	}
+
+	provider, err := stringClaim(c, names.Provider)
+	if err != nil {
+		return models.Actor{}, unauthorized(err.Error())
+	}
+	if provider == "" {
+		provider = models.DefaultProvider
+	}
+	if err := checkID("provider", provider, models.MaxProviderLength); err != nil {
+		return models.Actor{}, err
+	}
+
+	name, err := stringClaim(c, names.Name)
+	if err != nil {
+		return models.Actor{}, unauthorized(err.Error())
+	}
+	name = truncate(strings.TrimSpace(name), models.MaxDisplayNameLength)
+
+	groupIDs, err := listClaim(c, names.Groups, false)
+	if err != nil {
+		return models.Actor{}, unauthorized(err.Error())
+	}
+	if len(groupIDs) > MaxGroups {
+		return models.Actor{}, unauthorized(fmt.Sprintf("more than %d groups", MaxGroups))
+	}
+	var groups []models.ParticipantRef
+	for _, id := range groupIDs {
+		if err := checkID("group", id, models.MaxParticipantIDLength); err != nil {
+			return models.Actor{}, err
+		}
+		groups = append(groups, models.ParticipantRef{Tenant: tenant, Provider: provider, Type: models.GroupParticipant, ID: id})
+	}
+
+	perms, err := listClaim(c, names.Permissions, true)
+	if err != nil {
+		return models.Actor{}, unauthorized(err.Error())
+	}
+	roles, err := listClaim(c, names.Roles, false)
+	if err != nil {
+		return models.Actor{}, unauthorized(err.Error())
+	}
+
+	return models.Actor{
+		Tenant: tenant,
+		Subject: models.ParticipantRef{
+			Tenant: tenant, Provider: provider, Type: models.UserParticipant, ID: sub, DisplayName: name,
+		},
+		Groups:      groups,
+		DisplayName: name,
+		Permissions: perms,
+		Manager:     slices.Contains(roles, v.cfg.ManagerRole) && models.HasPermission(perms, models.PermSupervise),
+	}, nil
+}
+
+// lookup finds a claim by its exact name or, failing that, by a dotted path into nested objects.
+func lookup(c jwt.MapClaims, name string) (any, bool) {
+	if v, ok := c[name]; ok {
+		return v, true
+	}
+	if !strings.Contains(name, ".") {
+		return nil, false
+	}
+	var cur any = map[string]any(c)
+	for part := range strings.SplitSeq(name, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = obj[part]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// stringClaim returns a string claim, "" when absent or null.
+func stringClaim(c jwt.MapClaims, name string) (string, error) {
+	v, ok := lookup(c, name)
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s claim is not a string", name)
+	}
+	return s, nil
+}
+
+// listClaim returns a list claim given as an array of strings or as one string (split on
+// spaces when spaced is set); empty entries and duplicates are dropped.
+func listClaim(c jwt.MapClaims, name string, spaced bool) ([]string, error) {
+	v, ok := lookup(c, name)
+	if !ok || v == nil {
+		return nil, nil
+	}
+	var items []string
+	switch v := v.(type) {
+	case string:
+		if spaced {
+			items = strings.Fields(v)
+		} else {
+			items = []string{v}
+		}
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s claim is not a list of strings", name)
+			}
+			items = append(items, s)
+		}
+	default:
+		return nil, fmt.Errorf("%s claim is not a list of strings", name)
+	}
+	var out []string
+	seen := make(map[string]bool, len(items))
+	for _, s := range items {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// checkID refuses identifiers the store cannot hold or that could blur a ParticipantRef key.
+func checkID(what, s string, maxLen int) error {
+	if len(s) > maxLen {
+		return unauthorized(fmt.Sprintf("%s claim longer than %d bytes", what, maxLen))
+	}
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+		return unauthorized(what + " claim contains invalid characters")
+	}
+	return nil
+}
+
+// truncate shortens s to at most n bytes without splitting a character.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,243 @@
+package auth
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// env returns a getenv over the given variables.
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// writeFile writes content to a fresh file and returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Run("Defaults", func(t *testing.T) {
+		c, err := ConfigFromEnv(env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Configured() {
+			t.Fatal("an empty environment configures no key")
+		}
+		want := Config{
+			Claims: ClaimNames{
+				Subject: "sub", Tenant: "tenant", Provider: "idp", Name: "name",
+				Groups: "groups", Permissions: "permissions", Roles: "roles",
+			},
+			ManagerRole:            "user-tasks:manager",
+			DefaultTenant:          "default",
+			Leeway:                 30 * time.Second,
+			JWKSRefreshInterval:    time.Hour,
+			JWKSUnknownKIDInterval: time.Minute,
+		}
+		if !reflect.DeepEqual(c, want) {
+			t.Fatalf("config = %+v, want %+v", c, want)
+		}
+	})
+	t.Run("AllSet", func(t *testing.T) {
+		keys := string(pemPublic(t, &rsaKey().PublicKey)) + string(pemPublic(t, &ecKey().PublicKey))
+		c, err := ConfigFromEnv(env(map[string]string{
+			"USERTASKS_JWT_HS256_SECRET":  string(testSecret),
+			"USERTASKS_JWT_PUBLIC_KEYS":   keys,
+			"USERTASKS_JWT_JWKS_URL":      "https://idp.example/.well-known/jwks.json",
+			"USERTASKS_JWT_ISSUER":        "https://idp.example",
+			"USERTASKS_JWT_AUDIENCE":      "user-tasks",
+			"USERTASKS_CLAIM_SUBJECT":     "oid",
+			"USERTASKS_CLAIM_TENANT":      "tid",
+			"USERTASKS_CLAIM_PROVIDER":    "prov",
+			"USERTASKS_CLAIM_NAME":        "preferred_username",
+			"USERTASKS_CLAIM_GROUPS":      "grp",
+			"USERTASKS_CLAIM_PERMISSIONS": "scope",
+			"USERTASKS_CLAIM_ROLES":       "realm_access.roles",
+			"USERTASKS_MANAGER_ROLE":      "approver",
+			"USERTASKS_DEFAULT_TENANT":    "acme",
+			"USERTASKS_REQUIRE_TENANT":    "true",
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Configured() {
+			t.Fatal("Configured = false")
+		}
+		if got, want := c.Claims, (ClaimNames{"oid", "tid", "prov", "preferred_username", "grp", "scope", "realm_access.roles"}); got != want {
+			t.Fatalf("claims = %+v, want %+v", got, want)
+		}
+		if string(c.HS256Secret) != string(testSecret) || len(c.PublicKeys) != 2 ||
+			c.JWKSURL != "https://idp.example/.well-known/jwks.json" || c.Issuer != "https://idp.example" ||
+			c.Audience != "user-tasks" || c.ManagerRole != "approver" || c.DefaultTenant != "acme" || !c.RequireTenant {
+			t.Fatalf("config = %+v", c)
+		}
+		if _, ok := c.PublicKeys[0].(*rsa.PublicKey); !ok {
+			t.Fatalf("key 1 is %T, want RSA", c.PublicKeys[0])
+		}
+		if _, ok := c.PublicKeys[1].(*ecdsa.PublicKey); !ok {
+			t.Fatalf("key 2 is %T, want ECDSA", c.PublicKeys[1])
+		}
+	})
+	t.Run("SecretFromFile", func(t *testing.T) {
+		path := writeFile(t, "secret", string(testSecret)+"\n")
+		c, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_HS256_SECRET_FILE": path}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(c.HS256Secret), string(testSecret); got != want {
+			t.Fatalf("secret = %q, want %q", got, want)
+		}
+	})
+	t.Run("VariableWinsOverFile", func(t *testing.T) {
+		c, err := ConfigFromEnv(env(map[string]string{
+			"USERTASKS_JWT_HS256_SECRET":      string(testSecret),
+			"USERTASKS_JWT_HS256_SECRET_FILE": "/nonexistent",
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(c.HS256Secret), string(testSecret); got != want {
+			t.Fatalf("secret = %q, want %q", got, want)
+		}
+	})
+	t.Run("PublicKeysFromFile", func(t *testing.T) {
+		path := writeFile(t, "keys.pem", string(pemCertificate(t, rsaKey()))+string(pemCertificate(t, ecKey())))
+		c, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_PUBLIC_KEYS_FILE": path}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(c.PublicKeys), 2; got != want {
+			t.Fatalf("keys = %d, want %d", got, want)
+		}
+	})
+	t.Run("JWKSURLFromFile", func(t *testing.T) {
+		path := writeFile(t, "jwks-url", "https://idp.example/jwks\n")
+		c, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_JWKS_URL_FILE": path}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := c.JWKSURL, "https://idp.example/jwks"; got != want {
+			t.Fatalf("url = %q, want %q", got, want)
+		}
+	})
+	t.Run("JWKSLoopbackHTTP", func(t *testing.T) {
+		for _, u := range []string{"http://127.0.0.1:8081/jwks", "http://localhost/jwks", "http://[::1]:9/jwks"} {
+			if _, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_JWKS_URL": u})); err != nil {
+				t.Fatalf("%s: %v", u, err)
+			}
+		}
+	})
+
+	errs := []struct {
+		name string
+		vars map[string]string
+		want string
+	}{
+		{"ErrShortSecret", map[string]string{"USERTASKS_JWT_HS256_SECRET": "too-short"}, "at least 32"},
+		{"ErrSecretFileMissing", map[string]string{"USERTASKS_JWT_HS256_SECRET_FILE": "/nonexistent/secret"}, "USERTASKS_JWT_HS256_SECRET_FILE"},
+		{"ErrUnparseablePEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": "not pem at all"}, "unparseable PEM"},
+		{"ErrCorruptPEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"}, "unparseable public key"},
+		{"ErrPrivateKeyPEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": privatePEM(t)}, "is a private key"},
+		{"ErrUnsupportedBlock", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n"}, "unsupported PEM block"},
+		{"ErrP384Key", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": string(pemPublic(t, &mustEC(elliptic.P384()).PublicKey))}, "needs P-256"},
+		{"ErrEd25519Key", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": ed25519PEM(t)}, "unsupported key type"},
+		{"ErrJWKSPlainHTTP", map[string]string{"USERTASKS_JWT_JWKS_URL": "http://idp.example/jwks"}, "must use https"},
+		{"ErrJWKSScheme", map[string]string{"USERTASKS_JWT_JWKS_URL": "ftp://idp.example/jwks"}, "must use https"},
+		{"ErrRequireTenantNotBoolean", map[string]string{"USERTASKS_REQUIRE_TENANT": "sometimes"}, `USERTASKS_REQUIRE_TENANT="sometimes" is not a boolean`},
+		{"ErrDefaultTenantTooLong", map[string]string{"USERTASKS_DEFAULT_TENANT": strings.Repeat("t", 65)}, "USERTASKS_DEFAULT_TENANT"},
+	}
+	for _, tt := range errs {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ConfigFromEnv(env(tt.vars))
+			if err == nil {
+				t.Fatal("ConfigFromEnv succeeded")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %q, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigFromEnvToVerifier(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		c, err := ConfigFromEnv(env(map[string]string{
+			"USERTASKS_JWT_PUBLIC_KEYS": string(pemPublic(t, &rsaKey().PublicKey)),
+			"USERTASKS_JWT_ISSUER":      "https://idp.example",
+			"USERTASKS_CLAIM_SUBJECT":   "uid",
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := newVerifier(t, c)
+		token := sign(t, jwt.SigningMethodRS256, rsaKey(), claims(jwt.MapClaims{"uid": "bob", "iss": "https://idp.example"}), "")
+		a, err := v.Actor(t.Context(), token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := a.Subject.ID, "bob"; got != want {
+			t.Fatalf("subject = %q, want %q", got, want)
+		}
+	})
+}
+
+func TestParsePublicKeys(t *testing.T) {
+	t.Run("PKCS1RSA", func(t *testing.T) {
+		block := pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&rsaKey().PublicKey)})
+		keys, err := ParsePublicKeys(block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rsaKey().PublicKey.Equal(keys[0]) {
+			t.Fatal("parsed key differs")
+		}
+	})
+	t.Run("ErrEmpty", func(t *testing.T) {
+		if _, err := ParsePublicKeys(nil); err == nil || !strings.Contains(err.Error(), "no PEM block") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrTrailingText", func(t *testing.T) {
+		data := string(pemPublic(t, &ecKey().PublicKey)) + "trailing"
+		if _, err := ParsePublicKeys([]byte(data)); err == nil || !strings.Contains(err.Error(), "unparseable PEM") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func privatePEM(t *testing.T) string {
+	t.Helper()
+	der, err := x509.MarshalPKCS8PrivateKey(ecKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+}
+
+func ed25519PEM(t *testing.T) string {
+	t.Helper()
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pemPublic(t, pub))
+}

@@ -1,0 +1,262 @@
+package auth
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/MicahParks/jwkset"
+	"github.com/MicahParks/keyfunc/v3"
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/time/rate"
+
+	"usertasks/models"
+)
+
+// MaxTokenBytes bounds the raw token; anything longer is refused before it is decoded.
+const MaxTokenBytes = 32 << 10
+
+const (
+	// jwksHTTPTimeout bounds every JWKS fetch.
+	jwksHTTPTimeout = 10 * time.Second
+	// jwksUnknownKIDWaitMax is the longest a request waits for the unknown-kid refresh budget;
+	// when the next refresh is further away the token is refused at once.
+	jwksUnknownKIDWaitMax = 5 * time.Second
+)
+
+// Verifier checks bearer tokens and resolves them to actors. It is safe for concurrent use.
+type Verifier struct {
+	cfg     Config
+	methods []string // the algorithms some configured key can verify
+	parser  *jwt.Parser
+	rsaKeys []jwt.VerificationKey
+	ecKeys  []jwt.VerificationKey
+	jwks    keyfunc.Keyfunc // nil without a JWKS URL
+	cancel  context.CancelFunc
+}
+
+// NewVerifier validates cfg (filling its defaults) and, with a JWKS URL, fetches the key set
+// once (an unreachable or unusable JWKS is an error) and keeps refreshing it in the background
+// until ctx ends or Close is called.
+func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if !cfg.Configured() {
+		return nil, errors.New("auth: no token key configured (USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS or USERTASKS_JWT_JWKS_URL)")
+	}
+	v := &Verifier{cfg: cfg}
+	for _, k := range cfg.PublicKeys {
+		switch k.(type) {
+		case *rsa.PublicKey:
+			v.rsaKeys = append(v.rsaKeys, k)
+		case *ecdsa.PublicKey:
+			v.ecKeys = append(v.ecKeys, k)
+		}
+	}
+	if len(cfg.HS256Secret) > 0 {
+		v.methods = append(v.methods, jwt.SigningMethodHS256.Alg())
+	}
+	if len(v.rsaKeys) > 0 || cfg.JWKSURL != "" {
+		v.methods = append(v.methods, jwt.SigningMethodRS256.Alg())
+	}
+	if len(v.ecKeys) > 0 || cfg.JWKSURL != "" {
+		v.methods = append(v.methods, jwt.SigningMethodES256.Alg())
+	}
+	if cfg.JWKSURL != "" {
+		if err := v.startJWKS(ctx); err != nil {
+			return nil, err
+		}
+	}
+	opts := []jwt.ParserOption{
+		jwt.WithValidMethods(v.methods),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(cfg.Leeway),
+	}
+	if cfg.Issuer != "" {
+		opts = append(opts, jwt.WithIssuer(cfg.Issuer))
+	}
+	if cfg.Audience != "" {
+		opts = append(opts, jwt.WithAudience(cfg.Audience))
+	}
+	if cfg.Now != nil {
+		opts = append(opts, jwt.WithTimeFunc(cfg.Now))
+	}
+	v.parser = jwt.NewParser(opts...)
+	return v, nil
+}
+
+// startJWKS fetches the key set and starts its background refresh.
+func (v *Verifier) startJWKS(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	client := v.cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: jwksHTTPTimeout}
+	}
+	remote, err := jwkset.NewStorageFromHTTP(v.cfg.JWKSURL, jwkset.HTTPClientStorageOptions{
+		Client:          client,
+		Ctx:             ctx,
+		HTTPTimeout:     jwksHTTPTimeout,
+		RefreshInterval: v.cfg.JWKSRefreshInterval,
+		RefreshErrorHandler: func(ctx context.Context, err error) {
+			slog.WarnContext(ctx, "auth: JWKS refresh failed", "error", err)
+		},
+	})
+	if err != nil {
+		cancel() // the refresh goroutine may already run
+		return fmt.Errorf("auth: JWKS %s: %w", v.cfg.JWKSURL, err)
+	}
+	storage, err := jwkset.NewHTTPClient(jwkset.HTTPClientOptions{
+		HTTPURLs:          map[string]jwkset.Storage{v.cfg.JWKSURL: remote},
+		RateLimitWaitMax:  jwksUnknownKIDWaitMax,
+		RefreshUnknownKID: rate.NewLimiter(rate.Every(v.cfg.JWKSUnknownKIDInterval), 1),
+	})
+	if err != nil {
+		cancel()
+		return fmt.Errorf("auth: JWKS: %w", err)
+	}
+	// Keys marked for encryption are never used to verify; keys without "use" are.
+	v.jwks, err = keyfunc.New(keyfunc.Options{Ctx: ctx, Storage: storage, UseWhitelist: []jwkset.USE{jwkset.UseSig, ""}})
+	if err != nil {
+		cancel()
+		return fmt.Errorf("auth: JWKS: %w", err)
+	}
+	v.cancel = cancel
+	return nil
+}
+
+// Close stops the JWKS background refresh. It is safe to call more than once.
+func (v *Verifier) Close() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+}
+
+// Actor verifies rawToken (without the "Bearer " prefix) and resolves its claims. Every
+// failure wraps models.ErrUnauthorized with a short reason that never contains the token.
+func (v *Verifier) Actor(ctx context.Context, rawToken string) (models.Actor, error) {
+	switch {
+	case rawToken == "":
+		return models.Actor{}, unauthorized("missing token")
+	case len(rawToken) > MaxTokenBytes:
+		return models.Actor{}, unauthorized("token too large")
+	}
+	claims := jwt.MapClaims{}
+	token, err := v.parser.ParseWithClaims(rawToken, claims, v.keyfunc(ctx))
+	if err != nil {
+		return models.Actor{}, unauthorized(v.reason(token, err))
+	}
+	return v.actor(claims)
+}
+
+// unauthorized wraps models.ErrUnauthorized with a safe reason.
+func unauthorized(reason string) error {
+	return fmt.Errorf("%w: %s", models.ErrUnauthorized, reason)
+}
+
+var (
+	errCritical = errors.New("critical header extensions are not supported")
+	errNoKey    = errors.New("no key for this token")
+)
+
+// keyfunc returns the keys an algorithm may be verified with: the secret for HS256, RSA keys
+// for RS256, P-256 keys for ES256, never a key of another type. The parser has already refused
+// algorithms outside v.methods, including "none".
+func (v *Verifier) keyfunc(ctx context.Context) jwt.Keyfunc {
+	return func(t *jwt.Token) (any, error) {
+		if _, ok := t.Header["crit"]; ok {
+			return nil, errCritical
+		}
+		var keys []jwt.VerificationKey
+		var fits func(any) bool
+		switch t.Method.Alg() {
+		case jwt.SigningMethodHS256.Alg():
+			if len(v.cfg.HS256Secret) == 0 {
+				return nil, errNoKey
+			}
+			return v.cfg.HS256Secret, nil
+		case jwt.SigningMethodRS256.Alg():
+			keys, fits = slices.Clone(v.rsaKeys), isRS256Key
+		case jwt.SigningMethodES256.Alg():
+			keys, fits = slices.Clone(v.ecKeys), isES256Key
+		default:
+			return nil, errNoKey
+		}
+		keys = append(keys, v.jwksKeys(ctx, t, fits)...)
+		if len(keys) == 0 {
+			return nil, errNoKey
+		}
+		return jwt.VerificationKeySet{Keys: keys}, nil
+	}
+}
+
+// jwksKeys returns the JWKS keys of the right type for t: the one named by its kid (refreshing
+// the set, rate limited, when the kid is unknown), or every key when it names none.
+func (v *Verifier) jwksKeys(ctx context.Context, t *jwt.Token, fits func(any) bool) []jwt.VerificationKey {
+	if v.jwks == nil {
+		return nil
+	}
+	got, err := v.jwks.KeyfuncCtx(ctx)(t)
+	if err != nil {
+		return nil
+	}
+	candidates := []jwt.VerificationKey{got}
+	if set, ok := got.(jwt.VerificationKeySet); ok {
+		candidates = set.Keys
+	}
+	var keys []jwt.VerificationKey
+	for _, k := range candidates {
+		if fits(k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func isRS256Key(k any) bool {
+	rk, ok := k.(*rsa.PublicKey)
+	return ok && rk.N.BitLen() >= MinRSAKeyBits
+}
+
+func isES256Key(k any) bool {
+	ek, ok := k.(*ecdsa.PublicKey)
+	return ok && ek.Curve == elliptic.P256()
+}
+
+// reason names why a token was refused, without echoing any of it.
+func (v *Verifier) reason(token *jwt.Token, err error) string {
+	switch {
+	case errors.Is(err, jwt.ErrTokenMalformed):
+		return "malformed token"
+	case token != nil && token.Method != nil && !slices.Contains(v.methods, token.Method.Alg()):
+		return "signing algorithm not accepted"
+	case errors.Is(err, errCritical):
+		return "unsupported critical header"
+	case errors.Is(err, jwt.ErrTokenUnverifiable):
+		return "no key for this token"
+	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
+		return "invalid signature"
+	case errors.Is(err, jwt.ErrTokenExpired):
+		return "token expired"
+	case errors.Is(err, jwt.ErrTokenNotValidYet):
+		return "token not valid yet"
+	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
+		return "token issued in the future"
+	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
+		return "wrong issuer"
+	case errors.Is(err, jwt.ErrTokenInvalidAudience):
+		return "wrong audience"
+	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
+		return "missing required claim (exp, iss or aud)"
+	}
+	return "invalid token"
+}

@@ -1,0 +1,84 @@
+package forms
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+
+	"usertasks/models"
+)
+
+func TestMasked(t *testing.T) {
+	f := mustParse(t, fullSchema)
+
+	t.Run("OK", func(t *testing.T) {
+		got := f.Masked(json.RawMessage(`{"amount":12.5,"approved":true,"iban":"DE00 1234","comment":"fine"}`))
+		want := map[string]any{
+			"amount": json.Number("12.5"), "approved": true, "comment": "fine",
+			"iban": nil, "pin": nil, // masked: always present, never a value
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("got  %#v\nwant %#v", got, want)
+		}
+	})
+
+	t.Run("UndeclaredKeysLeftOut", func(t *testing.T) {
+		got := f.Masked(json.RawMessage(`{"other":1}`))
+		if _, ok := got["other"]; ok {
+			t.Fatalf("got %v, want undeclared keys left out", got)
+		}
+	})
+
+	t.Run("NotAnObject", func(t *testing.T) {
+		got := f.Masked(json.RawMessage(`[1]`))
+		want := map[string]any{"iban": nil, "pin": nil}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("got %#v, want %#v", got, want)
+		}
+	})
+}
+
+func TestReveal(t *testing.T) {
+	f := mustParse(t, fullSchema)
+	data := json.RawMessage(`{"amount":1,"approved":true,"iban":"DE00 1234","pin":1234}`)
+
+	t.Run("OK", func(t *testing.T) {
+		for _, tc := range []struct {
+			key  string
+			want any
+		}{
+			{"iban", "DE00 1234"},
+			{"pin", json.Number("1234")},
+		} {
+			got, err := f.Reveal(data, tc.key)
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("Reveal(%s) = %#v, %v; want %#v", tc.key, got, err, tc.want)
+			}
+		}
+	})
+
+	t.Run("NoValue", func(t *testing.T) {
+		got, err := f.Reveal(json.RawMessage(`{"amount":1}`), "iban")
+		if err != nil || got != nil {
+			t.Fatalf("got %#v, %v; want nil, nil", got, err)
+		}
+	})
+
+	t.Run("ErrUnknownKey", func(t *testing.T) {
+		_, err := f.Reveal(data, "nope")
+		requireInvalid(t, err, models.CodeValidationFailed, []models.FieldError{{Field: "fieldKey", Message: "is not a field of this form"}})
+	})
+
+	t.Run("ErrNotMasked", func(t *testing.T) {
+		_, err := f.Reveal(data, "amount")
+		requireInvalid(t, err, models.CodeValidationFailed, []models.FieldError{{Field: "fieldKey", Message: "is not a masked field"}})
+	})
+
+	t.Run("ErrCorruptData", func(t *testing.T) {
+		_, err := f.Reveal(json.RawMessage(`{`), "iban")
+		if err == nil || errors.Is(err, models.ErrInvalid) {
+			t.Fatalf("err = %v, want an internal error", err)
+		}
+	})
+}

@@ -1,0 +1,207 @@
+package storetest
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/migrations"
+	"usertasks/models"
+	"usertasks/repository"
+)
+
+// planFullScan finds a full scan of user_tasks in a plan: SQLite's "SCAN user_tasks" without
+// an index, PostgreSQL's "Seq Scan on user_tasks".
+var (
+	planSQLiteScan   = regexp.MustCompile(`(?m)^.*\bSCAN (TABLE )?user_tasks\b.*$`)
+	planPostgresScan = regexp.MustCompile(`Seq Scan on user_tasks\b`)
+)
+
+// testQueryPlans checks that no list query of any scope scans the whole task table once the
+// table holds a few thousand tasks of several tenants and the planner has statistics. The
+// plans are those of the exact statements the store ran (recorded through Options.OnSQL).
+func testQueryPlans(t *testing.T, h Harness) {
+	if h.Explain == nil {
+		t.Skipf("%s: the harness explains no query plans", h.Name)
+	}
+	rec := &queryRecorder{}
+	s := h.Open(t, Options{OnSQL: rec.record})
+	start := time.Now()
+	planSeed(t, s)
+	switch s.Dialect() {
+	case migrations.SQLite, migrations.Postgres:
+		h.Exec(t, s, "ANALYZE")
+	}
+	t.Logf("%s: seeded and analyzed in %s", h.Name, time.Since(start).Round(time.Millisecond))
+
+	t.Run("DetectsAFullScan", func(t *testing.T) {
+		// The control: summary has no index, so this plan must be reported, or the checks
+		// below would pass whatever the plans say.
+		plan := h.Explain(t, s, "SELECT id FROM user_tasks WHERE summary = 'none'")
+		if planScan(s.Dialect(), plan) == "" {
+			t.Fatalf("%s: a full scan of user_tasks is not recognized in the plan:\n%s", h.Name, plan)
+		}
+	})
+
+	me := queryActor("p1", "me", false, Group("p1", "g1"), Group("p1", "g2"))
+	boss := queryActor("p1", "boss", true)
+	cases := []struct {
+		name string
+		f    models.TaskFilter
+	}{
+		{"AssignedByCreated", models.TaskFilter{Scope: models.ScopeAssigned, Actor: me, Sort: models.SortCreated, Descending: true}},
+		{"AssignedByDue", models.TaskFilter{Scope: models.ScopeAssigned, Actor: me, Sort: models.SortDue}},
+		{"AvailableByCreated", models.TaskFilter{Scope: models.ScopeAvailable, Actor: me, Sort: models.SortCreated, Descending: true, IncludeTotal: true}},
+		{"AvailableByPriority", models.TaskFilter{Scope: models.ScopeAvailable, Actor: me, Sort: models.SortPriority, Descending: true}},
+		{"HistoryByCompleted", models.TaskFilter{Scope: models.ScopeHistory, Actor: me, Sort: models.SortCompleted, Descending: true, IncludeTotal: true}},
+		{"AllByCreated", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortCreated, Descending: true, IncludeTotal: true}},
+		{"AllByTitle", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortTitle}},
+		{"AllByTag", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortUpdated, Descending: true, Tag: "urgent"}},
+		{"NeedsAttentionByDue", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortDue, IncludeTotal: true}},
+		{"NeedsAttentionByCreated", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortCreated, Descending: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"UsesAnIndex", func(t *testing.T) {
+			f := c.f
+			f.Tenant, f.Limit = "p1", 20
+			var stmts []string
+			for page := 0; page < 2; page++ { // the first page and one with a cursor
+				rec.reset()
+				got, err := s.Query(ctx(t), f)
+				if err != nil {
+					t.Fatalf("query: %v", err)
+				}
+				for _, stmt := range rec.statements() {
+					if strings.Contains(strings.ToUpper(stmt), "USER_TASKS") {
+						stmts = append(stmts, stmt)
+					}
+				}
+				if got.NextCursor == "" {
+					break
+				}
+				f.Cursor = got.NextCursor
+			}
+			if len(stmts) == 0 {
+				t.Fatalf("no statement of user_tasks was recorded")
+			}
+			for _, stmt := range stmts {
+				plan := h.Explain(t, s, stmt)
+				if scan := planScan(s.Dialect(), plan); scan != "" {
+					t.Fatalf("%s: the plan scans all of user_tasks (%s)\nstatement:\n%s\nplan:\n%s", h.Name, scan, stmt, plan)
+				}
+			}
+		})
+	}
+}
+
+// planScan returns the plan line that scans user_tasks without an index, or "".
+func planScan(d migrations.Dialect, plan string) string {
+	if d == migrations.Postgres {
+		return planPostgresScan.FindString(plan)
+	}
+	for _, line := range planSQLiteScan.FindAllString(plan, -1) {
+		if !strings.Contains(line, "USING INDEX") && !strings.Contains(line, "USING COVERING INDEX") &&
+			!strings.Contains(line, "USING INTEGER PRIMARY KEY") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
+}
+
+// planSeed creates 3,000 tasks: tenant p1 (the one queried) holds 15%, p2 and p3 the rest.
+// Statuses, assignees, candidates, health and due dates are spread so that every scope
+// selects a small part of p1.
+func planSeed(t *testing.T, s *repository.Store) {
+	t.Helper()
+	const total = 3000
+	users := []string{"me", "ann", "bob", "cy", "dan", "eve", "fay", "gus", "hal", "ivy"}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failure error
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if err := planCreate(t, s, i, users); err != nil {
+					mu.Lock()
+					if failure == nil {
+						failure = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := 0; i < total; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if failure != nil {
+		t.Fatalf("seed: %v", failure)
+	}
+}
+
+func planCreate(t *testing.T, s *repository.Store, i int, users []string) error {
+	tenant := "p2"
+	switch {
+	case i%20 < 3:
+		tenant = "p1"
+	case i%2 == 0:
+		tenant = "p3"
+	}
+	u := func(k int) string { return users[k%len(users)] }
+	who := User(tenant, u(i/7))
+	o := TaskOpts{Tenant: tenant, Title: fmt.Sprintf("Seeded task %05d", (i*7919)%10007), Priority: queryInt(i % 101)}
+	if i%3 != 0 {
+		o.DueAt = queryTime(time.Now().UTC().Add(time.Duration(i%200-50) * time.Hour))
+	}
+	if i%5 == 0 {
+		o.Tags = []string{"urgent"}
+	}
+	switch i % 10 {
+	case 0, 1, 2, 3, 4: // terminal
+		o.Status, o.Assignee, o.CompletedBy = models.StatusCompleted, &who, &who
+	case 5, 6: // assigned
+		o.Assignee = &who
+	case 7: // available to a user and a group
+		o.CandidateUsers, o.CandidateGroups = []string{u(i / 11)}, []string{fmt.Sprintf("g%d", i%13)}
+	case 8: // transitional
+		at := time.Now().UTC().Add(-time.Duration(i%90) * time.Minute)
+		o.Status, o.Assignee, o.TransitionedAt = models.StatusCompleting, &who, &at
+	case 9: // blocking or unassigned
+		if i%20 == 9 {
+			o.Health = models.Health{Severity: models.SeverityBlocking, Code: models.HealthFormResolutionFailed, Message: "form"}
+		}
+		o.CandidateUsers = []string{u(i / 3)}
+	}
+	change := NewTask(o, time.Time{})
+	_, _, err := s.Create(ctx(t), tenant, change.Task.MaterializationKey, change.Task.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
+		c := change
+		ev := *c.Event
+		c.Task.CreatedAt, c.Task.UpdatedAt, ev.OccurredAt, c.Event = now, now, now, &ev
+		if c.Task.AssignedAt != nil {
+			c.Task.AssignedAt = &now
+		}
+		if c.Task.CompletedAt != nil {
+			c.Task.CompletedAt = &now
+		}
+		return c, nil
+	})
+	if err != nil {
+		return err
+	}
+	if i%10 < 5 && i%17 == 0 { // someone else acted on a terminal task
+		actor := User(tenant, "me")
+		_, err = s.AppendEvent(ctx(t), tenant, change.Task.ID, func(now time.Time, cur models.Task) (models.Event, error) {
+			return models.Event{ID: models.NewID(), Tenant: cur.Tenant, TaskID: cur.ID, Seq: cur.LastEventSeq + 1, Revision: cur.Revision,
+				Type: models.EventFieldRevealed, OccurredAt: now, Actor: &actor}, nil
+		})
+	}
+	return err
+}

@@ -1,0 +1,475 @@
+package repository
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/migrations"
+	"usertasks/models"
+)
+
+// summaryColumns are the safe columns of a list item, named one by one so that no protected
+// (_enc) column is ever read by a list query. search_text is left out too: it only serves the
+// search predicate.
+var summaryColumns = []string{
+	"id", "tenant_id",
+	"workflow_definition_id", "workflow_definition_name", "workflow_definition_version",
+	"workflow_instance_id", "workflow_instance_reference", "activity_instance_id", "bookmark_id",
+	"materialization_key",
+	"title", "summary", "reference", "task_type", "tags",
+	"requester_provider", "requester_type", "requester_id", "requester_display",
+	"priority", "due_at", "is_overdue", "status",
+	"created_at", "updated_at", "assigned_at", "completed_at", "transitioned_at",
+	"assignee_provider", "assignee_type", "assignee_id", "assignee_display",
+	"membership_mode", "allow_exclusion_override", "candidate_users", "candidate_groups",
+	"actions_json", "timeout_enabled", "cancellation_enabled",
+	"health_severity", "health_code", "health_message",
+	"completion_action_key",
+	"completed_by_provider", "completed_by_type", "completed_by_id", "completed_by_display",
+	"revision", "last_event_seq",
+}
+
+// valueKind is the type of a sort column's values, as carried by a cursor.
+type valueKind int
+
+const (
+	kindTime valueKind = iota + 1
+	kindInt
+	kindText
+)
+
+// sortColumn is how one sort key orders rows. Every sort breaks ties by id in the same
+// direction; nullable columns put NULLs last in both directions.
+type sortColumn struct {
+	column   string
+	nullable bool
+	kind     valueKind
+	value    func(r *taskRecord) sortValue
+}
+
+func timeValue(t *time.Time) sortValue {
+	if t == nil {
+		return sortValue{null: true}
+	}
+	return sortValue{time: t.UTC()}
+}
+
+var sortColumns = map[models.SortKey]sortColumn{
+	models.SortCreated: {column: "created_at", kind: kindTime,
+		value: func(r *taskRecord) sortValue { return timeValue(&r.CreatedAt) }},
+	models.SortDue: {column: "due_at", nullable: true, kind: kindTime,
+		value: func(r *taskRecord) sortValue { return timeValue(r.DueAt) }},
+	models.SortPriority: {column: "priority", kind: kindInt,
+		value: func(r *taskRecord) sortValue { return sortValue{int: r.Priority} }},
+	models.SortTitle: {column: "title", kind: kindText,
+		value: func(r *taskRecord) sortValue { return sortValue{text: r.Title} }},
+	models.SortUpdated: {column: "updated_at", kind: kindTime,
+		value: func(r *taskRecord) sortValue { return timeValue(&r.UpdatedAt) }},
+	models.SortCompleted: {column: "completed_at", nullable: true, kind: kindTime,
+		value: func(r *taskRecord) sortValue { return timeValue(r.CompletedAt) }},
+}
+
+// maxInList is the longest IN list a query binds; longer lists are split.
+const maxInList = 500
+
+// maxSearchLength bounds the search needle (bytes).
+const maxSearchLength = 1000
+
+// cond is one conjunct of a list query's WHERE clause, with `?` binds.
+type cond struct {
+	sql  string
+	args []any
+}
+
+// taskQuery is a validated list filter.
+type taskQuery struct {
+	f       models.TaskFilter
+	sort    sortColumn
+	limit   int
+	after   *sortValue // the cursor position, nil on the first page
+	afterID string
+}
+
+// Query returns one page of task summaries that f.Actor may see in f.Scope, in f.Tenant.
+// Authorization is part of the SQL: rows and totals only ever count authorized tasks.
+// Items carry safe columns only (no protected content, no candidates). Pages are keyset
+// paginated on (sort value, id), so following NextCursor yields exactly the order of one big
+// page, and rows inserted meanwhile only appear after the cursor, where the order puts them.
+//
+// Filters combine with AND. Due "overdue" is an open task flagged overdue or past its due
+// time; "today" and "thisWeek" are the UTC day and ISO week (Monday to Sunday) of the database
+// clock; DueFrom and DueTo are inclusive bounds. Search is a case-insensitive literal
+// substring of the safe search text; Tag matches one normalized tag exactly.
+//
+// Errors: a manager-only scope for anyone but a manager is models.ErrForbidden; an unknown
+// scope, sort, status or due filter is a validation error; an unreadable cursor, or one made
+// for another sort or direction, is models.CodeMalformedRequest.
+func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error) {
+	q, err := newTaskQuery(f)
+	if err != nil {
+		return models.TaskPage{}, err
+	}
+	var page models.TaskPage
+	err = s.inRead(ctx, func(tx *gorm.DB) error {
+		now, err := s.dbNow(tx)
+		if err != nil {
+			return err
+		}
+		where := q.conditions(now, s.dialect)
+		if q.f.IncludeTotal {
+			var n int64
+			if err := applyConds(tx.Model(&taskRecord{}), where).Count(&n).Error; err != nil {
+				return translate(err)
+			}
+			total := int(n)
+			page.Total = &total
+		}
+		if c, ok := q.cursorCond(); ok {
+			where = append(where, c)
+		}
+		var recs []taskRecord
+		err = applyConds(tx.Model(&taskRecord{}).Select(summaryColumns), where).
+			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error
+		if err != nil {
+			return translate(err)
+		}
+		if len(recs) > q.limit {
+			recs = recs[:q.limit]
+			last := &recs[len(recs)-1]
+			if page.NextCursor, err = encodeCursor(q.f.Sort, q.f.Descending, q.sort.value(last), last.ID); err != nil {
+				return err
+			}
+		}
+		page.Items = make([]models.Task, 0, len(recs))
+		for i := range recs {
+			t, err := s.fromTaskRecord(&recs[i], false)
+			if err != nil {
+				return err
+			}
+			page.Items = append(page.Items, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return models.TaskPage{}, err
+	}
+	return page, nil
+}
+
+func applyConds(db *gorm.DB, conds []cond) *gorm.DB {
+	for _, c := range conds {
+		db = db.Where(c.sql, c.args...)
+	}
+	return db
+}
+
+// newTaskQuery checks f in the order of SPEC 4: the scope and the caller's right to it
+// first, then the filters, then the cursor.
+func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
+	if f.Scope == "" {
+		f.Scope = models.ScopeAssigned
+	}
+	if !f.Scope.Valid() {
+		return nil, models.InvalidField("scope", "must be one of assigned, available, history, all, needs-attention")
+	}
+	if f.Tenant == "" {
+		return nil, models.InvalidField("tenant", "is required")
+	}
+	if f.Actor.Guest != nil || (f.Actor.Tenant != "" && f.Actor.Tenant != f.Tenant) {
+		return nil, models.ErrForbidden
+	}
+	if f.Scope.ManagerOnly() && !f.Actor.Manager {
+		return nil, models.ErrForbidden
+	}
+	if f.Sort == "" {
+		f.Sort = models.SortCreated
+	}
+	col, ok := sortColumns[f.Sort]
+	if !ok {
+		return nil, models.InvalidField("sort", "must be one of created, due, priority, title, updated, completed")
+	}
+	for _, st := range f.Statuses {
+		if !st.Valid() {
+			return nil, models.InvalidField("status", "unknown status "+string(st))
+		}
+	}
+	switch f.Due {
+	case "", models.DueOverdue, models.DueToday, models.DueThisWeek, models.DueNoDueDate:
+	default:
+		return nil, models.InvalidField("due", "must be one of overdue, today, thisWeek, noDueDate")
+	}
+	if len(f.Search) > maxSearchLength {
+		return nil, models.InvalidField("search", "is too long")
+	}
+	if f.StaleAfter <= 0 {
+		f.StaleAfter = models.DefaultStaleAfter
+	}
+	q := &taskQuery{f: f, sort: col, limit: f.Limit}
+	if q.limit <= 0 {
+		q.limit = models.DefaultPageSize
+	}
+	if q.limit > models.MaxPageSize {
+		q.limit = models.MaxPageSize
+	}
+	if f.Cursor != "" {
+		v, id, err := decodeCursor(f.Cursor, f.Sort, f.Descending)
+		if err != nil {
+			return nil, err
+		}
+		q.after, q.afterID = &v, id
+	}
+	return q, nil
+}
+
+func statusStrings(ss []models.Status) []string {
+	out := make([]string, len(ss))
+	for i, st := range ss {
+		out[i] = string(st)
+	}
+	return out
+}
+
+var (
+	openStatuses             = statusStrings(models.OpenStatuses)
+	openTransitionalStatuses = statusStrings(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
+	transitionalStatuses     = statusStrings(models.TransitionalStatuses)
+	terminalStatuses         = statusStrings(models.TerminalStatuses)
+)
+
+// notBlocking hides tasks with blocking health; only the manager scopes list them.
+var notBlocking = cond{"(health_severity IS NULL OR health_severity <> ?)", []any{string(models.SeverityBlocking)}}
+
+// nothing matches no row: a personal scope for an actor without a usable subject.
+var nothing = cond{"1 = 0", nil}
+
+// conditions is the authorized WHERE clause of the query, without the cursor.
+func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond {
+	f := q.f
+	where := []cond{{"tenant_id = ?", []any{f.Tenant}}}
+	where = append(where, q.scopeConds(now)...)
+
+	if len(f.Statuses) > 0 {
+		where = append(where, cond{"status IN ?", []any{statusStrings(f.Statuses)}})
+	}
+	if f.PriorityFrom != nil {
+		where = append(where, cond{"priority >= ?", []any{*f.PriorityFrom}})
+	}
+	if f.PriorityTo != nil {
+		where = append(where, cond{"priority <= ?", []any{*f.PriorityTo}})
+	}
+	switch f.Due {
+	case models.DueOverdue:
+		where = append(where, cond{"(status IN ? AND (is_overdue = ? OR due_at < ?))", []any{openStatuses, true, now}})
+	case models.DueToday:
+		day := startOfDay(now)
+		where = append(where, cond{"(due_at >= ? AND due_at < ?)", []any{day, day.AddDate(0, 0, 1)}})
+	case models.DueThisWeek:
+		day := startOfDay(now)
+		monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+		where = append(where, cond{"(due_at >= ? AND due_at < ?)", []any{monday, monday.AddDate(0, 0, 7)}})
+	case models.DueNoDueDate:
+		where = append(where, cond{"due_at IS NULL", nil})
+	}
+	if f.DueFrom != nil {
+		where = append(where, cond{"due_at >= ?", []any{utc(*f.DueFrom)}})
+	}
+	if f.DueTo != nil {
+		where = append(where, cond{"due_at <= ?", []any{utc(*f.DueTo)}})
+	}
+	if f.WorkflowDefinitionID != "" {
+		where = append(where, cond{"workflow_definition_id = ?", []any{f.WorkflowDefinitionID}})
+	}
+	if f.WorkflowInstanceID != "" {
+		where = append(where, cond{"workflow_instance_id = ?", []any{f.WorkflowInstanceID}})
+	}
+	if f.Reference != "" {
+		where = append(where, cond{"reference = ?", []any{f.Reference}})
+	}
+	if f.TaskType != "" {
+		where = append(where, cond{"task_type = ?", []any{f.TaskType}})
+	}
+	if tag := models.NormalizeTag(f.Tag); tag != "" {
+		where = append(where, cond{"EXISTS (SELECT 1 FROM user_task_tags tg WHERE tg.tenant_id = ? AND tg.tag = ? AND tg.task_id = user_tasks.id)",
+			[]any{f.Tenant, tag}})
+	}
+	if needle := strings.ToLower(strings.TrimSpace(f.Search)); needle != "" {
+		where = append(where, cond{"search_text LIKE ? ESCAPE '!'", []any{"%" + escapeLike(needle, dialect) + "%"}})
+	}
+	return where
+}
+
+// scopeConds is the authorization of the scope: who may see which rows.
+func (q *taskQuery) scopeConds(now time.Time) []cond {
+	f := q.f
+	me := f.Actor.Subject
+	personal := me.ID != "" && me.Provider != "" && me.Type != "" && sameTenant(me, f.Tenant) && !f.Actor.System
+	switch f.Scope {
+	case models.ScopeAssigned:
+		if !personal {
+			return []cond{nothing}
+		}
+		return []cond{
+			{"assignee_provider = ? AND assignee_type = ? AND assignee_id = ?", []any{me.Provider, string(me.Type), me.ID}},
+			{"status IN ?", []any{openTransitionalStatuses}},
+			notBlocking,
+		}
+	case models.ScopeAvailable:
+		if !personal {
+			return []cond{nothing}
+		}
+		return []cond{
+			{"status = ?", []any{string(models.StatusAvailable)}},
+			{"assignee_id IS NULL", nil},
+			notBlocking,
+			q.candidateCond(),
+			{"NOT EXISTS (SELECT 1 FROM user_task_exclusions x WHERE x.tenant_id = ? AND x.task_id = user_tasks.id" +
+				" AND x.provider = ? AND x.participant_type = ? AND x.participant_id = ?)",
+				[]any{f.Tenant, me.Provider, string(me.Type), me.ID}},
+		}
+	case models.ScopeHistory:
+		if !personal {
+			return []cond{nothing}
+		}
+		return []cond{
+			{"status IN ?", []any{terminalStatuses}},
+			notBlocking,
+			{"((completed_by_provider = ? AND completed_by_type = ? AND completed_by_id = ?)" +
+				" OR EXISTS (SELECT 1 FROM user_task_events e WHERE e.tenant_id = ? AND e.task_id = user_tasks.id" +
+				" AND e.actor_provider = ? AND e.actor_type = ? AND e.actor_id = ?))",
+				[]any{me.Provider, string(me.Type), me.ID, f.Tenant, me.Provider, string(me.Type), me.ID}},
+		}
+	case models.ScopeNeedsAttention:
+		return []cond{{"(health_severity = ?" +
+			" OR (status IN ? AND (is_overdue = ? OR due_at < ? OR assignee_id IS NULL))" +
+			" OR (status IN ? AND transitioned_at < ?))",
+			[]any{string(models.SeverityBlocking), openStatuses, true, now, transitionalStatuses, now.Add(-f.StaleAfter)}}}
+	}
+	return nil // ScopeAll: the whole tenant
+}
+
+// candidateCond matches a candidate row of the task, in the task's tenant, that makes the
+// actor eligible: a direct-user or snapshot-member row naming the subject, or, in live
+// membership mode only, a direct-group row naming one of the actor's current groups. The
+// status copy on the candidate row lets the lookup index narrow to Available rows.
+func (q *taskQuery) candidateCond() cond {
+	f, me := q.f, q.f.Actor.Subject
+	sql := "EXISTS (SELECT 1 FROM user_task_candidates c WHERE c.tenant_id = ? AND c.task_id = user_tasks.id AND c.task_status = ?" +
+		" AND ((c.source IN ? AND c.provider = ? AND c.participant_type = ? AND c.participant_id = ?)"
+	args := []any{f.Tenant, string(models.StatusAvailable),
+		[]string{string(models.SourceDirectUser), string(models.SourceSnapshotMember)}, me.Provider, string(me.Type), me.ID}
+
+	byProvider := map[string][]string{}
+	for _, g := range f.Actor.Groups {
+		if !sameTenant(g, f.Tenant) || g.Type != models.GroupParticipant || g.ID == "" {
+			continue // cross-tenant references never match
+		}
+		byProvider[g.Provider] = append(byProvider[g.Provider], g.ID)
+	}
+	if len(byProvider) > 0 {
+		providers := make([]string, 0, len(byProvider))
+		for p := range byProvider {
+			providers = append(providers, p)
+		}
+		sort.Strings(providers)
+		var groups []string
+		var groupArgs []any
+		for _, p := range providers {
+			ids := byProvider[p]
+			sort.Strings(ids)
+			var in []string
+			groupArgs = append(groupArgs, p)
+			for len(ids) > 0 { // Oracle takes at most 1,000 expressions in one IN list
+				n := min(len(ids), maxInList)
+				in = append(in, "c.participant_id IN ?")
+				groupArgs = append(groupArgs, ids[:n])
+				ids = ids[n:]
+			}
+			match := in[0]
+			if len(in) > 1 {
+				match = "(" + strings.Join(in, " OR ") + ")"
+			}
+			groups = append(groups, "(c.provider = ? AND "+match+")")
+		}
+		sql += " OR (user_tasks.membership_mode = ? AND c.source = ? AND c.participant_type = ? AND (" + strings.Join(groups, " OR ") + "))"
+		args = append(args, string(models.MembershipLive), string(models.SourceDirectGroup), string(models.GroupParticipant))
+		args = append(args, groupArgs...)
+	}
+	return cond{sql + "))", args}
+}
+
+// cursorCond restricts the rows to those after the cursor in the query's order.
+func (q *taskQuery) cursorCond() (cond, bool) {
+	if q.after == nil {
+		return cond{}, false
+	}
+	col, op := q.sort.column, ">"
+	if q.f.Descending {
+		op = "<"
+	}
+	if q.after.null {
+		// Nulls come last: after a NULL row only NULL rows further along the id order.
+		return cond{"(" + col + " IS NULL AND id " + op + " ?)", []any{q.afterID}}, true
+	}
+	var v any
+	switch q.sort.kind {
+	case kindTime:
+		v = q.after.time
+	case kindInt:
+		v = q.after.int
+	default:
+		v = q.after.text
+	}
+	sql := col + " " + op + "= ? AND (" + col + " " + op + " ? OR id " + op + " ?)"
+	if q.sort.nullable {
+		return cond{"(" + col + " IS NULL OR (" + sql + "))", []any{v, v, q.afterID}}, true
+	}
+	return cond{"(" + sql + ")", []any{v, v, q.afterID}}, true
+}
+
+// orderBy is the query's order: nulls last (nullable columns), the column, then id, both in
+// the requested direction.
+func (q *taskQuery) orderBy() string {
+	dir := " ASC"
+	if q.f.Descending {
+		dir = " DESC"
+	}
+	col := q.sort.column
+	order := col + dir + ", id" + dir
+	if q.sort.nullable {
+		order = "CASE WHEN " + col + " IS NULL THEN 1 ELSE 0 END ASC, " + order
+	}
+	return order
+}
+
+// sameTenant reports whether a reference of the actor belongs to the queried tenant. A reference
+// without a tenant is the principal's own, and the filter's tenant is the principal's too.
+func sameTenant(p models.ParticipantRef, tenant string) bool {
+	return p.Tenant == "" || p.Tenant == tenant
+}
+
+func startOfDay(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// escapeLike makes needle a literal LIKE pattern with '!' as the escape character (portable:
+// MySQL treats a backslash specially inside string literals). '[' is a wildcard on SQL Server
+// and is escaped there and wherever an escaped '[' is accepted; Oracle refuses an escape
+// character before anything but '%', '_' or itself (ORA-01424), and '[' is literal there.
+func escapeLike(needle string, dialect migrations.Dialect) string {
+	var b strings.Builder
+	for _, r := range needle {
+		switch {
+		case r == '!' || r == '%' || r == '_':
+			b.WriteByte('!')
+		case r == '[' && dialect != migrations.Oracle:
+			b.WriteByte('!')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

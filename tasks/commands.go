@@ -1,0 +1,270 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"usertasks/forms"
+	"usertasks/models"
+)
+
+// requirePermission is the 403 step: decided from the token alone, before any task is loaded.
+func requirePermission(a models.Actor, perm string) error {
+	if a.Guest != nil || !models.ActorCan(a, perm) {
+		return models.ErrForbidden
+	}
+	return nil
+}
+
+// Common is what every command carries.
+type Common struct {
+	ExpectedRevision int
+	OperationID      string
+}
+
+func (c Common) command(kind models.OperationKind, a models.Actor, prior *models.Operation) models.Command {
+	return models.Command{Kind: kind, OperationID: c.OperationID, ExpectedRevision: c.ExpectedRevision, Actor: a, Prior: prior}
+}
+
+// run applies one command through the store and shapes its answer.
+func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, decide func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error)) (Result, error) {
+	change, err := s.store.Mutate(ctx, a.Tenant, id, opID, decide)
+	if err != nil {
+		return Result{}, err
+	}
+	if change.Replay != nil {
+		return s.replayed(ctx, a, id, change.Replay)
+	}
+	s.changed(change)
+	res := Result{OperationID: change.Operation.OperationID, Status: "completed", Revision: change.Task.Revision, Task: viewOf(change.Task, a, true)}
+	if change.Operation.State == models.OperationAccepted {
+		res.Status = "accepted"
+	}
+	return res, nil
+}
+
+// replayed answers a repeated operation with its stored outcome and the task as it is now.
+func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *models.Operation) (Result, error) {
+	var stored struct {
+		Status   string `json:"status"`
+		Revision int    `json:"revision"`
+	}
+	if err := json.Unmarshal(op.Result, &stored); err != nil {
+		return Result{}, &models.CorruptError{TaskID: id, Reason: "stored operation result does not decode"}
+	}
+	t, err := s.store.Get(ctx, a.Tenant, id)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{OperationID: op.OperationID, Status: stored.Status, Revision: stored.Revision, Task: viewOf(t, a, true), Replayed: true}, nil
+}
+
+// Claim handles claim: an eligible candidate takes an Available task.
+func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
+	if err := requirePermission(a, models.PermClaim); err != nil {
+		return Result{}, err
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return models.Claim(t, in.command(models.OpClaim, a, prior), now)
+	})
+}
+
+// ReleaseInput is a release request.
+type ReleaseInput struct {
+	Common
+	Reason string
+}
+
+// Release handles release: the assignee hands the task back.
+func (s *Service) Release(ctx context.Context, a models.Actor, id string, in ReleaseInput) (Result, error) {
+	if err := requirePermission(a, models.PermClaim); err != nil {
+		return Result{}, err
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return models.Release(t, in.command(models.OpRelease, a, prior), in.Reason, now)
+	})
+}
+
+// AssignInput is an assign or reassign request.
+type AssignInput struct {
+	Common
+	Assignee models.ParticipantRef // Tenant is filled from the actor
+	Reason   string
+}
+
+// Assign handles assign: a manager assigns an open task.
+func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in AssignInput) (Result, error) {
+	if err := requirePermission(a, models.PermAssign); err != nil {
+		return Result{}, err
+	}
+	assignee := in.Assignee
+	assignee.Tenant = a.Tenant // wire participants never carry a tenant
+	if assignee.Provider == "" {
+		assignee.Provider = models.DefaultProvider
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return models.Assign(t, in.command(models.OpAssign, a, prior), assignee, in.Reason, now)
+	})
+}
+
+// ScheduleInput is a schedule update: nil fields stay; ClearDue removes the due date.
+type ScheduleInput struct {
+	Common
+	Priority *int
+	DueAt    *time.Time
+	ClearDue bool
+}
+
+// UpdateSchedule handles the manager's priority and due date change.
+func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string, in ScheduleInput) (Result, error) {
+	if err := requirePermission(a, models.PermUpdate); err != nil {
+		return Result{}, err
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return models.UpdateSchedule(t, in.command(models.OpScheduleUpdate, a, prior), in.Priority, in.DueAt, in.ClearDue, now)
+	})
+}
+
+// CompleteInput is a completion request.
+type CompleteInput struct {
+	Common
+	ActionKey string
+	Data      json.RawMessage
+}
+
+// Complete handles complete: the assignee (or guest assignee) submits the form with an action.
+// The data is validated against the pinned form and normalized before the transition.
+func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in CompleteInput) (Result, error) {
+	if a.Guest == nil {
+		if err := requirePermission(a, models.PermComplete); err != nil {
+			return Result{}, err
+		}
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		// The relationship decides before the data is looked at (404 before 422).
+		r := models.Relate(t, a, false)
+		ownReplay := prior != nil && prior.Actor != nil && prior.Actor.Same(a.Subject)
+		if !r.Assignee && !r.Guest && !ownReplay {
+			return models.Change{}, models.ErrNotFound
+		}
+		data, err := validateCompletion(t, in.Data)
+		if err != nil {
+			return models.Change{}, err
+		}
+		return models.Complete(t, in.command(models.OpComplete, a, prior), in.ActionKey, data, now)
+	})
+}
+
+// validateCompletion checks the data against the pinned form and returns it normalized. With
+// no form the data passes through, and the transition refuses any non-empty data.
+func validateCompletion(t models.Task, data json.RawMessage) (json.RawMessage, error) {
+	if len(data) > models.MaxProtectedPayloadBytes {
+		return nil, models.Invalid(models.CodePayloadTooLarge, models.FieldError{Field: "data", Message: "completion data is too large"})
+	}
+	f := t.Protected.Form
+	if !f.Resolved() {
+		return data, nil
+	}
+	form, err := forms.Parse(f.Schema)
+	if err != nil {
+		return nil, models.Invalid(models.CodeFormUnavailable, models.FieldError{Field: "form", Message: "the task's form cannot be used"})
+	}
+	if len(data) == 0 || string(data) == "null" {
+		data = json.RawMessage(`{}`)
+	}
+	return form.Validate(data)
+}
+
+// CancelInput is a cancellation request.
+type CancelInput struct {
+	Common
+	Reason string
+}
+
+// Cancel handles cancel: a manager cancels an open task with a reason.
+func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in CancelInput) (Result, error) {
+	if err := requirePermission(a, models.PermCancel); err != nil {
+		return Result{}, err
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return models.Cancel(t, in.command(models.OpCancel, a, prior), in.Reason, now)
+	})
+}
+
+// RetryResolution handles retry-resolution: a manager re-resolves the form and snapshot
+// membership; success clears the health finding.
+func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
+	if err := requirePermission(a, models.PermSupervise); err != nil {
+		return Result{}, err
+	}
+	current, err := s.store.Get(ctx, a.Tenant, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if !models.Relate(current, a, false).Manager {
+		return Result{}, models.ErrNotFound
+	}
+	res, err := s.resolver.Resolve(ctx, current)
+	if err != nil {
+		return Result{}, fmt.Errorf("resolve: %w", err)
+	}
+	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return models.RetryResolution(t, in.command(models.OpRetryResolution, a, prior), res.Form, res.Snapshot, res.Health, now)
+	})
+}
+
+// Reveal returns one masked field's value and records the audited field-revealed event.
+func (s *Service) Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error) {
+	if a.Guest == nil {
+		if err := requirePermission(a, models.PermView); err != nil {
+			return nil, err
+		}
+	}
+	t, err := s.readable(ctx, a, id)
+	if err != nil {
+		return nil, err
+	}
+	if !models.CanReadProtected(t.Task, a, t.Relation) {
+		return nil, models.ErrNotFound
+	}
+	form, values, err := formValues(t.Task)
+	if err != nil {
+		return nil, err
+	}
+	if form == nil {
+		return nil, models.InvalidField("fieldKey", "the task has no form")
+	}
+	value, err := form.Reveal(values, fieldKey)
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.store.AppendEvent(ctx, a.Tenant, id, func(now time.Time, cur models.Task) (models.Event, error) {
+		return models.FieldRevealed(cur, a, fieldKey, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return value, nil
+}
+
+// formValues returns the pinned form and the values its fields show: the completion data once
+// submitted, otherwise the task data as prefill.
+func formValues(t models.Task) (*forms.Form, json.RawMessage, error) {
+	if !t.Protected.Form.Resolved() {
+		return nil, nil, nil
+	}
+	form, err := forms.Parse(t.Protected.Form.Schema)
+	if err != nil {
+		return nil, nil, models.Invalid(models.CodeFormUnavailable, models.FieldError{Field: "form", Message: "the task's form cannot be used"})
+	}
+	values := t.Protected.CompletionData
+	if len(values) == 0 {
+		values = t.Protected.Data
+	}
+	if len(values) == 0 {
+		values = json.RawMessage(`{}`)
+	}
+	return form, values, nil
+}

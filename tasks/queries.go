@@ -1,0 +1,221 @@
+package tasks
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"usertasks/forms"
+	"usertasks/models"
+)
+
+// Page is one page of a list.
+type Page struct {
+	Items      []TaskView
+	NextCursor string
+	Total      *int
+}
+
+// List handles the list query of one scope. Authorization is part of the store's query, so
+// rows and totals never include what the caller may not see.
+func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter) (Page, error) {
+	if err := requirePermission(a, models.PermView); err != nil {
+		return Page{}, err
+	}
+	if f.Scope == "" {
+		f.Scope = models.ScopeAssigned
+	}
+	if !f.Scope.Valid() {
+		return Page{}, models.InvalidField("scope", "unknown scope")
+	}
+	if f.Scope.ManagerOnly() && !a.Manager {
+		return Page{}, models.ErrForbidden
+	}
+	f.Tenant, f.Actor = a.Tenant, a
+	if f.StaleAfter <= 0 {
+		f.StaleAfter = s.stale
+	}
+	page, err := s.store.Query(ctx, f)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{NextCursor: page.NextCursor, Total: page.Total, Items: make([]TaskView, 0, len(page.Items))}
+	for _, t := range page.Items {
+		out.Items = append(out.Items, viewOf(t, a, f.Scope == models.ScopeHistory))
+	}
+	return out, nil
+}
+
+// readable loads a task the caller may read, or reports it not found: a task that is missing,
+// of another tenant, or invisible to the caller is answered the same way.
+func (s *Service) readable(ctx context.Context, a models.Actor, id string) (TaskView, error) {
+	t, err := s.store.Get(ctx, a.Tenant, id)
+	if err != nil {
+		return TaskView{}, err
+	}
+	if a.Guest != nil && a.Guest.TaskID != t.ID {
+		return TaskView{}, models.ErrNotFound
+	}
+	v := viewOf(t, a, false)
+	if !models.CanReadSummary(t, a, v.Relation) && a.Guest == nil {
+		acted, err := s.store.HasActed(ctx, a.Tenant, id, a.Subject)
+		if err != nil {
+			return TaskView{}, err
+		}
+		if acted {
+			v = viewOf(t, a, true)
+		}
+	}
+	if !models.CanReadSummary(t, a, v.Relation) {
+		return TaskView{}, models.ErrNotFound
+	}
+	return v, nil
+}
+
+// FieldView is one form field as the caller sees it; masked values are nil.
+type FieldView struct {
+	forms.Field
+	CanReveal bool
+	Value     any
+}
+
+// Detail is a task with the protected parts the caller may see.
+type Detail struct {
+	TaskView
+	Form *FormView // nil without a form or without protected access
+}
+
+// FormView is the pinned form with its fields.
+type FormView struct {
+	Provider, Key, Version string
+	Schema                 json.RawMessage
+	Fields                 []FieldView
+}
+
+// Detail handles the task detail.
+func (s *Service) Detail(ctx context.Context, a models.Actor, id string) (Detail, error) {
+	if a.Guest == nil {
+		if err := requirePermission(a, models.PermView); err != nil {
+			return Detail{}, err
+		}
+	}
+	v, err := s.readable(ctx, a, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{TaskView: v}
+	if !v.Disclosure.CanViewProtected {
+		d.Task.Protected = models.Protected{}
+		return d, nil
+	}
+	form, values, err := formValues(v.Task)
+	if err != nil || form == nil {
+		return d, nil // an unusable form shows as none; health tells the manager why
+	}
+	pinned := v.Task.Protected.Form
+	fv := &FormView{Provider: pinned.Provider, Key: pinned.Key, Version: pinned.Version, Schema: pinned.Schema}
+	masked := form.Masked(values)
+	for _, f := range form.Fields() {
+		fv.Fields = append(fv.Fields, FieldView{Field: f, CanReveal: f.Masked, Value: masked[f.Key]})
+	}
+	d.Form = fv
+	return d, nil
+}
+
+// EventPage is one page of a task's history.
+type EventPage struct {
+	Items      []models.Event
+	NextCursor string
+}
+
+// Events handles the history of a task: whoever may read protected content sees it; others who
+// can see the summary get an empty page.
+func (s *Service) Events(ctx context.Context, a models.Actor, id, cursor string, limit int) (EventPage, error) {
+	if err := requirePermission(a, models.PermView); err != nil {
+		return EventPage{}, err
+	}
+	after, err := decodeEventCursor(cursor)
+	if err != nil {
+		return EventPage{}, err
+	}
+	v, err := s.readable(ctx, a, id)
+	if err != nil {
+		return EventPage{}, err
+	}
+	if !v.Disclosure.CanViewHistory {
+		return EventPage{Items: []models.Event{}}, nil
+	}
+	if limit <= 0 {
+		limit = models.DefaultPageSize
+	}
+	if limit > models.MaxPageSize {
+		limit = models.MaxPageSize
+	}
+	evs, err := s.store.Events(ctx, a.Tenant, id, after, limit+1)
+	if err != nil {
+		return EventPage{}, err
+	}
+	page := EventPage{Items: evs}
+	if len(evs) > limit {
+		page.Items = evs[:limit]
+		page.NextCursor = encodeEventCursor(evs[limit-1].Seq)
+	}
+	return page, nil
+}
+
+func encodeEventCursor(seq int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("ev1:" + strconv.Itoa(seq)))
+}
+
+func decodeEventCursor(c string) (int, error) {
+	if c == "" {
+		return 0, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	bad := models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: "unreadable cursor"})
+	if err != nil || !strings.HasPrefix(string(raw), "ev1:") {
+		return 0, bad
+	}
+	seq, err := strconv.Atoi(strings.TrimPrefix(string(raw), "ev1:"))
+	if err != nil || seq < 0 {
+		return 0, bad
+	}
+	return seq, nil
+}
+
+// Capabilities are the caller's flags for building a UI.
+type Capabilities struct {
+	Tenant       string
+	Subject      models.ParticipantRef
+	Manager      bool
+	CanView      bool
+	CanClaim     bool
+	CanComplete  bool
+	CanAssign    bool
+	CanUpdate    bool
+	CanCancel    bool
+	CanInvite    bool
+	CanSupervise bool
+	Scopes       []models.Scope
+}
+
+// Capabilities handles the capability query; it needs no task.
+func (s *Service) Capabilities(a models.Actor) Capabilities {
+	c := Capabilities{
+		Tenant: a.Tenant, Subject: a.Subject, Manager: a.Manager,
+		CanView: models.ActorCan(a, models.PermView), CanClaim: models.ActorCan(a, models.PermClaim),
+		CanComplete: models.ActorCan(a, models.PermComplete), CanAssign: a.Manager && models.ActorCan(a, models.PermAssign),
+		CanUpdate: a.Manager && models.ActorCan(a, models.PermUpdate), CanCancel: a.Manager && models.ActorCan(a, models.PermCancel),
+		CanInvite: a.Manager && models.ActorCan(a, models.PermInvite), CanSupervise: a.Manager,
+		Scopes: []models.Scope{},
+	}
+	if c.CanView {
+		c.Scopes = append(c.Scopes, models.ScopeAssigned, models.ScopeAvailable, models.ScopeHistory)
+		if a.Manager {
+			c.Scopes = append(c.Scopes, models.ScopeAll, models.ScopeNeedsAttention)
+		}
+	}
+	return c
+}
