@@ -22,6 +22,7 @@ import (
 	"gorm.io/driver/sqlserver"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+	"gorm.io/gorm/schema"
 
 	"usertasks/migrations"
 )
@@ -101,19 +102,39 @@ func (s *Store) gormConfig() *gorm.Config {
 	}
 }
 
+// openGorm opens a dialector with the store's settings and the dialect fixes every statement
+// depends on.
+func (s *Store) openGorm(d gorm.Dialector) (*gorm.DB, error) {
+	db, err := gorm.Open(d, s.gormConfig())
+	if err != nil {
+		return nil, err
+	}
+	if s.dialect == migrations.Oracle {
+		// Oracle reports unquoted column names in upper case; the records name them in lower
+		// case. godoes' own namer replaces the configured one during Open, so set it after.
+		db.Config.NamingStrategy = lowerColumns{db.Config.NamingStrategy}
+	}
+	return db, nil
+}
+
+// lowerColumns maps result column names to the records' lower-case column names.
+type lowerColumns struct{ schema.Namer }
+
+func (n lowerColumns) ColumnName(_, column string) string { return strings.ToLower(column) }
+
 func (s *Store) connect(ctx context.Context, t Target) error {
 	var err error
 	switch t.Dialect {
 	case migrations.SQLite:
 		return s.connectSQLite(ctx, t.DSN)
 	case migrations.Postgres:
-		s.write, err = gorm.Open(postgres.Open(t.DSN), s.gormConfig())
+		s.write, err = s.openGorm(postgres.Open(t.DSN))
 	case migrations.MySQL:
-		s.write, err = gorm.Open(mysql.Open(t.DSN), s.gormConfig())
+		s.write, err = s.openGorm(mysql.Open(t.DSN))
 	case migrations.SQLServer:
-		s.write, err = gorm.Open(sqlserver.Open(t.DSN), s.gormConfig())
+		s.write, err = s.openGorm(sqlserver.Open(t.DSN))
 	case migrations.Oracle:
-		s.write, err = gorm.Open(oracle.Open(t.DSN), s.gormConfig())
+		s.write, err = s.openGorm(oracle.Open(t.DSN))
 	}
 	if err != nil {
 		return fmt.Errorf("repository: connect %s: %w", t.Dialect, err)
@@ -121,6 +142,13 @@ func (s *Store) connect(ctx context.Context, t Target) error {
 	db, err := s.write.DB()
 	if err != nil {
 		return err
+	}
+	if t.Dialect == migrations.Oracle {
+		// go-ora binds time.Time as TIMESTAMP WITH TIME ZONE and sets the session zone to the
+		// host's offset; the columns are UTC TIMESTAMPs, so pin the session to UTC.
+		if _, err := oracle.AddSessionParams(db, map[string]string{"TIME_ZONE": "+00:00"}); err != nil {
+			return fmt.Errorf("repository: oracle session time zone: %w", err)
+		}
 	}
 	db.SetMaxOpenConns(s.cfg.ReadConnections + 8)
 	db.SetConnMaxIdleTime(5 * time.Minute)
@@ -145,7 +173,7 @@ func (s *Store) connectSQLite(ctx context.Context, path string) error {
 	readDSN := "file:" + path + "?" + common + "&_txlock=deferred&_query_only=on"
 
 	var err error
-	if s.write, err = gorm.Open(sqlite.Open(writeDSN), s.gormConfig()); err != nil {
+	if s.write, err = s.openGorm(sqlite.Open(writeDSN)); err != nil {
 		return fmt.Errorf("repository: open sqlite: %w", err)
 	}
 	w, err := s.write.DB()
@@ -159,7 +187,7 @@ func (s *Store) connectSQLite(ctx context.Context, path string) error {
 	if err := s.checkSQLite(ctx, w); err != nil {
 		return err
 	}
-	if s.read, err = gorm.Open(sqlite.Open(readDSN), s.gormConfig()); err != nil {
+	if s.read, err = s.openGorm(sqlite.Open(readDSN)); err != nil {
 		return fmt.Errorf("repository: open sqlite readers: %w", err)
 	}
 	r, err := s.read.DB()
@@ -231,16 +259,6 @@ func (s *Store) dbNow(tx *gorm.DB) (time.Time, error) {
 		now = s.cfg.Clock(now).UTC().Truncate(time.Microsecond)
 	}
 	return now, nil
-}
-
-// skipLocked is appended to outbox claim selects where the dialect can skip rows another
-// node has locked; elsewhere the fenced compare-and-swap alone keeps claims exclusive.
-func (s *Store) skipLocked() string {
-	switch s.dialect {
-	case migrations.Postgres, migrations.MySQL:
-		return " FOR UPDATE SKIP LOCKED"
-	}
-	return ""
 }
 
 // Internal error kinds that translate() produces.

@@ -26,6 +26,8 @@ func (s *Store) claimRows(tx *gorm.DB, model any, now time.Time, owner string, l
 		Where("state = ? AND available_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)", string(models.DeliveryPending), now, now).
 		Order("available_at, id").Limit(limit)
 	if s.dialect == migrations.Postgres || s.dialect == migrations.MySQL {
+		// Skip rows another node is claiming; elsewhere the fenced compare-and-swap below
+		// alone keeps claims exclusive.
 		q = q.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})
 	}
 	var rows []claimedRow

@@ -58,21 +58,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Keys == nil {
 		return nil, errors.New("repository: an encryption key ring is required")
 	}
-	if cfg.WriteTimeout <= 0 {
-		cfg.WriteTimeout = 15 * time.Second
-	}
-	if cfg.BusyTimeout <= 0 {
-		cfg.BusyTimeout = 5 * time.Second
-	}
-	if cfg.Synchronous == "" {
-		cfg.Synchronous = "FULL"
-	}
-	if cfg.ReadConnections <= 0 {
-		cfg.ReadConnections = 8
-	}
-	if cfg.OpenTasksPerTenant <= 0 {
-		cfg.OpenTasksPerTenant = models.DefaultOpenTasksPerTenant
-	}
+	cfg = cfg.withDefaults()
 	target, err := ParseURL(cfg.URL)
 	if err != nil {
 		return nil, err
@@ -83,6 +69,26 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// withDefaults fills the zero fields with the documented defaults.
+func (c Config) withDefaults() Config {
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 15 * time.Second
+	}
+	if c.BusyTimeout <= 0 {
+		c.BusyTimeout = 5 * time.Second
+	}
+	if c.Synchronous == "" {
+		c.Synchronous = "FULL"
+	}
+	if c.ReadConnections <= 0 {
+		c.ReadConnections = 8
+	}
+	if c.OpenTasksPerTenant <= 0 {
+		c.OpenTasksPerTenant = models.DefaultOpenTasksPerTenant
+	}
+	return c
 }
 
 // Dialect reports the store's SQL dialect.

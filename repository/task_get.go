@@ -117,12 +117,12 @@ func (s *Store) Operation(ctx context.Context, tenant, taskID, opID string) (mod
 // HasActed reports whether actor appears as the actor of one of the task's events, which makes
 // them a past actor who may still read the task's summary.
 func (s *Store) HasActed(ctx context.Context, tenant, taskID string, actor models.ParticipantRef) (bool, error) {
-	var n int64
+	var ids []string
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		return translate(tx.Model(&eventRecord{}).
 			Where("tenant_id = ? AND actor_provider = ? AND actor_type = ? AND actor_id = ? AND task_id = ?",
 				tenant, actor.Provider, string(actor.Type), actor.ID, taskID).
-			Limit(1).Count(&n).Error)
+			Order("seq").Limit(1).Pluck("id", &ids).Error)
 	})
-	return n > 0, err
+	return len(ids) > 0, err
 }

@@ -1,0 +1,7 @@
+-- Scenario "acquire-lease-held": the statements the store sends, in order, as GORM's oracle dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+SELECT * FROM user_task_leases WHERE lease_name = :1 ORDER BY lease_name  FETCH NEXT :2 ROWS ONLY
+--   binds: string, int
+ROLLBACK

@@ -1,0 +1,16 @@
+-- Scenario "create-duplicate-found": the statements the store sends, in order, as GORM's oracle dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+SELECT count(*) FROM user_task_tenants WHERE tenant_id = :1
+--   binds: string
+COMMIT
+BEGIN
+SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+SELECT * FROM user_tasks WHERE tenant_id = :1 AND (materialization_key = :2 OR bookmark_id = :3) ORDER BY id  FETCH NEXT :4 ROWS ONLY
+--   binds: string x3, int
+SELECT * FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 ORDER BY source, provider, participant_type, participant_id, source_key
+--   binds: string x2
+SELECT * FROM user_task_exclusions WHERE task_id = :1 AND tenant_id = :2 ORDER BY provider, participant_type, participant_id
+--   binds: string x2
+COMMIT

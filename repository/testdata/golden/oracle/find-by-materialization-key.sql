@@ -1,0 +1,10 @@
+-- Scenario "find-by-materialization-key": the statements the store sends, in order, as GORM's oracle dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT * FROM user_tasks WHERE tenant_id = :1 AND materialization_key = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
+--   binds: string x2, int
+SELECT * FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 ORDER BY source, provider, participant_type, participant_id, source_key
+--   binds: string x2
+SELECT * FROM user_task_exclusions WHERE task_id = :1 AND tenant_id = :2 ORDER BY provider, participant_type, participant_id
+--   binds: string x2
+ROLLBACK

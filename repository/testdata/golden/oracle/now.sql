@@ -1,0 +1,5 @@
+-- Scenario "now": the statements the store sends, in order, as GORM's oracle dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+ROLLBACK

@@ -1,0 +1,6 @@
+-- Scenario "events": the statements the store sends, in order, as GORM's sqlserver dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT * FROM "user_task_events" WHERE tenant_id = @p1 AND task_id = @p2 AND seq > @p3 ORDER BY seq OFFSET 0 ROW FETCH NEXT 50 ROWS ONLY
+--   binds: string x2, int
+ROLLBACK

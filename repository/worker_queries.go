@@ -1,0 +1,262 @@
+package repository
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/models"
+)
+
+// The queries and small writes of the background workers (SPEC 7): the due sweep, the
+// resumption outbox beyond claiming, and reconciliation. Every time-dependent predicate reads
+// the database clock; none of them bumps a task's revision except through Mutate.
+
+// transitionKinds are the operations that enter a transitional status and write an outbox row.
+var transitionKinds = []string{string(models.OpComplete), string(models.OpTimeout), string(models.OpCancel)}
+
+// DueTasks returns up to limit open tasks, of every tenant, whose due date has passed by the
+// database clock and that still need the sweep: the timeout is enabled, or the task is not yet
+// flagged overdue. Pages are ordered by id; pass the last id of a page as afterID for the next.
+// Items carry safe columns only.
+func (s *Store) DueTasks(ctx context.Context, limit int, afterID string) ([]models.Task, error) {
+	limit = pageLimit(limit)
+	var out []models.Task
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		now, err := s.dbNow(tx)
+		if err != nil {
+			return err
+		}
+		var recs []taskRecord
+		err = tx.Model(&taskRecord{}).Select(summaryColumns).
+			Where("status IN ? AND due_at IS NOT NULL AND due_at <= ? AND (timeout_enabled = ? OR is_overdue = ?) AND id > ?",
+				openStatuses, now, true, false, afterID).
+			Order("id").Limit(limit).Find(&recs).Error
+		if err != nil {
+			return translate(err)
+		}
+		out, err = s.safeTasks(recs)
+		return err
+	})
+	return out, err
+}
+
+// ReconcileTasks returns up to limit open or transitional tasks of tenant that nothing has
+// changed within skipTouchedWithin by the database clock, ordered by id after afterID. Items
+// carry safe columns only.
+func (s *Store) ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error) {
+	limit = pageLimit(limit)
+	var out []models.Task
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		now, err := s.dbNow(tx)
+		if err != nil {
+			return err
+		}
+		var recs []taskRecord
+		err = tx.Model(&taskRecord{}).Select(summaryColumns).
+			Where("tenant_id = ? AND status IN ? AND updated_at <= ? AND id > ?",
+				tenant, openTransitionalStatuses, now.Add(-skipTouchedWithin), afterID).
+			Order("id").Limit(limit).Find(&recs).Error
+		if err != nil {
+			return translate(err)
+		}
+		out, err = s.safeTasks(recs)
+		return err
+	})
+	return out, err
+}
+
+// KnownBookmarks reports which of bookmarkIDs have a task in tenant, whatever its status.
+func (s *Store) KnownBookmarks(ctx context.Context, tenant string, bookmarkIDs []string) (map[string]bool, error) {
+	known := make(map[string]bool, len(bookmarkIDs))
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		for start := 0; start < len(bookmarkIDs); start += maxInList {
+			chunk := bookmarkIDs[start:min(start+maxInList, len(bookmarkIDs))]
+			var ids []string
+			err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND bookmark_id IN ?", tenant, chunk).Pluck("bookmark_id", &ids).Error
+			if err != nil {
+				return translate(err)
+			}
+			for _, id := range ids {
+				known[id] = true
+			}
+		}
+		return nil
+	})
+	return known, err
+}
+
+// Tenants lists every tenant that has had a task, in order.
+func (s *Store) Tenants(ctx context.Context) ([]string, error) {
+	var out []string
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		return translate(tx.Model(&tenantRecord{}).Order("tenant_id").Pluck("tenant_id", &out).Error)
+	})
+	return out, err
+}
+
+// SetHealth records an advisory finding on an open or transitional task. Health is separate
+// from status: the revision, the event sequence and updated_at stay as they are, so no
+// concurrent command conflicts with it. A blocking finding is never replaced, and a terminal
+// task is left alone (finalization cleared its health); both answer nil. The zero Health
+// clears an advisory finding. A missing task is ErrNotFound.
+func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
+	switch {
+	case h.Severity == models.SeverityNone && (h.Code != "" || h.Message != ""):
+		return models.InvalidField("health.severity", "is required with a code or message")
+	case h.Severity == models.SeverityBlocking:
+		return models.InvalidField("health.severity", "workers set advisory findings only")
+	case h.Severity != models.SeverityNone && h.Severity != models.SeverityAdvisory:
+		return models.InvalidField("health.severity", "must be advisory")
+	case h.Severity == models.SeverityAdvisory && (h.Code == "" || len(h.Code) > models.MaxActionKeyLength):
+		return models.InvalidField("health.code", "is required and at most 64 bytes")
+	case len(h.Message) > models.MaxHealthMessageLength:
+		return models.InvalidField("health.message", "is too long")
+	}
+	return s.updateHealth(ctx, tenant, taskID, "", h)
+}
+
+// ClearHealth removes the advisory finding code from an open or transitional task, and
+// nothing else: another finding stays. A missing task is ErrNotFound.
+func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
+	return s.updateHealth(ctx, tenant, taskID, code, models.Health{})
+}
+
+// updateHealth writes h where the task is not terminal, its finding is not blocking and, when
+// onlyCode is set, its finding has that code.
+func (s *Store) updateHealth(ctx context.Context, tenant, taskID, onlyCode string, h models.Health) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		q := tx.Model(&taskRecord{}).
+			Where("tenant_id = ? AND id = ? AND status IN ? AND (health_severity IS NULL OR health_severity <> ?)",
+				tenant, taskID, openTransitionalStatuses, string(models.SeverityBlocking))
+		if onlyCode != "" {
+			q = q.Where("health_code = ?", onlyCode)
+		}
+		res := q.Updates(map[string]any{
+			"health_severity": opt(string(h.Severity)), "health_code": opt(h.Code), "health_message": opt(h.Message),
+		})
+		if res.Error != nil {
+			return translate(res.Error)
+		}
+		if res.RowsAffected > 0 {
+			return nil
+		}
+		var n int64
+		if err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND id = ?", tenant, taskID).Count(&n).Error; err != nil {
+			return translate(err)
+		}
+		if n == 0 {
+			return models.ErrNotFound
+		}
+		return nil
+	})
+}
+
+// AcceptedOperation returns the task's accepted complete, timeout or cancel operation, with its
+// protected payload: what a resumption stimulus is built from. ErrNotFound when there is none
+// (the task is open, finalized, or its transition lost its record).
+func (s *Store) AcceptedOperation(ctx context.Context, tenant, taskID string) (*models.Operation, error) {
+	var op *models.Operation
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		var recs []operationRecord
+		err := tx.Where("tenant_id = ? AND task_id = ? AND state = ? AND kind IN ?",
+			tenant, taskID, string(models.OperationAccepted), transitionKinds).
+			Order("created_at DESC, id DESC").Limit(1).Find(&recs).Error
+		if err != nil {
+			return translate(err)
+		}
+		if len(recs) == 0 {
+			return models.ErrNotFound
+		}
+		o, err := s.operationFromRecord(&recs[0])
+		op = &o
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+// RequeueResumption makes the outbox row of a transitional task's operation due again when it
+// was delivered (or abandoned) without the runtime ever removing the bookmark: a stale
+// transition. It reports whether a row was requeued; a row that is still pending is left to
+// its own schedule (false). The attempt count stays, so back-off continues where it was. A
+// task that is no longer transitional is not requeued (false). No row at all is ErrNotFound.
+func (s *Store) RequeueResumption(ctx context.Context, tenant, taskID, operationID string) (bool, error) {
+	var requeued bool
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		requeued = false
+		res := tx.Model(&resumptionRecord{}).
+			Where("tenant_id = ? AND task_id = ? AND operation_id = ? AND state IN ?", tenant, taskID, operationID,
+				[]string{string(models.DeliveryDelivered), string(models.DeliveryAbandoned)}).
+			Where("EXISTS (SELECT 1 FROM user_tasks t WHERE t.id = user_task_resumptions.task_id AND t.tenant_id = ? AND t.status IN ?)",
+				tenant, transitionalStatuses).
+			Updates(map[string]any{
+				"state": string(models.DeliveryPending), "available_at": now, "delivered_at": nil, "updated_at": now,
+				"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
+			})
+		if res.Error != nil {
+			return translate(res.Error)
+		}
+		if res.RowsAffected > 0 {
+			requeued = true
+			return nil
+		}
+		var n int64
+		err := tx.Model(&resumptionRecord{}).Where("tenant_id = ? AND task_id = ? AND operation_id = ?", tenant, taskID, operationID).Count(&n).Error
+		if err != nil {
+			return translate(err)
+		}
+		if n == 0 {
+			return models.ErrNotFound
+		}
+		return nil
+	})
+	return requeued, err
+}
+
+// ReleaseResumption gives a claimed row back without counting an attempt (a node shutting down
+// mid-batch). A stale lease fails with ErrLeaseLost.
+func (s *Store) ReleaseResumption(ctx context.Context, r models.Resumption) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		res := fenced(tx, &resumptionRecord{}, r.ID, r.Lease, now).Updates(map[string]any{
+			"updated_at": now, "lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
+		})
+		return leaseResult(res)
+	})
+}
+
+// SettleResumption closes a claimed row whose task is already terminal, so it is never claimed
+// again. A stale lease fails with ErrLeaseLost.
+func (s *Store) SettleResumption(ctx context.Context, r models.Resumption) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		res := fenced(tx, &resumptionRecord{}, r.ID, r.Lease, now).Updates(map[string]any{
+			"state": string(models.DeliverySettled), "updated_at": now,
+			"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
+		})
+		return leaseResult(res)
+	})
+}
+
+// safeTasks decodes summary records.
+func (s *Store) safeTasks(recs []taskRecord) ([]models.Task, error) {
+	out := make([]models.Task, 0, len(recs))
+	for i := range recs {
+		t, err := s.fromTaskRecord(&recs[i], false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// pageLimit clamps a worker page size to 1..MaxPageSize.
+func pageLimit(limit int) int {
+	if limit <= 0 || limit > models.MaxPageSize {
+		return models.MaxPageSize
+	}
+	return limit
+}
