@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"usertasks/live"
 	"usertasks/models"
 )
 
@@ -17,23 +18,98 @@ import (
 type Deps struct {
 	Store  Readiness
 	Logger *slog.Logger
+	// Tasks serves the JSON API; without it the /api/v1/user-tasks routes are not registered.
+	Tasks TaskService
+	// Auth resolves bearer tokens; without it every authenticated route answers 401.
+	Auth Authenticator
+	// Web enables the pages and browser sessions (which the JSON API then also accepts).
+	Web *WebDeps
+	// Runtime enables the workflow runtime protocol.
+	Runtime *RuntimeDeps
+	// Live and Watchers enable the live-update stream.
+	Live     *live.Broker
+	Watchers StreamAuthorizer
+}
+
+// RuntimeDeps are the two halves of the runtime protocol.
+type RuntimeDeps struct {
+	Projector RuntimeProjector
+	Finalizer RuntimeFinalizer
 }
 
 // New builds the HTTP server's router. All routes are registered here, one table per area.
 func New(d Deps) *echo.Echo {
+	log := d.Logger
+	if log == nil {
+		log = slog.Default()
+	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = errorHandler(log)
 	e.Use(middleware.RequestID())
-	e.Use(middleware.Recover())
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		// The error handler logs the panic once, as an internal error with the request id.
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			return fmt.Errorf("panic: %w\n%s", err, stack)
+		},
+	}))
 	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
 	e.Use(requestLog(d.Logger))
 
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", readyz(d.Store))
-	e.GET("/", func(c echo.Context) error {
-		return c.String(http.StatusOK, "User Tasks is running. The inbox is not built yet; see /healthz and /readyz.\n")
-	})
+	registerAPI(e, d)
+	if d.Runtime != nil {
+		RegisterRuntime(e.Group("/api/v1/runtime"), d.Runtime.Projector, d.Runtime.Finalizer, authenticate(d.Auth))
+	}
+	if d.Web != nil {
+		RegisterWeb(e, *d.Web)
+	}
+	if d.Live != nil {
+		RegisterStream(e.Group("/api/v1"), d.Live, d.Watchers, authenticateWith(d))
+	}
 	return e
+}
+
+// authenticateWith is the JSON API's authentication: a bearer token, or else the browser
+// session cookie when the pages are enabled.
+func authenticateWith(d Deps) echo.MiddlewareFunc {
+	if d.Web == nil || d.Web.Sessions == nil {
+		return authenticate(d.Auth)
+	}
+	return withSession(authenticate(d.Auth), d.Web.Sessions)
+}
+
+// registerAPI is the JSON API's route table (SPEC 5.1). Every route but the OpenAPI document
+// requires a caller; the middleware is added per route, not on the group, so unknown paths
+// stay 404 and wrong methods 405.
+func registerAPI(e *echo.Echo, d Deps) {
+	v1 := e.Group("/api/v1")
+	v1.GET("/openapi.json", openAPIDocument)
+	if d.Tasks == nil {
+		return
+	}
+	h := &taskAPI{tasks: d.Tasks}
+	authed := authenticateWith(d)
+	for _, r := range []struct {
+		method, path string
+		handle       echo.HandlerFunc
+	}{
+		{http.MethodGet, "/user-tasks/capabilities", h.capabilities},
+		{http.MethodGet, "/user-tasks", h.listTasks},
+		{http.MethodGet, "/user-tasks/:id", h.getTask},
+		{http.MethodPatch, "/user-tasks/:id", h.updateSchedule},
+		{http.MethodGet, "/user-tasks/:id/events", h.listEvents},
+		{http.MethodPost, "/user-tasks/:id/claim", h.claimTask},
+		{http.MethodPost, "/user-tasks/:id/release", h.releaseTask},
+		{http.MethodPost, "/user-tasks/:id/assign", h.assignTask},
+		{http.MethodPost, "/user-tasks/:id/complete", h.completeTask},
+		{http.MethodPost, "/user-tasks/:id/cancel", h.cancelTask},
+		{http.MethodPost, "/user-tasks/:id/retry-resolution", h.retryResolution},
+		{http.MethodPost, "/user-tasks/:id/reveal", h.revealField},
+	} {
+		v1.Add(r.method, r.path, r.handle, authed)
+	}
 }
 
 // requestLog logs one line per request without query strings or bodies (they may hold

@@ -168,6 +168,7 @@ func Schema() []Table {
 				index("ix_tasks_health", "tenant_id", "health_severity", "health_code"),
 				index("ix_tasks_overdue", "tenant_id", "is_overdue", "status"),
 				index("ix_tasks_transition", "status", "transitioned_at"),
+				index("ix_tasks_due_sweep", "status", "due_at", "id"),
 				index("ix_tasks_revision", "tenant_id", "updated_at", "revision"),
 			},
 		},

@@ -52,8 +52,7 @@ var goldenNow = time.Date(2026, 3, 2, 10, 4, 5, 123456000, time.UTC)
 // knownProblems are findings of the dialect checks that the store does not fix yet, keyed
 // "dialect/scenario/check". They are logged instead of failing; an entry that no longer occurs
 // fails, so the list is emptied as the store is fixed.
-var knownProblems = map[string]string{
-}
+var knownProblems = map[string]string{}
 
 func TestGolden(t *testing.T) {
 	update := os.Getenv("UPDATE_GOLDEN") != ""
@@ -625,7 +624,7 @@ func mutateScenarios() []goldenScenario {
 			moved.Revision++
 			a := g.storedAnswers(task)
 			a["user_tasks"] = [][]any{{g.record(task)}, {g.record(moved)}}
-			g.answer(fakeScript{Rows: a.rows, Affected: goldenAffected{"UPDATE user_tasks": {0}}.rows})
+			g.answer(fakeScript{Rows: a.rows, Affected: goldenAffected{"UPDATE user_tasks": {1, 0}}.rows})
 			_, err := g.s.Mutate(g.ctx, "t1", task.ID, "", goldenBump("", "h"))
 			goldenCode(t, err, models.CodeRevisionConflict)
 		}},
@@ -639,7 +638,7 @@ func mutateScenarios() []goldenScenario {
 			a := g.storedAnswers(task)
 			a["user_tasks"] = [][]any{{g.record(task)}, {g.record(moved)}}
 			a["user_task_operations"] = [][]any{nil, {prior}}
-			g.answer(fakeScript{Rows: a.rows, Affected: goldenAffected{"UPDATE user_tasks": {0}}.rows})
+			g.answer(fakeScript{Rows: a.rows, Affected: goldenAffected{"UPDATE user_tasks": {1, 0, 1}}.rows})
 			c, err := g.s.Mutate(g.ctx, "t1", task.ID, "op-1", goldenBump("op-1", "h"))
 			goldenOK(t, err)
 			if c.Replay == nil {
@@ -649,7 +648,7 @@ func mutateScenarios() []goldenScenario {
 		{"mutate-event-sequence-moved", func(t *testing.T, g *goldenEnv) {
 			// An event was appended meanwhile (same revision): the transaction runs again.
 			task := g.task(available)
-			g.answer(fakeScript{Rows: g.stored(task), Affected: goldenAffected{"UPDATE user_tasks": {0, 1}}.rows})
+			g.answer(fakeScript{Rows: g.stored(task), Affected: goldenAffected{"UPDATE user_tasks": {1, 0, 1}}.rows})
 			_, err := g.s.Mutate(g.ctx, "t1", task.ID, "", goldenBump("", "h"))
 			goldenOK(t, err)
 		}},

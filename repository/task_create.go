@@ -24,15 +24,18 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 	}
 	for attempt := 0; ; attempt++ {
 		var task models.Task
-		var created bool
+		var existingID string
+		created := false
 		err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-			existing, err := s.loadTask(tx, "tenant_id = ? AND (materialization_key = ? OR bookmark_id = ?)", tenant, materializationKey, bookmarkID)
-			if err == nil {
-				task = existing
-				return nil
+			var ids []string
+			err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND (materialization_key = ? OR bookmark_id = ?)", tenant, materializationKey, bookmarkID).
+				Limit(1).Pluck("id", &ids).Error
+			if err != nil {
+				return translate(err)
 			}
-			if !errors.Is(err, errNoRows) {
-				return err
+			if len(ids) > 0 {
+				existingID = ids[0] // read whole, from one snapshot, after this transaction
+				return nil
 			}
 			change, err := build(now)
 			if err != nil {
@@ -58,6 +61,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		})
 		if errors.Is(err, errDuplicate) && attempt < 3 {
 			continue // a concurrent delivery won the unique key: read its task on the next pass
+		}
+		if err == nil && existingID != "" {
+			task, err = s.Get(ctx, tenant, existingID)
 		}
 		return task, created, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"usertasks/migrations"
 	"usertasks/models"
 )
 
@@ -32,6 +33,26 @@ func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, 
 	return change, err
 }
 
+// lockTask takes the task row's write lock before anything of the task is read. Where each
+// statement reads its own snapshot (READ COMMITTED on PostgreSQL, SQL Server and Oracle), a
+// commit landing between reading the task and its candidates would otherwise show a torn
+// aggregate; with the lock held nothing of the task can change under the transaction. A
+// no-op UPDATE locks on every dialect; SQLite's IMMEDIATE transaction holds the database.
+func (s *Store) lockTask(tx *gorm.DB, tenant, taskID string) error {
+	if s.dialect == migrations.SQLite {
+		return nil
+	}
+	res := tx.Model(&taskRecord{}).Where("tenant_id = ? AND id = ?", tenant, taskID).
+		Update("revision", gorm.Expr("revision"))
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return errNoRows
+	}
+	return nil
+}
+
 func isRevisionConflict(err error) bool {
 	return models.ErrorCode(err) == models.CodeRevisionConflict
 }
@@ -39,6 +60,9 @@ func isRevisionConflict(err error) bool {
 func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide MutateFunc) (models.Change, error) {
 	var change models.Change
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		if err := s.lockTask(tx, tenant, taskID); err != nil {
+			return err
+		}
 		current, err := s.loadTask(tx, "tenant_id = ? AND id = ?", tenant, taskID)
 		if err != nil {
 			return err

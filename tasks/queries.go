@@ -43,7 +43,15 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	}
 	out := Page{NextCursor: page.NextCursor, Total: page.Total, Items: make([]TaskView, 0, len(page.Items))}
 	for _, t := range page.Items {
-		out.Items = append(out.Items, viewOf(t, a, f.Scope == models.ScopeHistory))
+		v := viewOf(t, a, f.Scope == models.ScopeHistory)
+		if f.Scope == models.ScopeAvailable && !v.Relation.Candidate {
+			// List items carry no candidate rows; the available scope's query already proved
+			// the caller an eligible, non-excluded candidate.
+			v.Relation.Candidate = true
+			v.AllowedActions = models.AllowedActions(t, a, v.Relation)
+			v.Disclosure = models.Disclose(t, a, v.Relation)
+		}
+		out.Items = append(out.Items, v)
 	}
 	return out, nil
 }

@@ -212,8 +212,11 @@ func TestPermissionsDecideBeforeLoading(t *testing.T) {
 	missing := models.NewID()
 	for name, call := range map[string]func() error{
 		"Detail": func() error { _, err := f.svc.Detail(ctx, noGrants, missing); return err },
-		"Claim":  func() error { _, err := f.svc.Claim(ctx, noGrants, missing, tasks.Common{ExpectedRevision: 1}); return err },
-		"List":   func() error { _, err := f.svc.List(ctx, noGrants, models.TaskFilter{}); return err },
+		"Claim": func() error {
+			_, err := f.svc.Claim(ctx, noGrants, missing, tasks.Common{ExpectedRevision: 1})
+			return err
+		},
+		"List": func() error { _, err := f.svc.List(ctx, noGrants, models.TaskFilter{}); return err },
 		"Cancel": func() error {
 			_, err := f.svc.Cancel(ctx, noGrants, missing, tasks.CancelInput{Common: tasks.Common{ExpectedRevision: 1, OperationID: "x"}, Reason: "r"})
 			return err
@@ -270,5 +273,21 @@ func TestCapabilities(t *testing.T) {
 	viewer.Permissions = []string{models.PermView}
 	if c := f.svc.Capabilities(viewer); c.Manager || c.CanClaim || len(c.Scopes) != 3 {
 		t.Fatalf("viewer capabilities %+v", c)
+	}
+}
+
+func TestAvailableListOffersClaim(t *testing.T) {
+	f := newFixture(t)
+	f.project(t, nil)
+	page, err := f.svc.List(context.Background(), person("ann"), models.TaskFilter{Scope: models.ScopeAvailable})
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("available: %d items, %v", len(page.Items), err)
+	}
+	if got := page.Items[0].AllowedActions; len(got) != 1 || got[0] != models.ActClaim {
+		t.Fatalf("allowed actions %v, want [claim]", got)
+	}
+	page, _ = f.svc.List(context.Background(), person("eve", "finance"), models.TaskFilter{Scope: models.ScopeAvailable})
+	if len(page.Items) != 0 {
+		t.Fatalf("an excluded group member lists %d available tasks", len(page.Items))
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"usertasks/auth"
+	"usertasks/handlers"
 	"usertasks/keyring"
 	"usertasks/repository"
 )
@@ -18,6 +21,16 @@ type config struct {
 	Dev         bool
 	BaseURL     string
 	Keys        *keyring.Keyring
+
+	Auth           auth.Config
+	SessionSecrets [][]byte
+	OIDC           handlers.OIDCConfig
+
+	RuntimeURL    string
+	RuntimeSecret string
+	DirectoryFile string
+	DirectoryURL  string
+	FormsDir      string
 }
 
 const (
@@ -65,7 +78,61 @@ func loadConfig(getenv func(string) string, needKeys bool) (config, error) {
 	if c.Keys, err = keyring.Parse(spec); err != nil {
 		return c, fmt.Errorf("USERTASKS_ENCRYPTION_KEYS: %w", err)
 	}
-	return c, nil
+	return c, c.loadServe(getenv)
+}
+
+// loadServe reads what only the server needs: token verification, browser sessions, OIDC and
+// the workflow side.
+func (c *config) loadServe(getenv func(string) string) error {
+	var err error
+	if c.Auth, err = auth.ConfigFromEnv(getenv); err != nil {
+		return err
+	}
+	if !c.Auth.Configured() && !c.Dev {
+		return fmt.Errorf("one of USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS or USERTASKS_JWT_JWKS_URL is required outside dev mode")
+	}
+	sessions, err := secret(getenv, "USERTASKS_SESSION_SECRETS")
+	if err != nil {
+		return err
+	}
+	if sessions == "" && c.Dev {
+		sessions, err = devSecret(c.DatabaseURL, "session-secret")
+		if err != nil {
+			return err
+		}
+	}
+	if sessions == "" {
+		return fmt.Errorf("USERTASKS_SESSION_SECRETS is required outside dev mode (at least %d random bytes, base64; comma-separated to rotate)", handlers.MinSessionSecretBytes)
+	}
+	for i, part := range strings.Split(sessions, ",") {
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(part))
+		if err != nil || len(b) < handlers.MinSessionSecretBytes {
+			return fmt.Errorf("USERTASKS_SESSION_SECRETS: secret %d is not base64 of at least %d bytes", i+1, handlers.MinSessionSecretBytes)
+		}
+		c.SessionSecrets = append(c.SessionSecrets, b)
+	}
+	if issuer := getenv("USERTASKS_OIDC_ISSUER"); issuer != "" {
+		clientSecret, err := secret(getenv, "USERTASKS_OIDC_CLIENT_SECRET")
+		if err != nil {
+			return err
+		}
+		c.OIDC = handlers.OIDCConfig{Issuer: issuer, ClientID: getenv("USERTASKS_OIDC_CLIENT_ID"), ClientSecret: clientSecret,
+			RedirectURL: strings.TrimRight(c.BaseURL, "/") + "/login/oidc/callback", Mapping: c.Auth}
+		if c.OIDC.ClientID == "" {
+			return fmt.Errorf("USERTASKS_OIDC_CLIENT_ID is required with USERTASKS_OIDC_ISSUER")
+		}
+	}
+	c.RuntimeURL = getenv("USERTASKS_RUNTIME_URL")
+	if c.RuntimeSecret, err = secret(getenv, "USERTASKS_RUNTIME_SECRET"); err != nil {
+		return err
+	}
+	if c.RuntimeURL != "" && c.RuntimeSecret == "" {
+		return fmt.Errorf("USERTASKS_RUNTIME_SECRET is required with USERTASKS_RUNTIME_URL")
+	}
+	c.DirectoryFile = getenv("USERTASKS_DIRECTORY_FILE")
+	c.DirectoryURL = getenv("USERTASKS_DIRECTORY_URL")
+	c.FormsDir = getenv("USERTASKS_FORMS_DIR")
+	return nil
 }
 
 // secret reads NAME, or the file named by NAME_FILE.
@@ -86,15 +153,27 @@ func secret(getenv func(string) string, name string) (string, error) {
 
 // devKeys keeps a generated key ring beside the dev database so restarts can read old data.
 func devKeys(databaseURL string) (string, error) {
+	return devFile(databaseURL, "encryption-keys", func() (string, error) { return keyring.Generate("dev1") })
+}
+
+// devSecret keeps a generated random secret beside the dev database.
+func devSecret(databaseURL, name string) (string, error) {
+	return devFile(databaseURL, name, func() (string, error) {
+		return base64.StdEncoding.EncodeToString(handlers.GenerateSessionSecret()), nil
+	})
+}
+
+// devFile reads a dev-mode secret from the data folder, generating it on first use.
+func devFile(databaseURL, name string, generate func() (string, error)) (string, error) {
 	dir := "./data"
 	if t, err := repository.ParseURL(databaseURL); err == nil && strings.HasPrefix(databaseURL, "sqlite:") {
 		dir = filepath.Dir(t.DSN)
 	}
-	path := filepath.Join(dir, "encryption-keys")
+	path := filepath.Join(dir, name)
 	if b, err := os.ReadFile(path); err == nil {
 		return strings.TrimSpace(string(b)), nil
 	}
-	spec, err := keyring.Generate("dev1")
+	spec, err := generate()
 	if err != nil {
 		return "", err
 	}
@@ -102,7 +181,7 @@ func devKeys(databaseURL string) (string, error) {
 		return "", err
 	}
 	if err := os.WriteFile(path, []byte(spec+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("write dev keys: %w", err)
+		return "", fmt.Errorf("write dev %s: %w", name, err)
 	}
 	return spec, nil
 }

@@ -96,16 +96,26 @@ func TestServeDevModeMigratesAndAnswersHealth(t *testing.T) {
 	if code, body := get(t, base+"/readyz"); code != 200 || !strings.Contains(body, "ready") {
 		t.Fatalf("/readyz = %d %s", code, body)
 	}
+	if code, body := get(t, base+"/login"); code != 200 || !strings.Contains(body, `data-testid="dev-user"`) {
+		t.Fatalf("/login in dev mode = %d, lists demo users: %v", code, strings.Contains(body, "dev-user"))
+	}
 	if _, err := filepath.Glob(filepath.Join(dir, "encryption-keys")); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestServeRefusesUnmigratedDatabase(t *testing.T) {
-	vars := map[string]string{
-		"USERTASKS_DATABASE_URL":    "sqlite:" + filepath.Join(t.TempDir(), "ut.db"),
-		"USERTASKS_ENCRYPTION_KEYS": "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+// productionVars is a complete non-dev configuration on a SQLite file.
+func productionVars(path string) map[string]string {
+	return map[string]string{
+		"USERTASKS_DATABASE_URL":     "sqlite:" + path,
+		"USERTASKS_ENCRYPTION_KEYS":  "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+		"USERTASKS_JWT_HS256_SECRET": "0123456789abcdef0123456789abcdef",
+		"USERTASKS_SESSION_SECRETS":  "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
 	}
+}
+
+func TestServeRefusesUnmigratedDatabase(t *testing.T) {
+	vars := productionVars(filepath.Join(t.TempDir(), "ut.db"))
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0"}, env(vars), &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "migrate") {
@@ -115,10 +125,7 @@ func TestServeRefusesUnmigratedDatabase(t *testing.T) {
 
 func TestServeRefusesUnknownSchemaVersion(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ut.db")
-	vars := map[string]string{
-		"USERTASKS_DATABASE_URL":    "sqlite:" + path,
-		"USERTASKS_ENCRYPTION_KEYS": "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-	}
+	vars := productionVars(path)
 	var out, errOut bytes.Buffer
 	if code := run(context.Background(), []string{"migrate", "up"}, env(vars), &out, &errOut); code != 0 {
 		t.Fatalf("migrate up exited %d: %s", code, errOut.String())
@@ -144,6 +151,36 @@ func TestServeNeedsKeysOutsideDev(t *testing.T) {
 	code := run(context.Background(), []string{"serve"}, env(vars), &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "USERTASKS_ENCRYPTION_KEYS") {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+func TestServeNeedsTokenVerificationAndSessionsOutsideDev(t *testing.T) {
+	for _, missing := range []string{"USERTASKS_JWT_HS256_SECRET", "USERTASKS_SESSION_SECRETS"} {
+		vars := productionVars(filepath.Join(t.TempDir(), "ut.db"))
+		delete(vars, missing)
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"serve", "--migrate"}, env(vars), &out, &errOut)
+		want := missing
+		if missing == "USERTASKS_JWT_HS256_SECRET" {
+			want = "USERTASKS_JWT_JWKS_URL"
+		}
+		if code != 1 || !strings.Contains(errOut.String(), want) {
+			t.Errorf("without %s: exit %d, stderr %q", missing, code, errOut.String())
+		}
+	}
+}
+
+func TestServeProductionConfigServes(t *testing.T) {
+	vars := productionVars(filepath.Join(t.TempDir(), "ut.db"))
+	base := startServe(t, vars, "--migrate")
+	if code, _ := get(t, base+"/readyz"); code != 200 {
+		t.Fatalf("/readyz = %d", code)
+	}
+	if code, _ := get(t, base+"/api/v1/user-tasks"); code != 401 {
+		t.Fatalf("API without a token = %d, want 401", code)
+	}
+	if code, body := get(t, base+"/login"); code != 200 || strings.Contains(body, "dev-user") {
+		t.Fatalf("/login outside dev = %d and lists demo users: %v", code, strings.Contains(body, "dev-user"))
 	}
 }
 

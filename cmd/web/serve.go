@@ -54,31 +54,53 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 		return fmt.Errorf("refusing to serve: %w", err)
 	}
 
+	a, err := buildApp(ctx, cfg, store, log)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	// No WriteTimeout: it would cut the live-update streams, which end themselves.
 	srv := &http.Server{
-		Handler:           handlers.New(handlers.Deps{Store: store, Logger: log}),
+		Handler:           handlers.New(a.deps),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
 
+	// Background work stops with ctx; the broker's streams end first so Shutdown does not wait.
+	work, stopWork := context.WithCancel(context.Background())
+	defer stopWork()
+	brokerDone := make(chan error, 1)
+	go func() { brokerDone <- a.broker.Run(work) }()
+	workersDone := make(chan error, 1)
+	go func() { workersDone <- a.workers.Run(work) }()
+
+	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {
-	case err := <-serveErr:
-		return err
+	case err = <-serveErr:
 	case <-ctx.Done():
 	}
+	log.Info("shutting down")
+	stopWork()
+	<-brokerDone
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	log.Info("shutting down")
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	if shutdownErr := srv.Shutdown(shutdownCtx); shutdownErr != nil && err == nil {
+		err = fmt.Errorf("shutdown: %w", shutdownErr)
 	}
-	return nil
+	if workErr := <-workersDone; workErr != nil && !errors.Is(workErr, context.Canceled) {
+		log.Warn("background work ended with an error", "error", workErr)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
 }
 
 // newLogger logs JSON in production and text in dev mode.

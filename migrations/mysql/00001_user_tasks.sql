@@ -80,6 +80,7 @@ CREATE TABLE user_tasks (
     INDEX ix_tasks_health (tenant_id, health_severity, health_code),
     INDEX ix_tasks_overdue (tenant_id, is_overdue, status),
     INDEX ix_tasks_transition (status, transitioned_at),
+    INDEX ix_tasks_due_sweep (status, due_at, id),
     INDEX ix_tasks_revision (tenant_id, updated_at, revision)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 

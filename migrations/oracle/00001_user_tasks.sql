@@ -122,6 +122,9 @@ CREATE INDEX ix_tasks_overdue ON user_tasks (tenant_id, is_overdue, status)
 CREATE INDEX ix_tasks_transition ON user_tasks (status, transitioned_at)
 -- +goose StatementEnd
 -- +goose StatementBegin
+CREATE INDEX ix_tasks_due_sweep ON user_tasks (status, due_at, id)
+-- +goose StatementEnd
+-- +goose StatementBegin
 CREATE INDEX ix_tasks_revision ON user_tasks (tenant_id, updated_at, revision)
 -- +goose StatementEnd
 

@@ -82,6 +82,7 @@ CREATE INDEX ix_tasks_activity ON user_tasks (tenant_id, activity_instance_id);
 CREATE INDEX ix_tasks_health ON user_tasks (tenant_id, health_severity, health_code);
 CREATE INDEX ix_tasks_overdue ON user_tasks (tenant_id, is_overdue, status);
 CREATE INDEX ix_tasks_transition ON user_tasks (status, transitioned_at);
+CREATE INDEX ix_tasks_due_sweep ON user_tasks (status, due_at, id);
 CREATE INDEX ix_tasks_revision ON user_tasks (tenant_id, updated_at, revision);
 
 CREATE TABLE user_task_tags (

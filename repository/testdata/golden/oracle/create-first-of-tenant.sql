@@ -9,7 +9,7 @@ INSERT INTO user_task_tenants (tenant_id,open_tasks,updated_at) VALUES (:1,:2,:3
 COMMIT
 BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
-SELECT * FROM user_tasks WHERE tenant_id = :1 AND (materialization_key = :2 OR bookmark_id = :3) ORDER BY id  FETCH NEXT :4 ROWS ONLY
+SELECT id FROM user_tasks WHERE tenant_id = :1 AND (materialization_key = :2 OR bookmark_id = :3) ORDER BY id  FETCH NEXT :4 ROWS ONLY
 --   binds: string x3, int
 UPDATE user_task_tenants SET open_tasks=open_tasks + 1,updated_at=:1 WHERE tenant_id = :2 AND open_tasks < :3
 --   binds: time.Time, string, int

@@ -2,6 +2,8 @@
 -- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
 BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+UPDATE user_tasks SET revision=revision WHERE tenant_id = :1 AND id = :2
+--   binds: string x2
 SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
 --   binds: string x2, int
 SELECT * FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 ORDER BY source, provider, participant_type, participant_id, source_key
@@ -15,6 +17,8 @@ SELECT revision FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FE
 ROLLBACK
 BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+UPDATE user_tasks SET revision=revision WHERE tenant_id = :1 AND id = :2
+--   binds: string x2
 SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
 --   binds: string x2, int
 SELECT * FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 ORDER BY source, provider, participant_type, participant_id, source_key

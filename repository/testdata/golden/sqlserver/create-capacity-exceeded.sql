@@ -7,7 +7,7 @@ SELECT count(*) FROM "user_task_tenants" WHERE tenant_id = @p1
 COMMIT
 BEGIN
 SELECT SYSUTCDATETIME()
-SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND (materialization_key = @p2 OR bookmark_id = @p3) ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+SELECT "id" FROM "user_tasks" WHERE tenant_id = @p1 AND (materialization_key = @p2 OR bookmark_id = @p3) ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x3
 UPDATE "user_task_tenants" SET "open_tasks"=open_tasks + 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND open_tasks < @p3
 --   binds: time.Time, string, int

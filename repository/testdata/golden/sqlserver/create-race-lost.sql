@@ -7,7 +7,7 @@ SELECT count(*) FROM "user_task_tenants" WHERE tenant_id = @p1
 COMMIT
 BEGIN
 SELECT SYSUTCDATETIME()
-SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND (materialization_key = @p2 OR bookmark_id = @p3) ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+SELECT "id" FROM "user_tasks" WHERE tenant_id = @p1 AND (materialization_key = @p2 OR bookmark_id = @p3) ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x3
 UPDATE "user_task_tenants" SET "open_tasks"=open_tasks + 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND open_tasks < @p3
 --   binds: time.Time, string, int
@@ -16,10 +16,14 @@ INSERT INTO "user_tasks" ("id","tenant_id","workflow_definition_id","workflow_de
 ROLLBACK
 BEGIN
 SELECT SYSUTCDATETIME()
-SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND (materialization_key = @p2 OR bookmark_id = @p3) ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+SELECT "id" FROM "user_tasks" WHERE tenant_id = @p1 AND (materialization_key = @p2 OR bookmark_id = @p3) ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x3
+COMMIT
+BEGIN
+SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string x2
 SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
 --   binds: string x2
 SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
 --   binds: string x2
-COMMIT
+ROLLBACK

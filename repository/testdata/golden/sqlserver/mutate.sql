@@ -2,6 +2,8 @@
 -- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
 BEGIN
 SELECT SYSUTCDATETIME()
+UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
+--   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
 SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key

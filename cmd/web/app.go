@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"usertasks/auth"
+	"usertasks/handlers"
+	"usertasks/live"
+	"usertasks/migrations"
+	"usertasks/repository"
+	"usertasks/tasks"
+	"usertasks/workflow"
+)
+
+// app is the wired application: the store, the services, the workers and the router.
+type app struct {
+	store    *repository.Store
+	broker   *live.Broker
+	relay    *live.PostgresRelay
+	verifier *auth.Verifier
+	workers  *workflow.Workers
+	deps     handlers.Deps
+}
+
+// buildApp wires every part from the configuration. The caller runs the broker and the
+// workers and closes the app.
+func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slog.Logger) (*app, error) {
+	a := &app{store: store}
+	brokerOpts := live.Options{Logger: log}
+	if store.Dialect() == migrations.Postgres {
+		relay, err := live.NewPostgresRelay(ctx, cfg.DatabaseURL, live.PostgresRelayOptions{Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("live updates: %w", err)
+		}
+		a.relay, brokerOpts.Relay = relay, relay
+	}
+	a.broker = live.NewBroker(store, brokerOpts)
+
+	resolverOpts, err := resolverOptions(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	resolver := workflow.NewResolver(resolverOpts)
+
+	var runtime workflow.RuntimeClient = workflow.NewLoopback(store, a.broker)
+	if cfg.RuntimeURL != "" {
+		if runtime, err = workflow.NewHTTPRuntime(cfg.RuntimeURL, cfg.RuntimeSecret, workflow.HTTPRuntimeOptions{}); err != nil {
+			return nil, err
+		}
+	} else if !cfg.Dev {
+		log.Warn("USERTASKS_RUNTIME_URL is not set: the built-in loopback runtime acknowledges every transition itself")
+	}
+	projector := workflow.NewProjector(store, resolver)
+	a.workers = workflow.NewWorkers(store, runtime, workflow.WorkersOptions{
+		Projector: projector.Bodies(), Notifier: a.broker, Logger: log,
+	})
+	notify := kickingNotifier{broker: a.broker, workers: a.workers}
+	projector = projector.WithNotifier(notify)
+	svc := tasks.New(store, tasks.Options{Resolver: resolver, Notifier: notify})
+
+	if cfg.Auth.Configured() {
+		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {
+			return nil, err
+		}
+	}
+	sessions, err := handlers.NewSessions(handlers.SessionConfig{Secrets: cfg.SessionSecrets, Insecure: cfg.Dev})
+	if err != nil {
+		return nil, err
+	}
+	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log}
+	if cfg.Dev {
+		for _, u := range workflow.DemoUsers {
+			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))
+		}
+	}
+	if cfg.OIDC.Issuer != "" {
+		if web.OIDC, err = handlers.NewOIDCLogin(ctx, cfg.OIDC); err != nil {
+			return nil, err
+		}
+	}
+	a.deps = handlers.Deps{
+		Store: store, Logger: log, Tasks: svc, Web: &web,
+		Runtime:  &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store).WithNotifier(notify)},
+		Live:     a.broker,
+		Watchers: store,
+	}
+	if a.verifier != nil {
+		a.deps.Auth = a.verifier
+	}
+	if cfg.Dev {
+		if err := workflow.SeedDemo(ctx, store, projector); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// close releases what buildApp opened (not the store).
+func (a *app) close() {
+	if a.verifier != nil {
+		a.verifier.Close()
+	}
+	if a.relay != nil {
+		a.relay.Close()
+	}
+}
+
+// resolverOptions picks the participant directory and form providers: the demo ones in dev
+// mode, else the configured file or HTTP directory and form folder.
+func resolverOptions(cfg config, log *slog.Logger) (workflow.ResolverOptions, error) {
+	if cfg.Dev && cfg.DirectoryFile == "" && cfg.DirectoryURL == "" && cfg.FormsDir == "" {
+		o := workflow.DemoResolverOptions()
+		o.Logger = log
+		return o, nil
+	}
+	o := workflow.ResolverOptions{Logger: log, Forms: map[string]workflow.FormProvider{}}
+	switch {
+	case cfg.DirectoryFile != "":
+		dir, err := workflow.LoadStaticDirectory(cfg.DirectoryFile)
+		if err != nil {
+			return o, fmt.Errorf("USERTASKS_DIRECTORY_FILE: %w", err)
+		}
+		o.Directory = dir
+	case cfg.DirectoryURL != "":
+		dir, err := workflow.NewHTTPDirectory(cfg.DirectoryURL, workflow.HTTPDirectoryOptions{})
+		if err != nil {
+			return o, fmt.Errorf("USERTASKS_DIRECTORY_URL: %w", err)
+		}
+		o.Directory = dir
+	}
+	if cfg.FormsDir != "" {
+		if _, err := os.Stat(cfg.FormsDir); err != nil {
+			return o, fmt.Errorf("USERTASKS_FORMS_DIR: %w", err)
+		}
+		o.Forms["files"] = workflow.NewFileFormProvider(os.DirFS(cfg.FormsDir))
+	}
+	return o, nil
+}
+
+// kickingNotifier tells the live broker about a change and wakes this node's outbox
+// dispatcher, so an accepted completion goes out at once instead of on the next poll.
+type kickingNotifier struct {
+	broker  *live.Broker
+	workers *workflow.Workers
+}
+
+func (k kickingNotifier) Changed(tenant, taskID string, revision int) {
+	k.broker.Changed(tenant, taskID, revision)
+	k.workers.Kick()
+}

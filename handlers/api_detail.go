@@ -1,0 +1,102 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"usertasks/models"
+	"usertasks/tasks"
+)
+
+// detailJSON is the summary plus what the caller may see of the rest: instructions and data
+// only with disclosure.canViewProtected (absent otherwise), the form (null without one or
+// without protected access), the actions, the disclosure and, once terminal, the outcome.
+type detailJSON struct {
+	summaryJSON
+	Instructions *string         `json:"instructions,omitempty"`
+	Data         json.RawMessage `json:"data,omitempty"`
+	Form         *formJSON       `json:"form"`
+	Actions      []models.Action `json:"actions"`
+	Disclosure   disclosureJSON  `json:"disclosure"`
+	Outcome      *outcomeJSON    `json:"outcome"`
+}
+
+type formJSON struct {
+	Provider *string         `json:"provider"`
+	Key      *string         `json:"key"`
+	Version  *string         `json:"version"`
+	Schema   json.RawMessage `json:"schema"`
+	Fields   []fieldJSON     `json:"fields"`
+}
+
+// fieldJSON is one form field; a masked field's value is always null (reveal it one at a time).
+type fieldJSON struct {
+	Key       string `json:"key"`
+	Label     string `json:"label"`
+	Type      string `json:"type"`
+	Required  bool   `json:"required"`
+	Masked    bool   `json:"masked"`
+	CanReveal bool   `json:"canReveal"`
+	Value     any    `json:"value"`
+}
+
+type disclosureJSON struct {
+	CanViewProtected bool `json:"canViewProtected"`
+	CanViewWorkflow  bool `json:"canViewWorkflow"`
+	CanViewHistory   bool `json:"canViewHistory"`
+	GuestVisible     bool `json:"guestVisible"`
+}
+
+type outcomeJSON struct {
+	ActionKey   string           `json:"actionKey"`
+	CompletedBy *participantJSON `json:"completedBy"`
+	CompletedAt *string          `json:"completedAt"`
+}
+
+// getTask handles GET /api/v1/user-tasks/:id.
+func (h *taskAPI) getTask(c echo.Context) error {
+	d, err := h.tasks.Detail(c.Request().Context(), actorOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, detailOf(d))
+}
+
+func detailOf(d tasks.Detail) detailJSON {
+	t := d.Task
+	out := detailJSON{
+		summaryJSON: summaryOf(d.TaskView),
+		Actions:     nonNil(t.Actions),
+		Disclosure: disclosureJSON{
+			CanViewProtected: d.Disclosure.CanViewProtected,
+			CanViewWorkflow:  d.Disclosure.CanViewWorkflow,
+			CanViewHistory:   d.Disclosure.CanViewHistory,
+			GuestVisible:     d.Disclosure.GuestVisible,
+		},
+	}
+	if d.Disclosure.CanViewProtected {
+		instructions := t.Protected.Instructions
+		out.Instructions = &instructions
+		out.Data = t.Protected.Data
+		if len(out.Data) == 0 || string(out.Data) == "null" {
+			out.Data = json.RawMessage(`{}`)
+		}
+	}
+	if f := d.Form; f != nil {
+		fj := &formJSON{Provider: text(f.Provider), Key: text(f.Key), Version: text(f.Version), Schema: f.Schema, Fields: []fieldJSON{}}
+		for _, fv := range f.Fields {
+			if fv.Masked {
+				fv.Value = nil // never sent; revealed one at a time
+			}
+			fj.Fields = append(fj.Fields, fieldJSON{Key: fv.Key, Label: fv.Label, Type: fv.Type, Required: fv.Required,
+				Masked: fv.Masked, CanReveal: fv.CanReveal, Value: fv.Value})
+		}
+		out.Form = fj
+	}
+	if t.Status.IsTerminal() {
+		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: participantOf(t.Outcome.CompletedBy), CompletedAt: timestamp(t.CompletedAt)}
+	}
+	return out
+}

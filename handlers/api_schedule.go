@@ -1,0 +1,62 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"usertasks/models"
+	"usertasks/tasks"
+)
+
+// scheduleRequest is the body of PATCH /api/v1/user-tasks/:id. dueAt null clears the due date;
+// an absent member keeps its value.
+type scheduleRequest struct {
+	commandFields
+	Priority *int            `json:"priority"`
+	DueAt    json.RawMessage `json:"dueAt"`
+}
+
+// updateSchedule handles PATCH /api/v1/user-tasks/:id.
+func (h *taskAPI) updateSchedule(c echo.Context) error {
+	in, err := parseSchedule(c)
+	if err != nil {
+		return err
+	}
+	res, err := h.tasks.UpdateSchedule(c.Request().Context(), actorOf(c), c.Param("id"), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, resultOf(res))
+}
+
+func parseSchedule(c echo.Context) (tasks.ScheduleInput, error) {
+	var req scheduleRequest
+	if err := decodeBody(c, &req); err != nil {
+		return tasks.ScheduleInput{}, err
+	}
+	common, err := req.common(false)
+	if err != nil {
+		return tasks.ScheduleInput{}, err
+	}
+	in := tasks.ScheduleInput{Common: common, Priority: req.Priority}
+	switch {
+	case len(req.DueAt) == 0:
+	case string(req.DueAt) == "null":
+		in.ClearDue = true
+	default:
+		var s string
+		due, perr := time.Time{}, json.Unmarshal(req.DueAt, &s)
+		if perr == nil {
+			due, perr = time.Parse(time.RFC3339, s)
+		}
+		if perr != nil {
+			return tasks.ScheduleInput{}, models.InvalidField("dueAt", "must be an RFC 3339 time or null")
+		}
+		due = due.UTC()
+		in.DueAt = &due
+	}
+	return in, nil
+}

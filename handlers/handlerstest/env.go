@@ -1,0 +1,220 @@
+// Package handlerstest runs the real router over real HTTP for handler tests: a migrated store
+// on a SQLite file or a fresh PostgreSQL database, the lifecycle service, the JWT verifier,
+// token minting, task seeding through models.Project, and a client that validates every
+// request and response against the served OpenAPI document.
+package handlerstest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/auth"
+	"usertasks/handlers"
+	"usertasks/keyring"
+	"usertasks/migrations"
+	"usertasks/models"
+	"usertasks/repository"
+	"usertasks/tasks"
+)
+
+// Options tune the store of an Env.
+type Options struct {
+	// WriteTimeout and BusyTimeout are the store's (repository.Config); zero takes its defaults.
+	WriteTimeout time.Duration
+	BusyTimeout  time.Duration
+}
+
+// Env is one running server on the real router, store, service and verifier.
+type Env struct {
+	// Name is the database provider, for messages.
+	Name string
+	// URL is the server's base URL.
+	URL string
+	// DatabaseURL is the store's database.
+	DatabaseURL string
+	Store       *repository.Store
+	// Logs holds everything the server logged (JSON lines).
+	Logs *SyncBuffer
+
+	secret   []byte
+	contract *contract
+}
+
+// SQLite starts a server on a store in a fresh SQLite file.
+func SQLite(t *testing.T, o *Options) *Env {
+	t.Helper()
+	u := "sqlite:" + filepath.Join(t.TempDir(), "usertasks.db")
+	return start(t, "SQLite", u, o)
+}
+
+// Postgres starts a server on a store in a fresh database of the PostgreSQL server named by
+// USERTASKS_TEST_POSTGRES_URL. Without it the test is skipped, except under CI=true, where it
+// fails.
+func Postgres(t *testing.T, o *Options) *Env {
+	t.Helper()
+	server := os.Getenv("USERTASKS_TEST_POSTGRES_URL")
+	if server == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("PostgreSQL is required under CI=true (USERTASKS_TEST_POSTGRES_URL unset)")
+		}
+		t.Skip("skipped provider PostgreSQL: USERTASKS_TEST_POSTGRES_URL is not set")
+	}
+	return start(t, "PostgreSQL", freshDatabase(t, server), o)
+}
+
+var testKeys = sync.OnceValue(func() *keyring.Keyring {
+	spec, err := keyring.Generate("test")
+	if err != nil {
+		panic(err)
+	}
+	r, err := keyring.Parse(spec)
+	if err != nil {
+		panic(err)
+	}
+	return r
+})
+
+func start(t *testing.T, name, dbURL string, o *Options) *Env {
+	t.Helper()
+	if o == nil {
+		o = &Options{}
+	}
+	ctx := context.Background()
+	if err := repository.Migrate(ctx, dbURL); err != nil {
+		t.Fatalf("migrate %s: %v", name, err)
+	}
+	store, err := repository.Open(ctx, repository.Config{URL: dbURL, Keys: testKeys(), WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { store.Close() })
+
+	secret := make([]byte, 32)
+	rand.Read(secret)
+	verifier, err := auth.NewVerifier(ctx, auth.Config{HS256Secret: secret})
+	if err != nil {
+		t.Fatalf("verifier: %v", err)
+	}
+	t.Cleanup(verifier.Close)
+
+	logs := &SyncBuffer{}
+	router := handlers.New(handlers.Deps{
+		Store:  store,
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Tasks:  tasks.New(store, tasks.Options{}),
+		Auth:   verifier,
+	})
+	srv := httptest.NewServer(router)
+	t.Cleanup(srv.Close)
+
+	e := &Env{Name: name, URL: srv.URL, DatabaseURL: dbURL, Store: store, Logs: logs, secret: secret}
+	e.contract = loadContract(t, srv.URL)
+	return e
+}
+
+// freshDatabase creates a uniquely named database on the server and drops it after the test.
+func freshDatabase(t *testing.T, serverURL string) string {
+	t.Helper()
+	name := "ut_h_" + strings.ReplaceAll(models.NewID(), "-", "")[20:]
+	admin, _, err := repository.OpenSQL(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	t.Cleanup(func() {
+		a, _, err := repository.OpenSQL(serverURL)
+		if err != nil {
+			return
+		}
+		defer a.Close()
+		a.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
+		for range 5 {
+			if _, err := a.Exec("DROP DATABASE IF EXISTS " + name); err == nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
+	return u.String()
+}
+
+// Count runs a counting query written with ? placeholders on the store's database.
+func (e *Env) Count(t testing.TB, query string, args ...any) int {
+	t.Helper()
+	db, err := e.Store.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(e.rebind(query), args...).Scan(&n); err != nil {
+		t.Fatalf("count %q: %v", query, err)
+	}
+	return n
+}
+
+// Exec runs a statement written with ? placeholders on the store's database (tampering cases).
+func (e *Env) Exec(t testing.TB, query string, args ...any) {
+	t.Helper()
+	db, err := e.Store.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(e.rebind(query), args...); err != nil {
+		t.Fatalf("exec %q: %v", query, err)
+	}
+}
+
+func (e *Env) rebind(q string) string {
+	if e.Store.Dialect() != migrations.Postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// SyncBuffer is a bytes.Buffer safe for the server's concurrent writes.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,65 @@
+package handlers_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"usertasks/handlers/handlerstest"
+)
+
+// TestOpenAPI checks the served document: public, OpenAPI 3.1 (the harness refuses an invalid
+// one), bearer security, and exactly the routes of this API.
+func TestOpenAPI(t *testing.T) {
+	env := handlerstest.SQLite(t, nil)
+
+	t.Run("OK", func(t *testing.T) {
+		resp := env.Do(t, handlerstest.Request{Method: http.MethodGet, Path: "/api/v1/openapi.json"})
+		if got, want := resp.Status, http.StatusOK; got != want {
+			t.Fatalf("status = %d, want %d", got, want)
+		}
+		var doc struct {
+			OpenAPI    string                                `json:"openapi"`
+			Paths      map[string]map[string]json.RawMessage `json:"paths"`
+			Components struct {
+				SecuritySchemes map[string]struct {
+					Type, Scheme string
+				} `json:"securitySchemes"`
+			} `json:"components"`
+		}
+		resp.JSON(t, &doc)
+		if got, want := doc.OpenAPI, "3.1.0"; got != want {
+			t.Errorf("openapi = %q, want %q", got, want)
+		}
+		if got := doc.Components.SecuritySchemes["bearerAuth"]; got.Type != "http" || got.Scheme != "bearer" {
+			t.Errorf("bearerAuth = %+v, want http bearer", got)
+		}
+		var routes []string
+		for path, ops := range doc.Paths {
+			for method := range ops {
+				routes = append(routes, strings.ToUpper(method)+" "+path)
+			}
+		}
+		slices.Sort(routes)
+		want := []string{
+			"GET /api/v1/openapi.json",
+			"GET /api/v1/user-tasks",
+			"GET /api/v1/user-tasks/capabilities",
+			"GET /api/v1/user-tasks/{id}",
+			"GET /api/v1/user-tasks/{id}/events",
+			"PATCH /api/v1/user-tasks/{id}",
+			"POST /api/v1/user-tasks/{id}/assign",
+			"POST /api/v1/user-tasks/{id}/cancel",
+			"POST /api/v1/user-tasks/{id}/claim",
+			"POST /api/v1/user-tasks/{id}/complete",
+			"POST /api/v1/user-tasks/{id}/release",
+			"POST /api/v1/user-tasks/{id}/retry-resolution",
+			"POST /api/v1/user-tasks/{id}/reveal",
+		}
+		if !slices.Equal(routes, want) {
+			t.Errorf("routes =\n%s\nwant\n%s", strings.Join(routes, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}

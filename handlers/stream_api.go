@@ -1,0 +1,200 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	sse "github.com/tmaxmax/go-sse"
+
+	"usertasks/live"
+	"usertasks/models"
+)
+
+// The stream's wire format comes from github.com/tmaxmax/go-sse (its Upgrade and Message: field
+// encoding, multi-line data, comments, retry). Its own pub/sub (Server, Joe) is not used: a
+// change must be decided per subscriber with the read policy against one loaded task, which
+// live.Broker does.
+
+// StreamAuthorizer answers what the read policy cannot decide from the task alone: whether
+// the caller acted on it before (a past actor may read its summary). *repository.Store
+// satisfies it.
+type StreamAuthorizer interface {
+	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
+}
+
+// streamRetry is the reconnect delay the stream asks EventSource to use.
+const streamRetry = 3 * time.Second
+
+// actedCacheSize bounds one stream's memory of tasks its caller acted on.
+const actedCacheSize = 1024
+
+// RegisterStream adds GET /user-tasks/stream to g (the /api/v1 group). mw authenticates the
+// caller (bearer token or session cookie); without it every request is 401.
+func RegisterStream(g *echo.Group, b *live.Broker, svc StreamAuthorizer, mw ...echo.MiddlewareFunc) {
+	h := &streamAPI{broker: b, acted: svc}
+	g.GET("/user-tasks/stream", h.streamTasks, mw...)
+}
+
+// streamAPI serves the invalidation stream.
+type streamAPI struct {
+	broker *live.Broker
+	acted  StreamAuthorizer
+}
+
+// invalidation is one event of the stream: what changed, never content.
+type invalidation struct {
+	Kind       live.Kind `json:"kind"`
+	TaskID     string    `json:"taskId,omitempty"`
+	Revision   int       `json:"revision,omitempty"`
+	OccurredAt string    `json:"occurredAt"`
+}
+
+// streamTasks handles GET /api/v1/user-tasks/stream: a text/event-stream of invalidations of
+// the tasks the caller may see, with heartbeats, until the client leaves, the stream reaches
+// its maximum age or the server stops.
+func (h *streamAPI) streamTasks(c echo.Context) error {
+	a := actorOf(c)
+	if a.Tenant == "" || a.Subject.ID == "" || a.System {
+		return models.ErrUnauthorized
+	}
+	if a.Guest == nil && !models.ActorCan(a, models.PermView) {
+		return models.ErrForbidden
+	}
+	sub, err := h.broker.Subscribe(a.Tenant, a.Subject.Key())
+	switch {
+	case errors.Is(err, live.ErrTooManySubscriptions):
+		return tooManyStreams(c)
+	case errors.Is(err, live.ErrClosed):
+		return models.ErrBusy // shutting down: the client retries elsewhere or later
+	case err != nil:
+		return err
+	}
+	defer sub.Close()
+
+	// Subscribed before the headers go out: once the client sees them, it hears every change.
+	res := c.Response()
+	hdr := res.Header()
+	hdr.Set(echo.HeaderContentType, "text/event-stream")
+	hdr.Set(echo.HeaderCacheControl, "no-store")
+	hdr.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	res.WriteHeader(http.StatusOK)
+	sess, err := sse.Upgrade(res, c.Request())
+	if err != nil {
+		return nil // the status is out; nothing more can be said
+	}
+	w := &streamWriter{sess: sess}
+	w.send(&sse.Message{Retry: streamRetry})
+
+	ctx := c.Request().Context()
+	beat := time.NewTicker(h.broker.Heartbeat())
+	defer beat.Stop()
+	maxAge := time.NewTimer(h.broker.MaxAge())
+	defer maxAge.Stop()
+	v := &visibility{actor: a, acted: h.acted, known: map[string]bool{}}
+	for w.err == nil {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-sub.Done():
+			return nil
+		case <-maxAge.C:
+			return nil
+		case <-beat.C:
+			m := &sse.Message{}
+			m.AppendComment("ping")
+			w.send(m)
+		case <-sub.Lost():
+			w.event(invalidation{Kind: live.KindResync, OccurredAt: streamTime(time.Now())})
+		case ev := <-sub.Events():
+			if !v.allows(ctx, ev.Task) {
+				continue // invisible now: say nothing, not even that something changed
+			}
+			w.event(invalidation{Kind: ev.Kind(), TaskID: ev.TaskID, Revision: ev.Revision, OccurredAt: streamTime(ev.OccurredAt)})
+		}
+	}
+	return nil // a write failed: the client is gone
+}
+
+// tooManyStreams answers a caller over the per-caller stream cap: 429 rate-limited.
+func tooManyStreams(c echo.Context) error {
+	kind := problemKinds[models.CodeRateLimited]
+	p := newProblem(models.CodeRateLimited, kind)
+	p.Detail = "Too many open live-update streams; close a tab and try again."
+	c.Response().Header().Set("Retry-After", kind.retryAfter)
+	body, _ := json.Marshal(p) // plain strings and ints: cannot fail
+	return c.Blob(p.Status, problemContentType, body)
+}
+
+// streamTime renders an event time in UTC, RFC 3339.
+func streamTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// streamWriter sends messages and keeps the first write error.
+type streamWriter struct {
+	sess *sse.Session
+	err  error
+}
+
+func (w *streamWriter) send(m *sse.Message) {
+	if w.err != nil {
+		return
+	}
+	if w.err = w.sess.Send(m); w.err == nil {
+		w.err = w.sess.Flush()
+	}
+}
+
+func (w *streamWriter) event(inv invalidation) {
+	data, err := json.Marshal(inv)
+	if err != nil {
+		w.err = err
+		return
+	}
+	m := &sse.Message{}
+	m.AppendData(string(data))
+	w.send(m)
+}
+
+// visibility decides, per event, whether the stream's caller may see the task: the read
+// policy of the summary (models.Relate, models.CanReadSummary), as the task queries apply it.
+type visibility struct {
+	actor models.Actor
+	acted StreamAuthorizer
+	known map[string]bool // tasks the caller is known to have acted on (that never becomes false)
+}
+
+func (v *visibility) allows(ctx context.Context, t *models.Task) bool {
+	if t == nil {
+		return false
+	}
+	a := v.actor
+	if a.Guest != nil && a.Guest.TaskID != t.ID {
+		return false
+	}
+	if models.CanReadSummary(*t, a, models.Relate(*t, a, false)) {
+		return true
+	}
+	// The last relation left is "past actor": only people with the view permission, and
+	// blocking health hides the task from them anyway.
+	if a.Guest != nil || v.acted == nil || t.Health.Blocking() || !models.ActorCan(a, models.PermView) {
+		return false
+	}
+	acted := v.known[t.ID]
+	if !acted {
+		var err error
+		acted, err = v.acted.HasActed(ctx, a.Tenant, t.ID, a.Subject)
+		if err != nil {
+			return false // undecidable: say nothing
+		}
+		if acted {
+			if len(v.known) >= actedCacheSize {
+				clear(v.known)
+			}
+			v.known[t.ID] = true
+		}
+	}
+	return acted && models.CanReadSummary(*t, a, models.Relate(*t, a, true))
+}

@@ -1,0 +1,261 @@
+package handlers
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"usertasks/models"
+	"usertasks/views"
+	"usertasks/views/i18n"
+)
+
+// render writes a page: rendered into a buffer first, so a render error is an ordinary error
+// and never half a page. Pages are the caller's own and may hold protected content: no caching.
+func (w *web) render(c echo.Context, status int, page templ.Component) error {
+	var buf bytes.Buffer
+	if err := page.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderCacheControl, "no-store")
+	h.Add(echo.HeaderVary, "Accept-Language")
+	h.Add(echo.HeaderVary, echo.HeaderCookie)
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// catalog picks the request's language.
+func catalog(c echo.Context) *i18n.Catalog {
+	return i18n.Match(c.Request().Header.Get("Accept-Language"))
+}
+
+// chrome builds what every page shares. It consumes the flash message, if any.
+func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chrome {
+	t := catalog(c)
+	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), CSRF: w.sessions.csrfToken(c)}
+	c.Response().Header().Set("Content-Language", t.Lang)
+	if d, ok := w.sessions.read(c.Request()); ok {
+		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
+	}
+	// Submitting and cancelling are told by the task page's status banner instead.
+	if f, ok := w.takeFlash(c); ok && f.Key != flashSubmitted && f.Key != flashCancelled {
+		ch.Flash = f.view(t)
+	}
+	return ch
+}
+
+// ----- Flash messages -----
+
+// Flash keys: what happened in the request that redirected.
+const (
+	flashClaimed   = "claimed"
+	flashReleased  = "released"
+	flashSubmitted = "submitted" // shown as the task page's accepted banner
+	flashAssigned  = "assigned"
+	flashScheduled = "scheduled"
+	flashCancelled = "cancelled" // shown as the task page's cancelling banner
+	flashRetried   = "retried"
+	flashSignedOut = "signed-out"
+)
+
+// webFlash is a one-time message carried across a redirect in a sealed cookie. It carries a
+// key and the task's title, never a rendered sentence, so the next page speaks its own language.
+type webFlash struct {
+	Key     string `json:"k"`
+	Title   string `json:"t,omitempty"`
+	TaskID  string `json:"id,omitempty"`
+	Expires int64  `json:"exp"`
+}
+
+// flashLifetime bounds how long a flash waits for the next page.
+const flashLifetime = 2 * time.Minute
+
+// setFlash stores a flash for the next page.
+func (w *web) setFlash(c echo.Context, f webFlash) {
+	f.Expires = w.now().Add(flashLifetime).Unix()
+	if len(f.Title) > 200 {
+		f.Title = f.Title[:200]
+	}
+	value, err := w.sessions.seal(flashCookieName, f)
+	if err != nil {
+		return // a lost flash is cosmetic
+	}
+	c.SetCookie(w.sessions.cookie(flashCookieName, value, flashLifetime))
+}
+
+// takeFlash reads and deletes the flash; it remembers it for the rest of the request.
+func (w *web) takeFlash(c echo.Context) (webFlash, bool) {
+	const key = "usertasks.web.flash"
+	if f, ok := c.Get(key).(webFlash); ok {
+		return f, f.Key != ""
+	}
+	var f webFlash
+	if w.sessions.open(c.Request(), flashCookieName, &f) && w.now().Unix() < f.Expires {
+		c.SetCookie(w.sessions.cookie(flashCookieName, "", -1))
+	} else {
+		f = webFlash{}
+	}
+	c.Set(key, f)
+	return f, f.Key != ""
+}
+
+// view renders a flash in the page's language.
+func (f webFlash) view(t *i18n.Catalog) *views.Flash {
+	msg := map[string]string{
+		flashClaimed:   t.Format(t.FlashClaimed, f.Title),
+		flashReleased:  t.Format(t.FlashReleased, f.Title),
+		flashAssigned:  t.FlashAssigned,
+		flashScheduled: t.FlashScheduled,
+		flashRetried:   t.FlashRetried,
+		flashSignedOut: t.FlashSignedOut,
+	}[f.Key]
+	if msg == "" {
+		return nil
+	}
+	kind := views.FlashSuccess
+	if f.Key == flashSignedOut {
+		kind = views.FlashInfo
+	}
+	return &views.Flash{Kind: kind, Message: msg}
+}
+
+// ----- Error pages -----
+
+// errCSRF is the refusal of a POST without a valid CSRF token.
+var errCSRF = echo.NewHTTPError(http.StatusForbidden, "csrf")
+
+// webErrorPages renders the errors of page handlers as HTML pages with the right status: the
+// same "not found" for missing and invisible tasks, "not allowed" for missing permissions and
+// CSRF refusals, "busy" with Retry-After, and a generic page for internal errors, which are
+// logged once with the request id.
+func (w *web) webErrorPages(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil || c.Response().Committed {
+			return err
+		}
+		if rerr := w.renderError(c, err); rerr != nil {
+			return err // let the echo error handler answer
+		}
+		return nil
+	}
+}
+
+func (w *web) renderError(c echo.Context, err error) error {
+	status, heading, message := w.describeError(c, err, catalog(c))
+	if status == http.StatusUnauthorized {
+		return c.Redirect(http.StatusSeeOther, "/login")
+	}
+	if status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", "1")
+	}
+	m := views.ErrorPage{Status: status, Heading: heading, Message: message}
+	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return heading })
+	return w.render(c, status, views.ErrorView(m))
+}
+
+// describeError chooses the status and texts of an error page.
+func (w *web) describeError(c echo.Context, err error, t *i18n.Catalog) (status int, heading, message string) {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		switch {
+		case errors.Is(err, errCSRF):
+			return http.StatusForbidden, t.ForbiddenTitle, t.CSRFText
+		case he.Code == http.StatusNotFound:
+			return http.StatusNotFound, t.NotFoundTitle, t.NotFoundText
+		case he.Code == http.StatusForbidden:
+			return http.StatusForbidden, t.ForbiddenTitle, t.ForbiddenText
+		case he.Code == http.StatusRequestEntityTooLarge:
+			return he.Code, t.BadRequestTitle, t.PayloadTooLarge
+		case he.Code >= 400 && he.Code < 500:
+			return he.Code, t.BadRequestTitle, t.BadRequestText
+		}
+	}
+	switch models.ErrorCode(err) {
+	case models.CodeNotFound:
+		return http.StatusNotFound, t.NotFoundTitle, t.NotFoundText
+	case models.CodeForbidden:
+		return http.StatusForbidden, t.ForbiddenTitle, t.ForbiddenText
+	case models.CodeUnauthenticated:
+		return http.StatusUnauthorized, "", ""
+	case models.CodeDatabaseBusy:
+		return http.StatusServiceUnavailable, t.BusyTitle, t.BusyText
+	case models.CodeMalformedRequest:
+		return http.StatusBadRequest, t.BadRequestTitle, t.BadRequestText
+	case models.CodePayloadTooLarge:
+		return http.StatusRequestEntityTooLarge, t.BadRequestTitle, t.PayloadTooLarge
+	}
+	// Pages answer validation and conflicts next to the form; one that gets here still
+	// deserves its status rather than a 500.
+	var ve *models.ValidationError
+	var ce *models.ConflictError
+	switch {
+	case errors.As(err, &ve):
+		return http.StatusUnprocessableEntity, t.BadRequestTitle, t.CheckValues
+	case errors.As(err, &ce):
+		msg, _ := conflictMessage(t, err)
+		return http.StatusConflict, t.BadRequestTitle, msg
+	}
+	req := c.Request()
+	w.log.ErrorContext(req.Context(), "internal error",
+		"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+		"method", req.Method, "route", c.Path(), "error", err.Error())
+	return http.StatusInternalServerError, t.InternalTitle, t.InternalText
+}
+
+// errBadForm refuses a form post whose hidden fields do not parse.
+var errBadForm = echo.NewHTTPError(http.StatusBadRequest, "malformed form")
+
+// conflictMessage reports whether err is a 409 of the service, with the banner text for it.
+func conflictMessage(t *i18n.Catalog, err error) (string, bool) {
+	var ce *models.ConflictError
+	if !errors.As(err, &ce) {
+		return "", false
+	}
+	switch ce.Code {
+	case models.CodeTerminal:
+		return t.ConflictTerminal, true
+	case models.CodeTransitionInProgress:
+		return t.ConflictTransition, true
+	case models.CodeNotClaimable:
+		return t.ConflictClaim, true
+	case models.CodeIdempotencyConflict:
+		return t.ConflictIdempotency, true
+	}
+	return t.ConflictRevision, true
+}
+
+// ----- Small helpers -----
+
+// localPath accepts a return address only when it is a path on this site: it starts with one
+// slash, names no host, and leads to a page (the inbox or a task).
+func localPath(raw string) (string, bool) {
+	if raw == "" || !strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "//") || strings.ContainsAny(raw, "\\\r\n") {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
+		return "", false
+	}
+	if u.Path != "/inbox" && !strings.HasPrefix(u.Path, "/tasks/") {
+		return "", false
+	}
+	return u.RequestURI(), true
+}
+
+func queryEscape(s string) string { return url.QueryEscape(s) }
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,166 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"usertasks/models"
+	"usertasks/tasks"
+)
+
+// WebTasks is what the web pages need from the lifecycle service; *tasks.Service satisfies it.
+type WebTasks interface {
+	List(ctx context.Context, a models.Actor, f models.TaskFilter) (tasks.Page, error)
+	Detail(ctx context.Context, a models.Actor, id string) (tasks.Detail, error)
+	Events(ctx context.Context, a models.Actor, id, cursor string, limit int) (tasks.EventPage, error)
+	Claim(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
+	Release(ctx context.Context, a models.Actor, id string, in tasks.ReleaseInput) (tasks.Result, error)
+	Assign(ctx context.Context, a models.Actor, id string, in tasks.AssignInput) (tasks.Result, error)
+	UpdateSchedule(ctx context.Context, a models.Actor, id string, in tasks.ScheduleInput) (tasks.Result, error)
+	Complete(ctx context.Context, a models.Actor, id string, in tasks.CompleteInput) (tasks.Result, error)
+	Cancel(ctx context.Context, a models.Actor, id string, in tasks.CancelInput) (tasks.Result, error)
+	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
+	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
+}
+
+// WebDeps are what the web pages need.
+type WebDeps struct {
+	Tasks    WebTasks
+	Sessions *Sessions
+	// DevUsers enables the dev login (SPEC 9: dev mode only); empty means no dev login.
+	DevUsers []DevUser
+	// OIDC enables the OIDC login; nil means none.
+	OIDC   *OIDCLogin
+	Logger *slog.Logger
+	// Now is the clock for relative times; nil means time.Now.
+	Now func() time.Time
+}
+
+// web holds the page handlers. Each parses its request, calls the service, and renders a page
+// or redirects; errors become HTML error pages (webErrorPages), never problem+json.
+type web struct {
+	tasks    WebTasks
+	sessions *Sessions
+	devUsers []DevUser
+	oidc     *OIDCLogin
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+// RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
+// group, so unknown paths and the JSON API keep their own answers.
+func RegisterWeb(e *echo.Echo, d WebDeps) {
+	if d.Tasks == nil || d.Sessions == nil {
+		panic("handlers: RegisterWeb needs Tasks and Sessions")
+	}
+	w := &web{tasks: d.Tasks, sessions: d.Sessions, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now}
+	if w.log == nil {
+		w.log = slog.Default()
+	}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	page := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages}
+	signedIn := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSession}
+	posted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSession, w.requireCSRF}
+	anonPosted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireCSRF}
+
+	for _, r := range []struct {
+		method, path string
+		handle       echo.HandlerFunc
+		mw           []echo.MiddlewareFunc
+	}{
+		{http.MethodGet, "/", w.home, page},
+		{http.MethodGet, "/login", w.loginPage, page},
+		{http.MethodPost, "/login/dev", w.devLogin, anonPosted},
+		{http.MethodGet, "/login/oidc", w.oidcStart, page},
+		{http.MethodGet, "/login/oidc/callback", w.oidcCallback, page},
+		{http.MethodPost, "/logout", w.logout, anonPosted},
+
+		{http.MethodGet, "/inbox", w.inbox, signedIn},
+		{http.MethodGet, "/tasks/:id", w.taskPage, signedIn},
+		{http.MethodPost, "/tasks/:id/claim", w.claimTask, posted},
+		{http.MethodPost, "/tasks/:id/release", w.releaseTask, posted},
+		{http.MethodPost, "/tasks/:id/complete", w.completeTask, posted},
+		{http.MethodPost, "/tasks/:id/reveal", w.revealField, posted},
+		{http.MethodPost, "/tasks/:id/assign", w.assignTask, posted},
+		{http.MethodPost, "/tasks/:id/schedule", w.scheduleTask, posted},
+		{http.MethodPost, "/tasks/:id/cancel", w.cancelTask, posted},
+		{http.MethodPost, "/tasks/:id/retry-resolution", w.retryResolution, posted},
+
+		{http.MethodGet, "/static/*", webStatic, []echo.MiddlewareFunc{webSecurityHeaders}},
+	} {
+		e.Add(r.method, r.path, r.handle, r.mw...)
+	}
+}
+
+// home handles GET /: the inbox is the start page.
+func (w *web) home(c echo.Context) error {
+	return c.Redirect(http.StatusSeeOther, "/inbox")
+}
+
+// sessionKey is where requireSession leaves the session in the echo context.
+const sessionKey = "usertasks.web.session"
+
+// requireSession puts the signed-in person in the context; anonymous requests go to /login
+// (remembering the page to return to, for GETs).
+func (w *web) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		d, ok := w.sessions.read(c.Request())
+		if !ok {
+			target := "/login"
+			if c.Request().Method == http.MethodGet {
+				target += "?next=" + queryEscape(c.Request().URL.RequestURI())
+			}
+			return c.Redirect(http.StatusSeeOther, target)
+		}
+		c.Set(sessionKey, d)
+		return next(c)
+	}
+}
+
+// requireCSRF refuses a POST without a valid CSRF token with 403.
+func (w *web) requireCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !w.sessions.checkCSRF(c.Request()) {
+			return errCSRF
+		}
+		return next(c)
+	}
+}
+
+// webSession returns the session requireSession found.
+func webSession(c echo.Context) (sessionData, bool) {
+	d, ok := c.Get(sessionKey).(sessionData)
+	return d, ok
+}
+
+// webActor returns the signed-in actor; the zero actor (refused by every service call) when
+// there is none.
+func webActor(c echo.Context) models.Actor {
+	d, ok := webSession(c)
+	if !ok {
+		return models.Actor{}
+	}
+	return d.actor()
+}
+
+// webSecurityHeaders sets the headers of every page and asset: a CSP without inline script or
+// style and nothing from other origins, no framing, no sniffing, a strict referrer policy.
+func webSecurityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "+
+			"font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		return next(c)
+	}
+}

@@ -1,0 +1,409 @@
+package handlers
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"usertasks/forms"
+	"usertasks/models"
+	"usertasks/tasks"
+	"usertasks/views"
+	"usertasks/views/i18n"
+)
+
+// historyPageSize is how many events the History section shows at once.
+const historyPageSize = 50
+
+// datetimeLocal is the format of <input type="datetime-local"> (UTC on these pages).
+const datetimeLocal = "2006-01-02T15:04"
+
+// taskState is what a task page render keeps from the request: the section, and after a
+// refused post the submitted values, messages and banners.
+type taskState struct {
+	status   int
+	section  views.Section
+	events   string // history cursor
+	conflict string
+	errMsg   string
+	complete *completeState
+	revealed map[string]string
+	assign   *views.AssignForm
+	schedule *views.ScheduleForm
+	retry    *views.RetryForm
+	cancel   *views.CancelForm
+}
+
+// completeState is a refused completion form: the values as posted, the revision the person
+// saw, and the messages by field key (untranslated; the page translates them).
+type completeState struct {
+	values   url.Values
+	revision int
+	errors   []models.FieldError
+	code     models.Code
+}
+
+// taskPage handles GET /tasks/:id.
+func (w *web) taskPage(c echo.Context) error {
+	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events")}
+	return w.renderTask(c, c.Param("id"), st)
+}
+
+// renderTask loads the task as the caller may see it and renders its page.
+func (w *web) renderTask(c echo.Context, id string, st taskState) error {
+	ctx, a := c.Request().Context(), webActor(c)
+	d, err := w.tasks.Detail(ctx, a, id)
+	if err != nil {
+		return err
+	}
+	t, v := d.Task, d.TaskView
+	m := views.TaskPage{Protected: v.Disclosure.CanViewProtected}
+	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return t.Title })
+	flash, _ := w.takeFlash(c)
+	now := w.now()
+
+	m.Task = views.TaskHeader{
+		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, TaskType: t.TaskType, Summary: t.Summary, Reference: t.Reference,
+		Tags: t.Tags, Status: t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: overdue(t, now),
+		Mine: t.IsAssignee(a.Subject), Created: t.CreatedAt, Updated: t.UpdatedAt, Assigned: t.AssignedAt,
+		Completed: t.CompletedAt, Revision: t.Revision, Users: t.CandidateSummary.Users, Groups: t.CandidateSummary.Groups,
+		WorkflowRef: firstNonEmpty(t.Workflow.DefinitionName, t.Workflow.DefinitionID),
+	}
+	if t.Assignee != nil {
+		m.Task.Assignee = firstNonEmpty(t.Assignee.DisplayName, t.Assignee.ID)
+	}
+	if t.Requester != nil {
+		m.Task.Requester = firstNonEmpty(t.Requester.DisplayName, t.Requester.ID)
+	}
+	if t.Outcome.ActionKey != "" {
+		m.Task.OutcomeKey = t.Outcome.ActionKey
+		if act, ok := t.FindAction(t.Outcome.ActionKey); ok {
+			m.Task.OutcomeKey = act.Label
+		}
+		m.Task.OutcomeBy = m.T.SystemActor
+		if by := t.Outcome.CompletedBy; by != nil {
+			m.Task.OutcomeBy = firstNonEmpty(by.DisplayName, by.ID)
+		}
+	}
+	if v.Manager && t.Health.Severity != models.SeverityNone {
+		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code, Message: t.Health.Message}
+	}
+
+	allowed := func(act string) bool { return slices.Contains(v.AllowedActions, act) }
+	if allowed(models.ActClaim) {
+		m.Claim = &views.Command{Action: m.Task.Href + "/claim", Revision: t.Revision, OperationID: models.NewID()}
+	}
+	if allowed(models.ActRelease) {
+		m.Release = &views.Command{Action: m.Task.Href + "/release", Revision: t.Revision, OperationID: models.NewID()}
+	}
+	m.Banners = taskBanners(m.T, v, st, flash)
+
+	// Sections: Task always; Workflow and History only when disclosed.
+	sections := []views.Section{views.SectionTask}
+	if v.Disclosure.CanViewWorkflow {
+		sections = append(sections, views.SectionWorkflow)
+	}
+	if v.Disclosure.CanViewHistory {
+		sections = append(sections, views.SectionHistory)
+	}
+	m.Section = views.SectionTask
+	if slices.Contains(sections, st.section) {
+		m.Section = st.section
+	}
+	if len(sections) > 1 {
+		labels := map[views.Section]string{views.SectionTask: m.T.SectionTask, views.SectionWorkflow: m.T.SectionWorkflow, views.SectionHistory: m.T.SectionHistory}
+		for _, s := range sections {
+			href := m.Task.Href
+			if s != views.SectionTask {
+				href += "?tab=" + string(s)
+			}
+			m.Tabs = append(m.Tabs, views.Tab{Key: string(s), Label: labels[s], Href: href, Current: s == m.Section})
+		}
+	}
+
+	switch m.Section {
+	case views.SectionWorkflow:
+		m.Workflow = &views.WorkflowInfo{
+			DefinitionID: t.Workflow.DefinitionID, DefinitionName: t.Workflow.DefinitionName, Version: t.Workflow.DefinitionVersion,
+			InstanceID: t.Workflow.InstanceID, InstanceReference: t.Workflow.InstanceReference,
+			ActivityInstanceID: t.Workflow.ActivityInstanceID, BookmarkID: t.Workflow.BookmarkID,
+			Snapshot: t.Assignment.Mode == models.MembershipSnapshot,
+		}
+	case views.SectionHistory:
+		evs, err := w.tasks.Events(ctx, a, id, st.events, historyPageSize)
+		if err != nil {
+			return err
+		}
+		m.History = &views.History{}
+		for _, e := range evs.Items {
+			row := views.EventRow{Type: e.Type, At: e.OccurredAt, Reason: e.Reason, Revision: e.Revision}
+			if e.Actor != nil {
+				row.Actor = firstNonEmpty(e.Actor.DisplayName, e.Actor.ID)
+			}
+			m.History.Events = append(m.History.Events, row)
+		}
+		if evs.NextCursor != "" {
+			m.History.NextHref = m.Task.Href + "?tab=history&events=" + url.QueryEscape(evs.NextCursor)
+		}
+		if st.events != "" {
+			m.History.FirstHref = m.Task.Href + "?tab=history"
+		}
+	default:
+		if m.Protected {
+			m.Instructions = views.ParseMarkdown(t.Protected.Instructions)
+			m.Form = taskForm(m.T, d, st)
+		}
+	}
+	if v.Manager {
+		m.Manage = managePanel(m.T, v, st)
+	}
+	status := st.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return w.render(c, status, views.TaskView(m))
+}
+
+// taskBanners chooses the banners above the task.
+func taskBanners(t *i18n.Catalog, v tasks.TaskView, st taskState, flash webFlash) views.Banners {
+	var b views.Banners
+	task := v.Task
+	if st.conflict != "" {
+		b.Conflict = &views.Conflict{Message: st.conflict, ReloadHref: taskHref(task.ID)}
+	}
+	b.Error = st.errMsg
+	switch {
+	case flash.Key == flashSubmitted && flash.TaskID == task.ID, task.Status == models.StatusCompleting:
+		b.Accepted = t.AcceptedBanner
+	case task.Status == models.StatusCancelling:
+		b.Accepted = t.CancellingBanner
+	case task.Status == models.StatusTimingOut:
+		b.Accepted = t.TimingOutBanner
+	}
+	if task.Status.IsTerminal() {
+		b.Closed = t.Format(t.ClosedBanner, t.Status(task.Status))
+	}
+	if task.Status.IsOpen() && !slices.Contains(v.AllowedActions, models.ActComplete) {
+		switch {
+		case slices.Contains(v.AllowedActions, models.ActClaim):
+			b.ReadOnly = t.ReadOnlyCandidate
+		case v.Manager:
+			b.ReadOnly = t.ReadOnlyManager
+		default:
+			b.ReadOnly = t.ReadOnlyOther
+		}
+	}
+	return b
+}
+
+// taskForm builds the completion form (editable for the assignee) or the read-only values.
+func taskForm(t *i18n.Catalog, d tasks.Detail, st taskState) *views.TaskForm {
+	editable := slices.Contains(d.AllowedActions, models.ActComplete)
+	if d.Form == nil && !editable {
+		return nil
+	}
+	href := taskHref(d.Task.ID)
+	f := &views.TaskForm{
+		Command:  views.Command{Action: href + "/complete", Revision: d.Task.Revision, OperationID: models.NewID()},
+		Editable: editable, HasSchema: d.Form != nil,
+	}
+	if editable {
+		for _, a := range d.Task.Actions {
+			f.Actions = append(f.Actions, views.ActionButton{Key: a.Key, Label: firstNonEmpty(a.Label, a.Key)})
+		}
+	}
+	posted := st.complete
+	if posted != nil && editable && posted.revision > 0 {
+		f.Revision = posted.revision // a refused form keeps the revision the person saw
+	}
+	used := map[string]bool{}
+	if d.Form != nil {
+		for _, fv := range d.Form.Fields {
+			fl := formField(t, fv, st.revealed, posted, editable)
+			if posted != nil {
+				for _, fe := range posted.errors {
+					if fe.Field == fv.Key && fl.Error == "" {
+						fl.Error = sentence(fl.Label, t.FieldMessage(fe.Message))
+						used[fe.Field] = true
+					}
+				}
+			}
+			if fv.Masked {
+				f.RevealAction = href + "/reveal"
+			}
+			f.Fields = append(f.Fields, fl)
+		}
+	}
+	if posted != nil {
+		switch {
+		case len(used) > 0:
+			f.Error = t.FormHasErrors
+		case posted.code == models.CodeInvalidAction || posted.code == models.CodeReservedAction:
+			f.Error = t.InvalidAction
+		case posted.code == models.CodeFormUnavailable:
+			f.Error = t.FormUnavailable
+		case posted.code == models.CodePayloadTooLarge:
+			f.Error = t.PayloadTooLarge
+		case posted.code != "":
+			f.Error = t.CheckValues
+		}
+	}
+	return f
+}
+
+// formField is one field with its value: the posted one after a refused post, a revealed one,
+// or the task's (masked values are never sent by the service).
+func formField(t *i18n.Catalog, fv tasks.FieldView, revealed map[string]string, posted *completeState, editable bool) views.Field {
+	fl := views.Field{
+		Key: fv.Key, ID: "f-" + fv.Key, Label: fv.Label, Type: fv.Type, Help: fv.Help,
+		Required: fv.Required, Masked: fv.Masked,
+	}
+	if fv.Min != nil {
+		fl.Min = strconv.FormatFloat(*fv.Min, 'f', -1, 64)
+	}
+	if fv.Max != nil {
+		fl.Max = strconv.FormatFloat(*fv.Max, 'f', -1, 64)
+	}
+	switch fv.Type {
+	case forms.TypeInteger:
+		fl.Step = "1"
+	case forms.TypeNumber:
+		fl.Step = "any"
+	}
+	if fv.MinLength != nil {
+		fl.MinLength = strconv.Itoa(*fv.MinLength)
+	}
+	if fv.MaxLength != nil {
+		fl.MaxLength = strconv.Itoa(*fv.MaxLength)
+	}
+
+	var value string
+	var checked, has bool
+	switch {
+	case posted != nil && editable:
+		vs, present := posted.values[fv.Key]
+		if fv.Type == forms.TypeCheckbox {
+			checked = present && len(vs) > 0 && !isFalseValue(vs[0])
+		} else if present && len(vs) > 0 {
+			value = vs[0]
+		}
+		has = value != ""
+		if rv, ok := revealed[fv.Key]; ok && value == "" {
+			value, has, fl.Revealed = rv, rv != "", true
+		}
+		if fv.Masked && value != "" {
+			fl.Revealed = true // the person typed or revealed it already
+		}
+	default:
+		raw := fv.Value
+		if rv, ok := revealed[fv.Key]; ok {
+			raw, fl.Revealed = rv, true
+		}
+		value, checked, has = valueText(raw)
+	}
+	if (fv.Type == forms.TypeNumber || fv.Type == forms.TypeInteger) && value != "" {
+		_, err := strconv.ParseFloat(value, 64)
+		fl.AsText = err != nil
+	}
+	if fv.Type == forms.TypeDateTime && value != "" {
+		if ts, err := time.Parse(time.RFC3339, value); err == nil {
+			value = ts.UTC().Format(datetimeLocal)
+			fl.Display = t.Date(ts)
+		}
+	}
+	fl.Value, fl.Checked, fl.HasValue = value, checked, has
+	for _, o := range fv.Options {
+		fl.Options = append(fl.Options, views.Option{Value: o, Label: o, Selected: o == value})
+	}
+	return fl
+}
+
+// valueText renders a form value (string, json.Number, bool or nil) for an input.
+func valueText(v any) (text string, checked, has bool) {
+	switch x := v.(type) {
+	case nil:
+		return "", false, false
+	case string:
+		return x, false, x != ""
+	case bool:
+		return "", x, true
+	case json.Number:
+		return x.String(), false, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), false, true
+	}
+	s := fmt.Sprint(v)
+	return s, false, s != ""
+}
+
+// managePanel builds the manager's forms for the commands allowed now.
+func managePanel(t *i18n.Catalog, v tasks.TaskView, st taskState) *views.ManagePanel {
+	task := v.Task
+	href := taskHref(task.ID)
+	cmd := func(path string) views.Command {
+		return views.Command{Action: href + path, Revision: task.Revision, OperationID: models.NewID()}
+	}
+	allowed := func(act string) bool { return slices.Contains(v.AllowedActions, act) }
+	p := &views.ManagePanel{}
+	if allowed(models.ActAssign) {
+		p.Assign = &views.AssignForm{Command: cmd("/assign")}
+		if st.assign != nil {
+			p.Assign = st.assign
+		}
+	}
+	if allowed(models.ActUpdateScheduling) {
+		p.Schedule = &views.ScheduleForm{Command: cmd("/schedule"), Priority: strconv.Itoa(task.Priority)}
+		if task.DueAt != nil {
+			p.Schedule.Due = task.DueAt.UTC().Format(datetimeLocal)
+		}
+		if st.schedule != nil {
+			p.Schedule = st.schedule
+		}
+	}
+	if allowed(models.ActRetryResolution) {
+		p.Retry = &views.RetryForm{Command: cmd("/retry-resolution")}
+		if st.retry != nil {
+			p.Retry = st.retry
+		}
+	}
+	if allowed(models.ActCancel) {
+		p.Cancel = &views.CancelForm{Command: cmd("/cancel")}
+		if st.cancel != nil {
+			p.Cancel = st.cancel
+		}
+	}
+	if p.Assign == nil && p.Schedule == nil && p.Retry == nil && p.Cancel == nil {
+		return nil
+	}
+	return p
+}
+
+// overdue reports what the pages mark as overdue: the store's flag, or a passed due date of a
+// task that is still open.
+func overdue(t models.Task, now time.Time) bool {
+	return t.IsOverdue || (t.DueAt != nil && !t.Status.IsTerminal() && t.DueAt.Before(now))
+}
+
+// sentence joins a field label and a short message: "Decision is required."
+func sentence(label, msg string) string {
+	msg = strings.TrimSuffix(msg, ".")
+	if label == "" {
+		return msg + "."
+	}
+	return label + " " + msg + "."
+}
+
+func isFalseValue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "false", "off", "0":
+		return true
+	}
+	return false
+}

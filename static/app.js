@@ -1,0 +1,85 @@
+// User Tasks — progressive enhancement only. Every page works without this file: links and
+// forms do all the work. This script adds small comforts and the hooks live updates use.
+//
+// Hooks for live updates (the SSE stream extends them):
+//   rows:       <tr data-task-row data-task-id="…" data-revision="…">
+//   task page:  <article data-task-page data-task-id="…" data-revision="…">
+//   CSRF token: <meta name="csrf-token" content="…"> for script-made POSTs (X-CSRF-Token header).
+// window.UserTasks.taskChanged({taskId, revision}) marks what is out of date without moving
+// focus or touching input in progress; listeners may subscribe to the "usertasks:changed" event.
+(function () {
+  "use strict";
+
+  function csrfToken() {
+    var m = document.querySelector('meta[name="csrf-token"]');
+    return m ? m.getAttribute("content") : "";
+  }
+
+  function rows() {
+    return Array.prototype.slice.call(document.querySelectorAll("[data-task-row]"));
+  }
+
+  function row(taskId) {
+    return rows().filter(function (r) { return r.getAttribute("data-task-id") === taskId; })[0] || null;
+  }
+
+  function taskPage() {
+    return document.querySelector("[data-task-page]");
+  }
+
+  // taskChanged records that a task moved past the revision the page shows. It only marks
+  // elements (data-stale) and fires an event; reloading is left to the listener or the person.
+  function taskChanged(change) {
+    if (!change || !change.taskId) { return; }
+    var targets = [row(change.taskId)];
+    var page = taskPage();
+    if (page && page.getAttribute("data-task-id") === change.taskId) { targets.push(page); }
+    targets.forEach(function (el) {
+      if (!el) { return; }
+      var shown = parseInt(el.getAttribute("data-revision"), 10) || 0;
+      if (!change.revision || change.revision > shown) { el.setAttribute("data-stale", "true"); }
+    });
+    document.dispatchEvent(new CustomEvent("usertasks:changed", { detail: change }));
+  }
+
+  // One submit per form: a second click while the first request runs is ignored. (The server
+  // would replay it anyway: each rendered form carries its own operation id.)
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") { return; }
+    if (form.getAttribute("data-submitting") === "true") {
+      ev.preventDefault();
+      return;
+    }
+    form.setAttribute("data-submitting", "true");
+    form.setAttribute("aria-busy", "true");
+    // If the browser stays on the page (a download, a refused navigation), allow a retry.
+    window.setTimeout(function () {
+      form.removeAttribute("data-submitting");
+      form.removeAttribute("aria-busy");
+    }, 8000);
+  });
+
+  // After a refused form (422), put the cursor into the first field that needs fixing.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.querySelector('[data-testid="form-error"]')) { return; }
+    var first = document.querySelector('.task-form [aria-invalid="true"]');
+    if (first && typeof first.focus === "function") { first.focus(); }
+  });
+
+  // Restore the submit guard when a page is shown again from the back/forward cache.
+  window.addEventListener("pageshow", function () {
+    Array.prototype.forEach.call(document.querySelectorAll('form[data-submitting="true"]'), function (f) {
+      f.removeAttribute("data-submitting");
+      f.removeAttribute("aria-busy");
+    });
+  });
+
+  window.UserTasks = {
+    csrfToken: csrfToken,
+    rows: rows,
+    row: row,
+    taskPage: taskPage,
+    taskChanged: taskChanged
+  };
+})();

@@ -1,0 +1,385 @@
+// Package i18n holds the web pages' message catalogues (English and German) and picks one from
+// the Accept-Language header.
+//
+// The catalogue is a typed Go struct rather than message files: every string the pages show is
+// a field, so a missing or misspelt key is a compile error, a missing translation is caught by a
+// test that walks the struct, and templates call `m.T.Inbox` instead of looking strings up by
+// name. Two languages with the same simple plural rule (one / other) need none of the CLDR
+// plural machinery or runtime file loading of a general i18n library.
+package i18n
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"golang.org/x/text/language"
+
+	"usertasks/models"
+)
+
+// Catalog is one language's messages. Fields holding `%s` or `%d` are format strings used by
+// the methods below; [2]string fields are the singular and plural of a counted phrase.
+type Catalog struct {
+	Lang string // BCP 47 tag for the html lang attribute
+
+	// Chrome.
+	AppName       string
+	SkipToContent string
+	MainNav       string
+	NavInbox      string
+	SignedInAs    string
+	TenantLabel   string
+	ManagerRole   string
+	SignOut       string
+	Dismiss       string
+
+	// Statuses, events, scopes, sorts, due filters.
+	Statuses   map[models.Status]string
+	Events     map[models.EventType]string
+	Scopes     map[models.Scope]string
+	Sorts      map[models.SortKey]string
+	DueFilters map[models.DueFilter]string
+
+	// Priority and dates.
+	PriorityLabel  string
+	PriorityHigh   string
+	PriorityNormal string
+	PriorityLow    string
+	DueLabel       string
+	NoDue          string
+	Overdue        string
+	DueIn          string // "due %s" with a relative time
+	Months         [12]string
+	DateFormat     string // day, month name, year, hour, minute
+	JustNow        string
+	FutureFormat   string // "in %s"
+	PastFormat     string // "%s ago"
+	Minutes        [2]string
+	Hours          [2]string
+	Days           [2]string
+	MonthsCount    [2]string
+	TimeZoneNote   string
+	UTCSuffix      string
+
+	// Inbox.
+	InboxTitle          string
+	TaskLists           string
+	Filters             string
+	Search              string
+	SearchPlaceholder   string
+	StatusLabel         string
+	AnyStatus           string
+	PriorityFrom        string
+	PriorityTo          string
+	AnyDue              string
+	WorkflowLabel       string
+	WorkflowPlaceholder string
+	SortLabel           string
+	DirectionLabel      string
+	DirectionDefault    string
+	Ascending           string
+	Descending          string
+	PageSizeLabel       string
+	Apply               string
+	ClearFilters        string
+	TaskCount           [2]string
+	ColTask             string
+	ColStatus           string
+	ColPriority         string
+	ColDue              string
+	ColAssignee         string
+	ColUpdated          string
+	ColActions          string
+	Open                string
+	Claim               string
+	Release             string
+	Unassigned          string
+	You                 string
+	EmptyTitles         map[models.Scope]string
+	EmptyHints          map[models.Scope]string
+	EmptyFiltered       string
+	EmptyFilteredHint   string
+	ListErrorTitle      string
+	ListErrorText       string
+	CursorInvalid       string
+	FiltersInvalid      string
+	TryAgain            string
+	FirstPage           string
+	Pagination          string
+	Previous            string
+	Next                string
+	WholeNumber0to100   string
+	InvalidChoice       string
+	PriorityRangeOrder  string
+
+	// Task page.
+	BackToInbox         string
+	TaskSections        string
+	SectionTask         string
+	SectionWorkflow     string
+	SectionHistory      string
+	TypeLabel           string
+	ReferenceLabel      string
+	TagsLabel           string
+	RequesterLabel      string
+	AssigneeLabel       string
+	CreatedLabel        string
+	UpdatedLabel        string
+	AssignedLabel       string
+	CompletedLabel      string
+	CandidatesLabel     string
+	CandidateUsers      [2]string
+	CandidateGroups     [2]string
+	NoCandidates        string
+	OutcomeLabel        string
+	OutcomeFormat       string // action, person
+	DetailsLabel        string
+	Instructions        string
+	FormHeading         string
+	Required            string
+	RequiredNote        string
+	ChooseOption        string
+	MaskedValue         string
+	Reveal              string
+	RevealNote          string
+	Revealed            string
+	Yes                 string
+	No                  string
+	EmptyValue          string
+	NoFormNote          string
+	ActionsLabel        string
+	FormHasErrors       string
+	ProtectedHidden     string
+	Reload              string
+	ConflictRevision    string
+	ConflictTerminal    string
+	ConflictTransition  string
+	ConflictClaim       string
+	ConflictIdempotency string
+	AcceptedBanner      string
+	CancellingBanner    string
+	TimingOutBanner     string
+	ClosedBanner        string // %s: the status
+	ReadOnlyCandidate   string
+	ReadOnlyManager     string
+	ReadOnlyOther       string
+	HealthLabel         string
+	HealthBlocking      string
+	HealthAdvisory      string
+	OpensInNewTab       string
+
+	// Manage panel.
+	ManageHeading        string
+	AssignHeading        string
+	AssignUser           string
+	AssignUserHelp       string
+	ReasonOptional       string
+	AssignSubmit         string
+	ScheduleHeading      string
+	PriorityField        string
+	DueField             string
+	ClearDue             string
+	ScheduleSubmit       string
+	RetryHeading         string
+	RetryHelp            string
+	RetrySubmit          string
+	CancelHeading        string
+	CancelHelp           string
+	CancelReason         string
+	CancelSubmit         string
+	ReasonRequired       string
+	AssigneeRequired     string
+	DueInvalid           string
+	ExcludedAssignee     string
+	CrossTenantAssignee  string
+	CancellationDisabled string
+	FormUnavailable      string
+	InvalidAction        string
+	PayloadTooLarge      string
+	CheckValues          string
+
+	// Flash messages.
+	FlashClaimed   string // %s: title
+	FlashReleased  string // %s: title
+	FlashAssigned  string
+	FlashScheduled string
+	FlashRetried   string
+	FlashSignedOut string
+
+	// Workflow and history tabs.
+	WorkflowDefinition string
+	WorkflowName       string
+	WorkflowVersion    string
+	WorkflowInstance   string
+	WorkflowReference  string
+	ActivityInstance   string
+	BookmarkLabel      string
+	MembershipLabel    string
+	MembershipLive     string
+	MembershipSnapshot string
+	HistoryEmpty       string
+	HistoryWhen        string
+	HistoryWhat        string
+	HistoryWho         string
+	HistoryReason      string
+	SystemActor        string
+	ShowLater          string
+	FromStart          string
+
+	// Login.
+	LoginTitle    string
+	LoginIntro    string
+	OIDCSignIn    string
+	DevHeading    string
+	DevIntro      string
+	SignInAs      string // %s: display name
+	GroupsLabel   string
+	NoGroups      string
+	NoLoginMethod string
+	LoginFailed   string
+
+	// Error pages.
+	NotFoundTitle   string
+	NotFoundText    string
+	ForbiddenTitle  string
+	ForbiddenText   string
+	CSRFText        string
+	BusyTitle       string
+	BusyText        string
+	InternalTitle   string
+	InternalText    string
+	BadRequestTitle string
+	BadRequestText  string
+	GoToInbox       string
+
+	// fieldMessages translates the short English messages of form validation (forms and
+	// models) by pattern; English leaves them as they are.
+	fieldMessages []fieldMessage
+}
+
+// Supported lists the catalogues in order of preference; the first is the fallback.
+var Supported = []*Catalog{english, german}
+
+var matcher = language.NewMatcher([]language.Tag{language.English, language.German})
+
+// Match picks the catalogue for an Accept-Language header value; English when nothing fits.
+func Match(acceptLanguage string) *Catalog {
+	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
+	if err != nil || len(tags) == 0 {
+		return english
+	}
+	_, i, conf := matcher.Match(tags...)
+	if conf == language.No {
+		return english
+	}
+	return Supported[i]
+}
+
+// English returns the English catalogue.
+func English() *Catalog { return english }
+
+// German returns the German catalogue.
+func German() *Catalog { return german }
+
+// Status names a status.
+func (c *Catalog) Status(s models.Status) string { return or(c.Statuses[s], string(s)) }
+
+// Event names an event type.
+func (c *Catalog) Event(t models.EventType) string { return or(c.Events[t], string(t)) }
+
+// Scope names an inbox tab.
+func (c *Catalog) Scope(s models.Scope) string { return or(c.Scopes[s], string(s)) }
+
+// Sort names a sort key.
+func (c *Catalog) Sort(k models.SortKey) string { return or(c.Sorts[k], string(k)) }
+
+// Due names a due filter.
+func (c *Catalog) Due(d models.DueFilter) string { return or(c.DueFilters[d], string(d)) }
+
+// Count renders a counted phrase: forms[0] for one, forms[1] otherwise.
+func (c *Catalog) Count(forms [2]string, n int) string {
+	if n == 1 {
+		return fmt.Sprintf(forms[0], n)
+	}
+	return fmt.Sprintf(forms[1], n)
+}
+
+// Tasks renders "3 tasks".
+func (c *Catalog) Tasks(n int) string { return c.Count(c.TaskCount, n) }
+
+// Priority renders a priority as words and number, e.g. "High · 80".
+func (c *Catalog) Priority(p int) string {
+	return c.PriorityLevel(p) + " · " + fmt.Sprint(p)
+}
+
+// PriorityLevel is the word for a priority: high from 75, low up to 25.
+func (c *Catalog) PriorityLevel(p int) string {
+	switch {
+	case p >= 75:
+		return c.PriorityHigh
+	case p <= 25:
+		return c.PriorityLow
+	}
+	return c.PriorityNormal
+}
+
+// Date renders an absolute UTC time, e.g. "14 Mar 2026, 09:30 UTC".
+func (c *Catalog) Date(t time.Time) string {
+	t = t.UTC()
+	return fmt.Sprintf(c.DateFormat, t.Day(), c.Months[t.Month()-1], t.Year(), t.Hour(), t.Minute())
+}
+
+// Relative renders t relative to now: "in 3 days", "2 hours ago", "just now".
+func (c *Catalog) Relative(t, now time.Time) string {
+	d := t.Sub(now)
+	future := d > 0
+	if !future {
+		d = -d
+	}
+	var phrase string
+	switch {
+	case d < time.Minute:
+		return c.JustNow
+	case d < time.Hour:
+		phrase = c.Count(c.Minutes, int(d/time.Minute))
+	case d < 48*time.Hour:
+		phrase = c.Count(c.Hours, int(d/time.Hour))
+	case d < 60*24*time.Hour:
+		phrase = c.Count(c.Days, int(d/(24*time.Hour)))
+	default:
+		phrase = c.Count(c.MonthsCount, int(d/(30*24*time.Hour)))
+	}
+	if future {
+		return fmt.Sprintf(c.FutureFormat, phrase)
+	}
+	return fmt.Sprintf(c.PastFormat, phrase)
+}
+
+// Format fills a format-string field.
+func (c *Catalog) Format(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// FieldMessage translates a short validation message produced by the forms and models packages
+// ("is required", "must be at most 200 characters"); unknown messages are shown as they are.
+func (c *Catalog) FieldMessage(msg string) string {
+	for _, m := range c.fieldMessages {
+		if m.pattern.MatchString(msg) {
+			return m.pattern.ReplaceAllString(msg, m.replace)
+		}
+	}
+	return msg
+}
+
+// fieldMessage is one translation: a whole-message pattern and its replacement ($1 keeps a
+// number from the original).
+type fieldMessage struct {
+	pattern *regexp.Regexp
+	replace string
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,118 @@
+package i18n
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"usertasks/models"
+)
+
+func TestWebCatalogsComplete(t *testing.T) {
+	for _, c := range Supported {
+		t.Run(c.Lang, func(t *testing.T) {
+			v := reflect.ValueOf(*c)
+			for i := range v.NumField() {
+				f, name := v.Field(i), v.Type().Field(i).Name
+				if !v.Type().Field(i).IsExported() {
+					continue
+				}
+				switch f.Kind() {
+				case reflect.String:
+					if f.String() == "" {
+						t.Errorf("%s is empty", name)
+					}
+				case reflect.Array:
+					for j := range f.Len() {
+						if f.Index(j).String() == "" {
+							t.Errorf("%s[%d] is empty", name, j)
+						}
+					}
+				}
+			}
+			for _, s := range models.AllStatuses {
+				if c.Statuses[s] == "" {
+					t.Errorf("status %s has no name", s)
+				}
+			}
+			for _, k := range models.SortKeys {
+				if c.Sorts[k] == "" {
+					t.Errorf("sort %s has no name", k)
+				}
+			}
+			for _, s := range []models.Scope{models.ScopeAssigned, models.ScopeAvailable, models.ScopeHistory, models.ScopeAll, models.ScopeNeedsAttention} {
+				if c.Scopes[s] == "" || c.EmptyTitles[s] == "" || c.EmptyHints[s] == "" {
+					t.Errorf("scope %s lacks a name, empty title or hint", s)
+				}
+			}
+			for _, d := range []models.DueFilter{models.DueOverdue, models.DueToday, models.DueThisWeek, models.DueNoDueDate} {
+				if c.DueFilters[d] == "" {
+					t.Errorf("due filter %s has no name", d)
+				}
+			}
+			if len(c.Events) != len(english.Events) {
+				t.Errorf("%d event names, want %d", len(c.Events), len(english.Events))
+			}
+		})
+	}
+}
+
+func TestWebLanguageMatch(t *testing.T) {
+	for header, want := range map[string]string{
+		"":                        "en",
+		"de":                      "de",
+		"de-CH,de;q=0.9,en;q=0.8": "de",
+		"fr-FR,fr;q=0.9":          "en",
+		"en-GB,en;q=0.9,de;q=0.8": "en",
+		"fr;q=0.9, de;q=0.5":      "de",
+		"not a header;;;q=x":      "en",
+		"*":                       "en",
+	} {
+		if got := Match(header).Lang; got != want {
+			t.Errorf("Match(%q) = %s, want %s", header, got, want)
+		}
+	}
+}
+
+func TestWebRelativeAndDate(t *testing.T) {
+	now := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		c    *Catalog
+		t    time.Time
+		want string
+	}{
+		{english, now.Add(30 * time.Second), "just now"},
+		{english, now.Add(3 * time.Hour), "in 3 hours"},
+		{english, now.Add(-1 * time.Hour), "1 hour ago"},
+		{english, now.Add(72 * time.Hour), "in 3 days"},
+		{german, now.Add(-72 * time.Hour), "vor 3 Tagen"},
+		{german, now.Add(-24 * time.Hour), "vor 24 Stunden"},
+		{german, now.Add(90 * 24 * time.Hour), "in 3 Monaten"},
+	} {
+		if got := tc.c.Relative(tc.t, now); got != tc.want {
+			t.Errorf("%s Relative(%v) = %q, want %q", tc.c.Lang, tc.t.Sub(now), got, tc.want)
+		}
+	}
+	if got := english.Date(now); got != "14 Mar 2026, 09:30 UTC" {
+		t.Errorf("english date %q", got)
+	}
+	if got := german.Date(now); got != "14. März 2026, 09:30 UTC" {
+		t.Errorf("german date %q", got)
+	}
+}
+
+func TestWebFieldMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"is required":                    "ist erforderlich",
+		"must be at most 200 characters": "darf höchstens 200 Zeichen lang sein",
+		"must be at least 2.5":           "muss mindestens 2.5 sein",
+		"something new":                  "something new",
+	} {
+		if got := german.FieldMessage(in); got != want {
+			t.Errorf("german %q = %q, want %q", in, got, want)
+		}
+	}
+	if got := english.FieldMessage("is required"); got != "is required" {
+		t.Errorf("english changed the message: %q", got)
+	}
+}

@@ -1,0 +1,363 @@
+// Package views holds the templ components of the web pages and their typed view models. The
+// handlers build a model, render the page into a buffer and write it; the components never
+// call services, read requests or format anything but what the model carries.
+package views
+
+import (
+	"time"
+
+	"usertasks/models"
+	"usertasks/views/i18n"
+)
+
+// Chrome is what every page shares: language, the signed-in user, the CSRF token for its
+// forms, a flash message from the previous request, and the clock for relative times.
+type Chrome struct {
+	T     *i18n.Catalog
+	Title string // the page's own title; the document title appends the app name
+	User  *User  // nil when nobody is signed in
+	CSRF  string // the token every form posts as CSRFField
+	Flash *Flash
+	Now   time.Time
+}
+
+// CSRFField is the name of the hidden CSRF input of every form.
+const CSRFField = "csrf_token"
+
+// User is the signed-in person as the header shows them.
+type User struct {
+	Name    string
+	ID      string
+	Tenant  string
+	Manager bool
+}
+
+// FlashKind styles a flash message.
+type FlashKind string
+
+const (
+	FlashSuccess FlashKind = "success"
+	FlashInfo    FlashKind = "info"
+)
+
+// Flash is a one-time message shown after a redirect.
+type Flash struct {
+	Kind    FlashKind
+	Message string
+}
+
+// Tab is one entry of a tab bar rendered as links.
+type Tab struct {
+	Key     string
+	Label   string
+	Href    string
+	Current bool
+}
+
+// Option is one choice of a select or radio group.
+type Option struct {
+	Value    string
+	Label    string
+	Selected bool
+}
+
+// Health is a task's health finding as managers see it.
+type Health struct {
+	Blocking bool
+	Code     string
+	Message  string
+}
+
+// Command is the hidden state a state-changing form posts: where, for which revision, and
+// the operation id minted when the form was rendered (a double submit replays it).
+type Command struct {
+	Action      string // the form's action URL
+	Revision    int
+	OperationID string
+	Return      string // where to go back to, for row actions
+}
+
+// ----- Inbox -----
+
+// ListState says what the inbox list area shows.
+type ListState int
+
+const (
+	ListRows     ListState = iota // rows, possibly with paging
+	ListEmpty                     // no rows
+	ListError                     // the list failed; filters are kept
+	ListInvalid                   // the filters are invalid; messages are next to the fields
+	ListBadRange                  // the page link (cursor) is unreadable
+)
+
+// InboxPage is /inbox.
+type InboxPage struct {
+	Chrome
+	Scope        models.Scope
+	Tabs         []Tab
+	Filters      InboxFilters
+	FilterErrors map[string]string // by input name
+	Filtered     bool              // any filter besides the tab is set
+	FiltersOpen  bool              // the filter panel starts open (filters, sort or errors set)
+	Rows         []InboxRow
+	Total        *int
+	State        ListState
+	Paging       Paging
+	ClearHref    string
+	RetryHref    string
+	Conflict     string // a row action's 409, as a banner
+	ShowHealth   bool
+	PageSizes    []int
+}
+
+// InboxFilters are the filter inputs as submitted (strings, so invalid values are shown back).
+type InboxFilters struct {
+	Query        string
+	Status       string
+	PriorityFrom string
+	PriorityTo   string
+	Due          string
+	Workflow     string
+	Sort         string
+	Direction    string
+	PageSize     string
+}
+
+// Paging links; empty when there is no such page.
+type Paging struct {
+	PrevHref  string
+	NextHref  string
+	FirstHref string
+}
+
+// InboxRow is one task of the list.
+type InboxRow struct {
+	ID        string
+	Href      string
+	Title     string
+	Summary   string
+	Reference string
+	TaskType  string
+	Workflow  string
+	Status    models.Status
+	Priority  int
+	Due       *time.Time
+	Overdue   bool
+	Assignee  string // display name; "" when unassigned
+	Mine      bool
+	Updated   time.Time
+	Completed *time.Time
+	Revision  int
+	Claim     *Command // nil when the caller may not claim
+	Release   *Command // nil when the caller may not release
+	Health    *Health  // managers only
+}
+
+// ----- Task page -----
+
+// Section names a tab of the task page.
+type Section string
+
+const (
+	SectionTask     Section = "task"
+	SectionWorkflow Section = "workflow"
+	SectionHistory  Section = "history"
+)
+
+// TaskPage is /tasks/{id}.
+type TaskPage struct {
+	Chrome
+	Task         TaskHeader
+	Section      Section
+	Tabs         []Tab // empty when only the Task section is disclosed
+	Banners      Banners
+	Protected    bool // the caller sees instructions and form
+	Instructions []Block
+	Form         *TaskForm // nil without a form and without actions to take
+	Claim        *Command
+	Release      *Command
+	Manage       *ManagePanel
+	Workflow     *WorkflowInfo
+	History      *History
+}
+
+// TaskHeader is the task's safe summary.
+type TaskHeader struct {
+	ID          string
+	Href        string
+	Title       string
+	TaskType    string
+	Summary     string
+	Reference   string
+	Tags        []string
+	Status      models.Status
+	Priority    int
+	Due         *time.Time
+	Overdue     bool
+	Assignee    string
+	Mine        bool
+	Requester   string
+	Created     time.Time
+	Updated     time.Time
+	Assigned    *time.Time
+	Completed   *time.Time
+	Revision    int
+	Users       int
+	Groups      int
+	OutcomeKey  string // the completion action's label, once set
+	OutcomeBy   string
+	Health      *Health // managers only
+	WorkflowRef string  // name or id, for the header line
+}
+
+// Banners are the page-level messages above the task.
+type Banners struct {
+	Conflict *Conflict
+	Accepted string // "Submitted — the workflow is continuing."
+	Closed   string // the task is terminal
+	ReadOnly string // the caller cannot act
+	Error    string // a general error of the last post
+}
+
+// Conflict is a 409 with the link that reloads the task.
+type Conflict struct {
+	Message    string
+	ReloadHref string
+}
+
+// TaskForm is the completion form, or a read-only view of the values.
+type TaskForm struct {
+	Command
+	Editable     bool
+	HasSchema    bool
+	Fields       []Field
+	Actions      []ActionButton
+	RevealAction string
+	Error        string // general form error (role=alert)
+}
+
+// ActionButton submits the form with one action key.
+type ActionButton struct {
+	Key   string
+	Label string
+}
+
+// Field is one form input.
+type Field struct {
+	Key       string
+	ID        string
+	Label     string
+	Type      string // forms.Type*: text, textarea, number, integer, date, datetime, select, radio, checkbox, email, url
+	Help      string
+	Required  bool
+	Masked    bool
+	Revealed  bool   // a masked value is shown (after Reveal)
+	HasValue  bool   // a value is present (for read-only display)
+	Value     string // the input's value
+	AsText    bool   // a number field holding text that is not a number: shown as text, as typed
+	Display   string // the read-only text when it differs from Value (dates); "" otherwise
+	Checked   bool
+	Options   []Option
+	Error     string
+	Min       string
+	Max       string
+	Step      string
+	MinLength string
+	MaxLength string
+}
+
+// ManagePanel holds the manager's forms; each is nil when the command is not allowed now.
+type ManagePanel struct {
+	Assign   *AssignForm
+	Schedule *ScheduleForm
+	Retry    *RetryForm
+	Cancel   *CancelForm
+}
+
+// AssignForm assigns the task to a user id.
+type AssignForm struct {
+	Command
+	Assignee string
+	Reason   string
+	Errors   map[string]string // assignee, reason, form
+}
+
+// ScheduleForm changes priority and due date.
+type ScheduleForm struct {
+	Command
+	Priority string
+	Due      string // datetime-local, UTC
+	ClearDue bool
+	Errors   map[string]string // priority, due, form
+}
+
+// RetryForm retries resolution.
+type RetryForm struct {
+	Command
+	Error string
+}
+
+// CancelForm cancels with a reason.
+type CancelForm struct {
+	Command
+	Reason string
+	Errors map[string]string // reason, form
+}
+
+// WorkflowInfo is the Workflow section.
+type WorkflowInfo struct {
+	DefinitionID       string
+	DefinitionName     string
+	Version            *int
+	InstanceID         string
+	InstanceReference  string
+	ActivityInstanceID string
+	BookmarkID         string
+	Snapshot           bool
+}
+
+// History is the History section: one page of events.
+type History struct {
+	Events    []EventRow
+	NextHref  string
+	FirstHref string
+}
+
+// EventRow is one history entry.
+type EventRow struct {
+	Type     models.EventType
+	At       time.Time
+	Actor    string // "" for the system
+	Reason   string
+	Revision int
+}
+
+// ----- Login and errors -----
+
+// LoginPage is /login.
+type LoginPage struct {
+	Chrome
+	DevUsers  []DevUser
+	DevAction string
+	OIDCHref  string
+	Next      string
+	Error     string
+}
+
+// DevUser is one demo user of the dev login.
+type DevUser struct {
+	Key     string // posted back
+	ID      string
+	Name    string
+	Tenant  string
+	Groups  []string
+	Manager bool
+}
+
+// ErrorPage is an error answer rendered as a page.
+type ErrorPage struct {
+	Chrome
+	Status  int
+	Heading string
+	Message string
+}

@@ -1,0 +1,266 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"usertasks/models"
+)
+
+// DispatchStore is what the Dispatcher needs from the repository.
+type DispatchStore interface {
+	ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error)
+	AckResumption(ctx context.Context, r models.Resumption) error
+	RetryResumption(ctx context.Context, r models.Resumption, delay time.Duration, errCode string) (int, error)
+	ReleaseResumption(ctx context.Context, r models.Resumption) error
+	SettleResumption(ctx context.Context, r models.Resumption) error
+	Get(ctx context.Context, tenant, id string) (models.Task, error)
+	Operation(ctx context.Context, tenant, taskID, opID string) (models.Operation, error)
+	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
+	ClearHealth(ctx context.Context, tenant, taskID, code string) error
+}
+
+// Backoff spaces the retries of a failing delivery: the ceiling doubles from Min with every
+// attempt up to Max, and each delay is drawn uniformly between Min and the ceiling (full
+// jitter, floored at Min so a retry never comes at once).
+type Backoff struct {
+	Min, Max time.Duration
+	// Jitter returns a number in [0, n); default math/rand/v2.Int64N. Tests pin it.
+	Jitter func(n int64) int64
+}
+
+// DefaultBackoff is SPEC 7's: 1 s → 1 h.
+var DefaultBackoff = Backoff{Min: time.Second, Max: time.Hour}
+
+// Ceiling is the longest delay after the attempt-th failure (1-based).
+func (b Backoff) Ceiling(attempt int) time.Duration {
+	b = b.withDefaults()
+	c := b.Min
+	for i := 1; i < attempt && c < b.Max; i++ {
+		c *= 2
+	}
+	return min(c, b.Max)
+}
+
+// Delay draws the delay after the attempt-th failure.
+func (b Backoff) Delay(attempt int) time.Duration {
+	b = b.withDefaults()
+	spread := int64(b.Ceiling(attempt)-b.Min) + 1
+	return b.Min + time.Duration(b.Jitter(spread))
+}
+
+func (b Backoff) withDefaults() Backoff {
+	if b.Min <= 0 {
+		b.Min = DefaultBackoff.Min
+	}
+	if b.Max < b.Min {
+		b.Max = max(DefaultBackoff.Max, b.Min)
+	}
+	if b.Jitter == nil {
+		b.Jitter = rand.Int64N
+	}
+	return b
+}
+
+// DispatcherOptions tune a Dispatcher; zero values take SPEC 7's defaults.
+type DispatcherOptions struct {
+	// Owner names this node on the leases it takes. Default NodeID().
+	Owner string
+	// BatchSize is how many rows one run claims. Default 50.
+	BatchSize int
+	// LeaseFor is how long a claimed row stays with this node; it must outlast a batch's
+	// deliveries. Default 5 min.
+	LeaseFor time.Duration
+	// Parallel is how many deliveries of a batch run at once. Default 8.
+	Parallel int
+	// Backoff spaces retries. Default 1 s → 1 h with full jitter.
+	Backoff Backoff
+	// FailureThreshold is the attempt count from which the task gets the advisory health
+	// resume-delivery-failing. Default 20.
+	FailureThreshold int
+	// Notifier hears about health changes; may be nil.
+	Notifier ChangeNotifier
+	Logger   *slog.Logger
+}
+
+// Dispatcher delivers the resumption outbox (SPEC 5.2, 7): it claims due rows with fenced
+// leases, builds each stimulus from the task and its accepted operation, delivers it, and
+// acknowledges it or schedules a retry. Delivery is at least once; the runtime deduplicates on
+// the stimulus's idempotency key. It is safe to run on many nodes.
+type Dispatcher struct {
+	store   DispatchStore
+	runtime RuntimeClient
+	o       DispatcherOptions
+	log     *slog.Logger
+}
+
+// NewDispatcher builds a Dispatcher delivering to runtime.
+func NewDispatcher(store DispatchStore, runtime RuntimeClient, o DispatcherOptions) *Dispatcher {
+	if o.Owner == "" {
+		o.Owner = NodeID()
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = 50
+	}
+	if o.LeaseFor <= 0 {
+		o.LeaseFor = 5 * time.Minute
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 8
+	}
+	o.Backoff = o.Backoff.withDefaults()
+	if o.FailureThreshold <= 0 {
+		o.FailureThreshold = 20
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Dispatcher{store: store, runtime: runtime, o: o, log: log.With("worker", "resumption-outbox")}
+}
+
+// DispatchResult counts what one run did.
+type DispatchResult struct {
+	Claimed   int // rows leased to this node
+	Delivered int // acknowledged by the runtime
+	Failed    int // scheduled for a retry
+	Skipped   int // the task was closed or gone, or the node is shutting down
+}
+
+// RunOnce claims one batch and delivers it. Deliveries whose context ends (shutdown) give their
+// rows back without counting an attempt.
+func (d *Dispatcher) RunOnce(ctx context.Context) (DispatchResult, error) {
+	rows, err := d.store.ClaimResumptions(ctx, d.o.Owner, d.o.BatchSize, d.o.LeaseFor)
+	if err != nil {
+		return DispatchResult{}, err
+	}
+	res := DispatchResult{Claimed: len(rows)}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, d.o.Parallel)
+	for _, r := range rows {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			outcome := d.deliver(ctx, r)
+			mu.Lock()
+			defer mu.Unlock()
+			switch outcome {
+			case outcomeDelivered:
+				res.Delivered++
+			case outcomeFailed:
+				res.Failed++
+			default:
+				res.Skipped++
+			}
+		}()
+	}
+	wg.Wait()
+	return res, nil
+}
+
+type dispatchOutcome int
+
+const (
+	outcomeDelivered dispatchOutcome = iota + 1
+	outcomeFailed
+	outcomeSkipped
+)
+
+// deliver handles one claimed row.
+func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchOutcome {
+	log := d.log.With("tenant", r.Tenant, "taskId", r.TaskID, "operationId", r.OperationID)
+	book, cancel := bookkeeping(ctx)
+	defer cancel()
+
+	task, err := d.store.Get(ctx, r.Tenant, r.TaskID)
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		log.Info("resumption skipped: the task is gone")
+		return outcomeSkipped // the row went with the task
+	case err != nil:
+		return d.retry(ctx, book, log, r, task, err)
+	case task.Status.IsTerminal():
+		// Finalized meanwhile (or a stale requeue): nothing more to resume.
+		if err := d.store.SettleResumption(book, r); err != nil && !errors.Is(err, models.ErrLeaseLost) {
+			log.Warn("settle resumption", "code", RuntimeErrorCode(err))
+		}
+		return outcomeSkipped
+	}
+	op, err := d.store.Operation(ctx, r.Tenant, r.TaskID, r.OperationID)
+	if err != nil {
+		return d.retry(ctx, book, log, r, task, err)
+	}
+	stimulus, err := NewStimulus(task, op)
+	if err != nil {
+		return d.retry(ctx, book, log, r, task, err)
+	}
+	if err := d.runtime.Deliver(ctx, stimulus); err != nil {
+		return d.retry(ctx, book, log, r, task, err)
+	}
+	switch err := d.store.AckResumption(book, r); {
+	case errors.Is(err, models.ErrLeaseLost):
+		// The lease expired, or the runtime's bookmark removal settled the row first (the
+		// loopback does so inside Deliver). Either way the runtime has the stimulus.
+		log.Debug("resumption delivered; its lease was gone at acknowledgement")
+	case err != nil:
+		log.Warn("resumption delivered but not acknowledged; it will be delivered again", "code", RuntimeErrorCode(err))
+	}
+	if task.Health.Code == models.HealthResumeDeliveryFailing {
+		if err := d.store.ClearHealth(book, r.Tenant, r.TaskID, models.HealthResumeDeliveryFailing); err != nil {
+			log.Warn("clear health", "code", RuntimeErrorCode(err))
+		} else {
+			d.changed(task)
+		}
+	}
+	log.Debug("resumption delivered", "attempt", r.Attempts+1)
+	return outcomeDelivered
+}
+
+// retry records a failed attempt and schedules the next one, or gives the row back untouched
+// when the node is shutting down.
+func (d *Dispatcher) retry(ctx, book context.Context, log *slog.Logger, r models.Resumption, task models.Task, cause error) dispatchOutcome {
+	if ctx.Err() != nil {
+		if err := d.store.ReleaseResumption(book, r); err != nil && !errors.Is(err, models.ErrLeaseLost) {
+			log.Warn("release resumption", "code", RuntimeErrorCode(err))
+		}
+		return outcomeSkipped
+	}
+	code := RuntimeErrorCode(cause)
+	attempt := r.Attempts + 1
+	delay := d.o.Backoff.Delay(attempt)
+	if _, err := d.store.RetryResumption(book, r, delay, code); err != nil {
+		if !errors.Is(err, models.ErrLeaseLost) {
+			log.Warn("schedule resumption retry", "code", RuntimeErrorCode(err))
+		}
+		return outcomeFailed
+	}
+	log.Warn("resumption delivery failed", "attempt", attempt, "code", code, "retryIn", delay.Round(time.Millisecond).String())
+	if attempt >= d.o.FailureThreshold && task.ID != "" && task.Health.Code != models.HealthResumeDeliveryFailing && !task.Health.Blocking() {
+		h := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing,
+			Message: "The workflow runtime has not accepted the resumption; delivery is being retried."}
+		if err := d.store.SetHealth(book, r.Tenant, r.TaskID, h); err != nil {
+			log.Warn("set health", "code", RuntimeErrorCode(err))
+		} else {
+			d.changed(task)
+		}
+	}
+	return outcomeFailed
+}
+
+func (d *Dispatcher) changed(t models.Task) {
+	if d.o.Notifier != nil {
+		d.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
+	}
+}
+
+// bookkeeping is the context of the store writes that record an outcome: they outlive a
+// cancelled run (shutdown) briefly, so a finished delivery is still acknowledged.
+func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+}

@@ -1,0 +1,122 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"usertasks/models"
+	"usertasks/repository"
+)
+
+// MaxRemovedBookmarks bounds one bookmarks/removed call.
+const MaxRemovedBookmarks = 200
+
+// FinalizeStore is what finalization needs from the store; *repository.Store satisfies it.
+type FinalizeStore interface {
+	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
+	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
+}
+
+// Finalizer closes tasks whose bookmarks the runtime removed. It is safe for concurrent use.
+type Finalizer struct {
+	store  FinalizeStore
+	notify ChangeNotifier
+}
+
+// NewFinalizer builds a Finalizer.
+func NewFinalizer(store FinalizeStore) *Finalizer { return &Finalizer{store: store} }
+
+// WithNotifier makes f tell n about every task it finalizes (SSE invalidation) and returns f.
+// Call it before f is used.
+func (f *Finalizer) WithNotifier(n ChangeNotifier) *Finalizer {
+	if !nilOrTypedNil(n) {
+		f.notify = n
+	}
+	return f
+}
+
+// finalizeAttempts bounds the retries of a finalization that lost a race with another command
+// (a claim committed between load and update on a multi-writer database).
+const finalizeAttempts = 3
+
+// Removed finalizes the tasks of the removed bookmarks of tenant (SPEC 3.3 "bookmark removed",
+// 5.2): Completing → Completed, TimingOut → TimedOut, Cancelling → Cancelled, any open status →
+// Cancelled, each in its own transaction that also completes the accepted operation and settles
+// the outbox. It answers the ids of the finalized tasks (a task already closed counts: repeating
+// a removal is harmless) and the bookmark ids no task was projected from, both in request order
+// without repeats.
+//
+// More than MaxRemovedBookmarks ids, or an empty or over-long id, is a validation error and
+// nothing is finalized. A storage error stops the call; the tasks finalized before it stay
+// finalized and a repeat picks up the rest.
+func (f *Finalizer) Removed(ctx context.Context, tenant string, bookmarkIDs []string) (finalized, unknown []string, err error) {
+	if err := checkBookmarkIDs(bookmarkIDs); err != nil {
+		return nil, nil, err
+	}
+	finalized, unknown = []string{}, []string{}
+	seen := make(map[string]bool, len(bookmarkIDs))
+	for _, id := range bookmarkIDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		taskID, err := f.finalize(ctx, tenant, id)
+		switch {
+		case errors.Is(err, models.ErrNotFound):
+			unknown = append(unknown, id)
+		case err != nil:
+			return nil, nil, fmt.Errorf("finalize bookmark: %w", err)
+		default:
+			finalized = append(finalized, taskID)
+		}
+	}
+	return finalized, unknown, nil
+}
+
+// finalize closes the task of one bookmark; a task that is already closed is left alone.
+func (f *Finalizer) finalize(ctx context.Context, tenant, bookmarkID string) (string, error) {
+	t, err := f.store.FindByBookmarkID(ctx, tenant, bookmarkID)
+	if err != nil {
+		return "", err
+	}
+	for attempt := 1; ; attempt++ {
+		change, err := f.store.Mutate(ctx, tenant, t.ID, "", func(now time.Time, current models.Task, _ *models.Operation) (models.Change, error) {
+			return models.Finalize(current, now)
+		})
+		switch code := models.ErrorCode(err); {
+		case err == nil:
+			if f.notify != nil {
+				f.notify.Changed(tenant, t.ID, change.Task.Revision)
+			}
+			return t.ID, nil
+		case code == models.CodeTerminal:
+			return t.ID, nil
+		case code == models.CodeRevisionConflict && attempt < finalizeAttempts:
+			continue
+		}
+		return "", err
+	}
+}
+
+// checkBookmarkIDs validates a removal request.
+func checkBookmarkIDs(ids []string) error {
+	if len(ids) > MaxRemovedBookmarks {
+		return models.InvalidField("bookmarkIds", fmt.Sprintf("must hold at most %d ids, got %d", MaxRemovedBookmarks, len(ids)))
+	}
+	var problems []models.FieldError
+	for i, id := range ids {
+		switch {
+		case strings.TrimSpace(id) == "":
+			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: "is required"})
+		case len(id) > models.MaxBookmarkIDLength:
+			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: fmt.Sprintf("must be at most %d bytes", models.MaxBookmarkIDLength)})
+		}
+	}
+	if len(problems) > 0 {
+		return models.Invalid(models.CodeValidationFailed, problems...)
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package workflow_test
+
+import (
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/models"
+	"usertasks/workflow"
+)
+
+// wkNotes records the notifier's calls.
+type wkNotes struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (n *wkNotes) Changed(_, taskID string, _ int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.calls == nil {
+		n.calls = map[string]int{}
+	}
+	n.calls[taskID]++
+}
+
+func (n *wkNotes) count(taskID string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.calls[taskID]
+}
+
+func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
+	ctx := t.Context()
+	clock := &wkClock{}
+	s := wkSQLite(t).open(t, clock)
+	notes := &wkNotes{}
+	loop := workflow.NewLoopback(s, notes)
+	log, _ := wkLogger(t)
+
+	completed := wkProject(t, s, wkTaskOpts{})
+	completeOp := wkComplete(t, s, completed, wkPayload)
+	cancelled := wkProject(t, s, wkTaskOpts{})
+	wkCancel(t, s, cancelled, "not needed")
+	open := wkProject(t, s, wkTaskOpts{})
+
+	res, err := workflow.NewDispatcher(s, loop, workflow.DispatcherOptions{Logger: log}).RunOnce(ctx)
+	if err != nil || res.Delivered != 2 {
+		t.Fatalf("dispatch %+v, %v; want two deliveries", res, err)
+	}
+	for id, want := range map[string]models.Status{completed.ID: models.StatusCompleted, cancelled.ID: models.StatusCancelled} {
+		task := wkGet(t, s, "t1", id)
+		if task.Status != want || wkEventCount(t, s, "t1", id, wkFinalEvents...) != 1 {
+			t.Fatalf("task %s: %s with %d final events, want %s with one", id, task.Status, wkEventCount(t, s, "t1", id, wkFinalEvents...), want)
+		}
+		rows, _ := s.Resumptions(ctx, "t1", id)
+		if len(rows) != 1 || rows[0].State == models.DeliveryPending {
+			t.Fatalf("task %s outbox %+v", id, rows)
+		}
+		if notes.count(id) != 1 {
+			t.Fatalf("task %s notified %d times, want once", id, notes.count(id))
+		}
+	}
+	op, err := s.Operation(ctx, "t1", completed.ID, completeOp.OperationID)
+	if err != nil || op.State != models.OperationCompleted {
+		t.Fatalf("operation %s, %v; want completed", op.State, err)
+	}
+
+	t.Run("RepeatIsHarmless", func(t *testing.T) {
+		st, err := workflow.NewStimulus(completed, completeOp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := loop.Deliver(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+		if n := wkEventCount(t, s, "t1", completed.ID, wkFinalEvents...); n != 1 {
+			t.Fatalf("%d final events after a repeat", n)
+		}
+	})
+	t.Run("ErrForeignStimulus", func(t *testing.T) {
+		other := wkProject(t, s, wkTaskOpts{})
+		op := wkComplete(t, s, other, "")
+		st, _ := workflow.NewStimulus(wkGet(t, s, "t1", other.ID), op)
+		st.BookmarkID = "someone-else"
+		if err := loop.Deliver(ctx, st); !errors.Is(err, models.ErrInvalid) {
+			t.Fatalf("got %v, want invalid", err)
+		}
+		st, _ = workflow.NewStimulus(open, op)
+		st.TaskID = open.ID
+		if err := loop.Deliver(ctx, st); !errors.Is(err, models.ErrInvalid) {
+			t.Fatalf("an open task: %v, want invalid", err)
+		}
+		if got := wkGet(t, s, "t1", open.ID); got.Status != models.StatusAssigned {
+			t.Fatalf("open task is %s", got.Status)
+		}
+	})
+	t.Run("BookmarksAreTheTasksNotClosed", func(t *testing.T) {
+		var ids []string
+		cursor := ""
+		for {
+			items, next, err := loop.ListBookmarks(ctx, "t1", cursor, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, item := range items {
+				var b struct {
+					BookmarkID string `json:"bookmarkId"`
+					Task       struct {
+						Title string `json:"title"`
+					} `json:"task"`
+				}
+				if err := json.Unmarshal(item, &b); err != nil || b.Task.Title == "" {
+					t.Fatalf("body %s: %v", item, err)
+				}
+				ids = append(ids, b.BookmarkID)
+			}
+			if next == "" {
+				break
+			}
+			cursor = next
+		}
+		// open, plus the transitional task of ErrForeignStimulus.
+		if len(ids) != 2 || ids[0] != open.Workflow.BookmarkID {
+			t.Fatalf("bookmarks %v", ids)
+		}
+		if found, body, err := loop.GetBookmark(ctx, "t1", open.Workflow.BookmarkID); err != nil || !found || len(body) == 0 {
+			t.Fatalf("open task's bookmark: %v %v", found, err)
+		}
+		if found, _, err := loop.GetBookmark(ctx, "t1", completed.Workflow.BookmarkID); err != nil || found {
+			t.Fatalf("a completed task's bookmark: %v %v", found, err)
+		}
+		if found, _, err := loop.GetBookmark(ctx, "t1", "unknown"); err != nil || found {
+			t.Fatalf("unknown bookmark: %v %v", found, err)
+		}
+	})
+	t.Run("ReconciliationHasNothingToDo", func(t *testing.T) {
+		clock.advance(10 * time.Minute)
+		r := workflow.NewReconciler(s, loop, nil, workflow.ReconcilerOptions{Logger: log})
+		run, err := r.RunOnce(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Totals != (workflow.ReconcileCounts{}) {
+			t.Fatalf("reconciliation against the loopback did %+v", run.Totals)
+		}
+	})
+}

@@ -1,0 +1,149 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"usertasks/models"
+	"usertasks/repository"
+)
+
+// LeaseStore takes the named singleton leases of the sweep and the reconciliation.
+type LeaseStore interface {
+	AcquireLease(ctx context.Context, name, owner string, ttl time.Duration) (models.Lease, error)
+	RenewLease(ctx context.Context, name string, l models.Lease, ttl time.Duration) (models.Lease, error)
+	ReleaseLease(ctx context.Context, name string, l models.Lease) error
+}
+
+// SweepStore is what the DueSweeper needs from the repository.
+type SweepStore interface {
+	LeaseStore
+	DueTasks(ctx context.Context, limit int, afterID string) ([]models.Task, error)
+	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
+}
+
+// SweepLease is the name of the due sweep's lease.
+const SweepLease = "due-sweep"
+
+// SweepOptions tune a DueSweeper; zero values take SPEC 7's defaults.
+type SweepOptions struct {
+	Owner    string        // default NodeID()
+	PageSize int           // default 200
+	LeaseTTL time.Duration // default 5 min, renewed after every page
+	Notifier ChangeNotifier
+	Logger   *slog.Logger
+}
+
+// DueSweeper acts on tasks whose due date passed (SPEC 3.3): with the timeout enabled it
+// requests the timeout (TimingOut, an accepted operation and an outbox row); otherwise it flags
+// the task overdue, once. One node sweeps at a time (a named lease); and because every change
+// is a revision compare-and-swap, a task another node or a person changed meanwhile is skipped,
+// never written twice.
+type DueSweeper struct {
+	store SweepStore
+	o     SweepOptions
+	log   *slog.Logger
+}
+
+// NewDueSweeper builds a DueSweeper.
+func NewDueSweeper(store SweepStore, o SweepOptions) *DueSweeper {
+	if o.Owner == "" {
+		o.Owner = NodeID()
+	}
+	if o.PageSize <= 0 || o.PageSize > models.MaxPageSize {
+		o.PageSize = models.MaxPageSize
+	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = 5 * time.Minute
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &DueSweeper{store: store, o: o, log: log.With("worker", "due-sweep")}
+}
+
+// SweepResult counts what one sweep did.
+type SweepResult struct {
+	TimedOut int  // timeouts requested
+	Overdue  int  // tasks flagged overdue
+	Skipped  int  // tasks that answered with a conflict (changed meanwhile, not due any more)
+	Busy     bool // another node holds the sweep's lease; nothing was done
+}
+
+// RunOnce sweeps every due task once, page by page.
+func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
+	var res SweepResult
+	lease, err := s.store.AcquireLease(ctx, SweepLease, s.o.Owner, s.o.LeaseTTL)
+	if errors.Is(err, models.ErrLeaseLost) {
+		res.Busy = true
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	defer func() {
+		book, cancel := bookkeeping(ctx)
+		defer cancel()
+		if err := s.store.ReleaseLease(book, SweepLease, lease); err != nil && !errors.Is(err, models.ErrLeaseLost) {
+			s.log.Warn("release lease", "code", RuntimeErrorCode(err))
+		}
+	}()
+
+	after := ""
+	for {
+		page, err := s.store.DueTasks(ctx, s.o.PageSize, after)
+		if err != nil {
+			return res, err
+		}
+		for _, t := range page {
+			if err := s.sweep(ctx, t, &res); err != nil {
+				return res, err
+			}
+		}
+		if len(page) < s.o.PageSize {
+			break
+		}
+		after = page[len(page)-1].ID
+		if lease, err = s.store.RenewLease(ctx, SweepLease, lease, s.o.LeaseTTL); err != nil {
+			return res, err // lost: another node sweeps on from here
+		}
+	}
+	if res.TimedOut+res.Overdue+res.Skipped > 0 {
+		s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped)
+	}
+	return res, nil
+}
+
+// sweep applies the due transition to one task. Conflicts and refusals are skipped; only a
+// store failure ends the run.
+func (s *DueSweeper) sweep(ctx context.Context, t models.Task, res *SweepResult) error {
+	ch, err := s.store.Mutate(ctx, t.Tenant, t.ID, "", func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) {
+		if cur.TimeoutEnabled {
+			return models.RequestTimeout(cur, now)
+		}
+		return models.MarkOverdue(cur, now)
+	})
+	switch {
+	case errors.Is(err, models.ErrConflict), errors.Is(err, models.ErrInvalid), errors.Is(err, models.ErrNotFound):
+		res.Skipped++
+		return nil
+	case errors.Is(err, models.ErrCorrupt):
+		s.log.Error("due sweep skipped a corrupt task", "tenant", t.Tenant, "taskId", t.ID)
+		res.Skipped++
+		return nil
+	case err != nil:
+		return err
+	}
+	if ch.Task.Status == models.StatusTimingOut {
+		res.TimedOut++
+	} else {
+		res.Overdue++
+	}
+	if s.o.Notifier != nil {
+		s.o.Notifier.Changed(ch.Task.Tenant, ch.Task.ID, ch.Task.Revision)
+	}
+	return nil
+}

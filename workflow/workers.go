@@ -1,0 +1,230 @@
+package workflow
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"usertasks/repository"
+)
+
+// WorkerStore is everything the background workers need from the repository;
+// *repository.Store implements it.
+type WorkerStore interface {
+	DispatchStore
+	SweepStore
+	ReconcileStore
+	LoopbackStore
+}
+
+// NodeID names this process on leases: the host name and a random suffix, so two processes on
+// one host never share a lease.
+func NodeID() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "node"
+	}
+	if len(host) > 100 {
+		host = host[:100]
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	return host + "-" + hex.EncodeToString(b[:])
+}
+
+// WorkersOptions configure the background workers of SPEC 7; zero values take its defaults.
+type WorkersOptions struct {
+	// Owner names this node on every lease. Default NodeID().
+	Owner string
+	// DispatchEvery is the resumption outbox's poll interval. Default 1 s. A full batch is
+	// followed by the next one at once.
+	DispatchEvery time.Duration
+	// SweepEvery is the due sweep's interval. Default 1 min; the first sweep runs at start.
+	SweepEvery time.Duration
+	// ReconcileEvery is the reconciliation's interval. Default 15 min.
+	ReconcileEvery time.Duration
+	// ReconcileAfter delays the first reconciliation after start, so a fleet restarting
+	// together does not reconcile at once. Default 1 min.
+	ReconcileAfter time.Duration
+	// ShutdownGrace is how long the runs in progress may go on after the context ends before
+	// they are cancelled (their rows and leases are given back either way). Default 5 s.
+	ShutdownGrace time.Duration
+
+	Dispatcher DispatcherOptions
+	Sweep      SweepOptions
+	Reconcile  ReconcilerOptions
+	// Projector recreates missing projections during reconciliation; nil only logs them.
+	Projector BookmarkProjector
+	// Notifier hears about every change the workers commit; may be nil.
+	Notifier ChangeNotifier
+	Logger   *slog.Logger
+}
+
+// Workers runs the resumption outbox, the due sweep and the reconciliation on their intervals.
+type Workers struct {
+	Dispatcher *Dispatcher
+	Sweeper    *DueSweeper
+	Reconciler *Reconciler
+
+	o    WorkersOptions
+	log  *slog.Logger
+	kick chan struct{}
+}
+
+// NewWorkers builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
+// Loopback in dev mode). Owner, Notifier and Logger are handed down to each worker unless its
+// own options set them.
+func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Workers {
+	if o.Owner == "" {
+		o.Owner = NodeID()
+	}
+	if o.DispatchEvery <= 0 {
+		o.DispatchEvery = time.Second
+	}
+	if o.SweepEvery <= 0 {
+		o.SweepEvery = time.Minute
+	}
+	if o.ReconcileEvery <= 0 {
+		o.ReconcileEvery = 15 * time.Minute
+	}
+	if o.ReconcileAfter <= 0 {
+		o.ReconcileAfter = time.Minute
+	}
+	if o.ShutdownGrace <= 0 {
+		o.ShutdownGrace = 5 * time.Second
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	inherit := func(owner *string, n *ChangeNotifier, l **slog.Logger) {
+		if *owner == "" {
+			*owner = o.Owner
+		}
+		if *n == nil {
+			*n = o.Notifier
+		}
+		if *l == nil {
+			*l = log
+		}
+	}
+	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Notifier, &o.Dispatcher.Logger)
+	inherit(&o.Sweep.Owner, &o.Sweep.Notifier, &o.Sweep.Logger)
+	inherit(&o.Reconcile.Owner, &o.Reconcile.Notifier, &o.Reconcile.Logger)
+	return &Workers{
+		Dispatcher: NewDispatcher(store, runtime, o.Dispatcher),
+		Sweeper:    NewDueSweeper(store, o.Sweep),
+		Reconciler: NewReconciler(store, runtime, o.Projector, o.Reconcile),
+		o:          o,
+		log:        log,
+		kick:       make(chan struct{}, 1),
+	}
+}
+
+// Kick wakes the dispatcher now (a transition was just committed on this node). It never blocks.
+func (w *Workers) Kick() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run runs the workers until ctx ends, then lets the runs in progress finish for up to
+// ShutdownGrace, cancels what is left, and returns once every row lease and named lease this
+// node held has been given back.
+func (w *Workers) Run(ctx context.Context) error {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(w.o.ShutdownGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-work.Done():
+		}
+	})
+	defer stop()
+
+	var wg sync.WaitGroup
+	wg.Go(func() { w.dispatchLoop(ctx, work) })
+	wg.Go(func() {
+		w.every(ctx, 0, w.o.SweepEvery, "due-sweep", func() error {
+			_, err := w.Sweeper.RunOnce(work)
+			return err
+		})
+	})
+	wg.Go(func() {
+		w.every(ctx, w.o.ReconcileAfter, w.o.ReconcileEvery, "reconciliation", func() error {
+			_, err := w.Reconciler.RunOnce(work)
+			return err
+		})
+	})
+	wg.Wait()
+	return nil
+}
+
+// dispatchLoop delivers the outbox: a full batch is followed at once by the next.
+func (w *Workers) dispatchLoop(ctx, work context.Context) {
+	report := failureReporter{log: w.log, worker: "resumption-outbox"}
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		case <-w.kick:
+		}
+		res, err := w.Dispatcher.RunOnce(work)
+		report.outcome(err)
+		next := w.o.DispatchEvery
+		if err == nil && res.Claimed >= w.Dispatcher.o.BatchSize {
+			next = 0
+		}
+		timer.Reset(next)
+	}
+}
+
+// every runs fn after first, then every interval, until ctx ends.
+func (w *Workers) every(ctx context.Context, first, interval time.Duration, name string, fn func() error) {
+	report := failureReporter{log: w.log, worker: name}
+	timer := time.NewTimer(first)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+		report.outcome(fn())
+		timer.Reset(interval)
+	}
+}
+
+// failureReporter logs a worker's failures without flooding the log: the first failure, then
+// at most one a minute while they go on, and the recovery.
+type failureReporter struct {
+	log     *slog.Logger
+	worker  string
+	failing bool
+	last    time.Time
+}
+
+func (f *failureReporter) outcome(err error) {
+	switch {
+	case err == nil && f.failing:
+		f.failing = false
+		f.log.Info("worker recovered", "worker", f.worker)
+	case err != nil && (!f.failing || time.Since(f.last) >= time.Minute):
+		f.failing, f.last = true, time.Now()
+		// Store and runtime errors name no payload; RuntimeErrors carry only their code.
+		f.log.Warn("worker run failed", "worker", f.worker, "code", RuntimeErrorCode(err), "error", err.Error())
+	}
+}
+
+var _ WorkerStore = (*repository.Store)(nil)

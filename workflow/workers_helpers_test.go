@@ -1,0 +1,395 @@
+package workflow_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"usertasks/keyring"
+	"usertasks/models"
+	"usertasks/repository"
+	"usertasks/workflow"
+)
+
+// Fixtures of the worker tests: real stores (a SQLite file, or a fresh PostgreSQL database),
+// tasks moved through the real transitions, and a test runtime behind httptest.
+
+var wkKeys = func() *keyring.Keyring {
+	spec, err := keyring.Generate("wk")
+	if err != nil {
+		panic(err)
+	}
+	r, err := keyring.Parse(spec)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// wkClock moves a store's database clock forward.
+type wkClock struct{ offset atomic.Int64 }
+
+func (c *wkClock) adjust(db time.Time) time.Time { return db.Add(time.Duration(c.offset.Load())) }
+func (c *wkClock) advance(d time.Duration)       { c.offset.Add(int64(d)) }
+
+// wkDB is one migrated database the tests open stores on.
+type wkDB struct {
+	name string
+	url  string
+}
+
+func wkSQLite(t *testing.T) wkDB {
+	t.Helper()
+	u := "sqlite:" + filepath.Join(t.TempDir(), "workers.db")
+	if err := repository.Migrate(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	return wkDB{name: "SQLite", url: u}
+}
+
+// wkPostgres creates a fresh database on the PostgreSQL server of USERTASKS_TEST_POSTGRES_URL
+// and drops it after the test. Unset: skipped, but a failure under CI=true.
+func wkPostgres(t *testing.T) wkDB {
+	t.Helper()
+	server := os.Getenv("USERTASKS_TEST_POSTGRES_URL")
+	if server == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("PostgreSQL is required under CI=true (USERTASKS_TEST_POSTGRES_URL unset)")
+		}
+		t.Skip("skipped provider PostgreSQL: USERTASKS_TEST_POSTGRES_URL is not set")
+	}
+	name := "wk_" + strings.ReplaceAll(models.NewID(), "-", "")[12:]
+	admin, _, err := repository.OpenSQL(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		a, _, err := repository.OpenSQL(server)
+		if err != nil {
+			return
+		}
+		defer a.Close()
+		a.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
+		for range 5 {
+			if _, err := a.Exec("DROP DATABASE IF EXISTS " + name); err == nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
+	u, err := url.Parse(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	if err := repository.Migrate(context.Background(), u.String()); err != nil {
+		t.Fatal(err)
+	}
+	return wkDB{name: "PostgreSQL", url: u.String()}
+}
+
+// open opens a store (one node) on the database; clock may be nil.
+func (d wkDB) open(t *testing.T, clock *wkClock) *repository.Store {
+	t.Helper()
+	cfg := repository.Config{URL: d.url, Keys: wkKeys}
+	if clock != nil {
+		cfg.Clock = clock.adjust
+	}
+	s, err := repository.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// wkProviders runs fn on a SQLite file and on PostgreSQL.
+func wkProviders(t *testing.T, fn func(t *testing.T, db wkDB)) {
+	t.Run("SQLite", func(t *testing.T) { fn(t, wkSQLite(t)) })
+	t.Run("PostgreSQL", func(t *testing.T) { fn(t, wkPostgres(t)) })
+}
+
+const wkSchema = `{"type":"object","properties":{"decision":{"type":"string","enum":["approve","reject"]}}}`
+
+// wkTaskOpts adjusts a fixture projection.
+type wkTaskOpts struct {
+	Tenant  string
+	DueAt   *time.Time
+	Timeout bool
+	NoForm  bool
+}
+
+// wkProject projects a task assigned to ann with a form, cancellation enabled.
+func wkProject(t *testing.T, s *repository.Store, o wkTaskOpts) models.Task {
+	t.Helper()
+	if o.Tenant == "" {
+		o.Tenant = "t1"
+	}
+	p := models.Projection{
+		Tenant: o.Tenant,
+		Workflow: models.WorkflowLink{DefinitionID: "invoice", InstanceID: "wf-" + models.NewID(), ActivityInstanceID: "approve",
+			BookmarkID: "bm-" + models.NewID()},
+		Title: "Approve invoice", Assignee: &models.ParticipantRef{ID: "ann", DisplayName: "Ann"},
+		DueAt: o.DueAt, TimeoutEnabled: o.Timeout, CancellationEnabled: true,
+	}
+	if !o.NoForm {
+		p.Form = &models.PinnedForm{Schema: json.RawMessage(wkSchema)}
+	}
+	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
+	task, _, err := s.Create(context.Background(), p.Tenant, key, p.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
+		return models.Project(p, now)
+	})
+	if err != nil {
+		t.Fatalf("project: %v", err)
+	}
+	return task
+}
+
+func wkAnn(tenant string) models.Actor {
+	return models.Actor{Tenant: tenant, Subject: models.ParticipantRef{Tenant: tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "ann", DisplayName: "Ann"},
+		DisplayName: "Ann", Permissions: []string{"user-tasks:*"}}
+}
+
+func wkBoss(tenant string) models.Actor {
+	return models.Actor{Tenant: tenant, Subject: models.ParticipantRef{Tenant: tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "boss"},
+		DisplayName: "Boss", Permissions: []string{"user-tasks:*"}, Manager: true}
+}
+
+// wkComplete completes an assigned task as ann; it returns the accepted operation.
+func wkComplete(t *testing.T, s *repository.Store, task models.Task, data string) models.Operation {
+	t.Helper()
+	opID := "complete-" + models.NewID()
+	ch, err := s.Mutate(context.Background(), task.Tenant, task.ID, opID, func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
+		cmd := models.Command{OperationID: opID, ExpectedRevision: cur.Revision, Actor: wkAnn(cur.Tenant), Prior: prior}
+		return models.Complete(cur, cmd, models.ActionComplete, json.RawMessage(data), now)
+	})
+	if err != nil {
+		t.Fatalf("complete: %v", err)
+	}
+	return *ch.Operation
+}
+
+// wkCancel cancels an open task as a manager.
+func wkCancel(t *testing.T, s *repository.Store, task models.Task, reason string) models.Operation {
+	t.Helper()
+	opID := "cancel-" + models.NewID()
+	ch, err := s.Mutate(context.Background(), task.Tenant, task.ID, opID, func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
+		cmd := models.Command{OperationID: opID, ExpectedRevision: cur.Revision, Actor: wkBoss(cur.Tenant), Prior: prior}
+		return models.Cancel(cur, cmd, reason, now)
+	})
+	if err != nil {
+		t.Fatalf("cancel: %v", err)
+	}
+	return *ch.Operation
+}
+
+func wkGet(t *testing.T, s *repository.Store, tenant, id string) models.Task {
+	t.Helper()
+	task, err := s.Get(context.Background(), tenant, id)
+	if err != nil {
+		t.Fatalf("get %s: %v", id, err)
+	}
+	return task
+}
+
+// wkEventCount counts a task's events of the given types.
+func wkEventCount(t *testing.T, s *repository.Store, tenant, id string, types ...models.EventType) int {
+	t.Helper()
+	evs, err := s.Events(context.Background(), tenant, id, 0, models.MaxPageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range evs {
+		for _, typ := range types {
+			if e.Type == typ {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// wkFinalEvents are the event types of a finalization.
+var wkFinalEvents = []models.EventType{models.EventCompleted, models.EventTimedOut, models.EventCancelled}
+
+// wkLogs collects the workers' logs, so a test can check that no payload reaches them; they
+// are printed when the test fails.
+type wkLogs struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *wkLogs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *wkLogs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func wkLogger(t *testing.T) (*slog.Logger, *wkLogs) {
+	logs := &wkLogs{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("worker logs:\n%s", logs.String())
+		}
+	})
+	return slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), logs
+}
+
+// wkRuntime is a workflow engine behind httptest: it verifies every stimulus's signature,
+// fails the first FailFirst stimuli with 503, acknowledges the rest with 202 and resumes each
+// operation once (deduplicating on the Idempotency-Key), removing the bookmark a moment later
+// through its own "engine" goroutine, as a real runtime calling bookmarks/removed would.
+type wkRuntime struct {
+	t         *testing.T
+	secret    string
+	failFirst int64
+	remove    func(tenant, bookmarkID string) // the engine's bookmark removal
+	server    *httptest.Server
+
+	received atomic.Int64
+	mu       sync.Mutex
+	byKey    map[string]*wkDelivery
+	badSigs  int
+	removals chan [2]string
+	engine   sync.WaitGroup
+}
+
+// wkDelivery is what the runtime saw of one operation.
+type wkDelivery struct {
+	Deliveries int
+	Acked      int
+	Resumed    int
+	Stimulus   workflow.Stimulus
+	Keys       map[string]bool
+}
+
+func newWKRuntime(t *testing.T, secret string, failFirst int, remove func(tenant, bookmarkID string)) *wkRuntime {
+	r := &wkRuntime{t: t, secret: secret, failFirst: int64(failFirst), remove: remove,
+		byKey: map[string]*wkDelivery{}, removals: make(chan [2]string, 1024)}
+	r.server = httptest.NewServer(http.HandlerFunc(r.serve))
+	r.engine.Go(func() {
+		for rm := range r.removals {
+			r.remove(rm[0], rm[1])
+		}
+	})
+	// Registered after the stores were opened, so this runs before they close.
+	t.Cleanup(func() {
+		r.server.Close()
+		close(r.removals)
+		r.engine.Wait()
+	})
+	return r
+}
+
+func (r *wkRuntime) serve(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodPost || req.URL.Path != "/user-task-stimuli" {
+		http.NotFound(w, req)
+		return
+	}
+	body, _ := io.ReadAll(req.Body)
+	if !workflow.VerifySignature([]byte(r.secret), body, req.Header.Get(workflow.SignatureHeader)) {
+		r.mu.Lock()
+		r.badSigs++
+		r.mu.Unlock()
+		http.Error(w, "bad signature", http.StatusUnauthorized)
+		return
+	}
+	var s workflow.Stimulus
+	if err := json.Unmarshal(body, &s); err != nil {
+		http.Error(w, "bad body", http.StatusBadRequest)
+		return
+	}
+	n := r.received.Add(1)
+	r.mu.Lock()
+	d := r.byKey[s.OperationID]
+	if d == nil {
+		d = &wkDelivery{Keys: map[string]bool{}}
+		r.byKey[s.OperationID] = d
+	}
+	d.Deliveries++
+	d.Keys[req.Header.Get(workflow.IdempotencyKeyHeader)] = true
+	d.Stimulus = s
+	if n <= r.failFirst {
+		r.mu.Unlock()
+		http.Error(w, "secret internals of the engine", http.StatusServiceUnavailable)
+		return
+	}
+	d.Acked++
+	resume := d.Resumed == 0
+	if resume {
+		d.Resumed++
+	}
+	r.mu.Unlock()
+	if resume {
+		r.removals <- [2]string{s.Tenant, s.BookmarkID}
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// deliveries returns a copy of what the runtime saw, by operation id.
+func (r *wkRuntime) deliveries() map[string]wkDelivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]wkDelivery, len(r.byKey))
+	for k, v := range r.byKey {
+		out[k] = *v
+	}
+	return out
+}
+
+func (r *wkRuntime) client(t *testing.T) *workflow.HTTPRuntime {
+	t.Helper()
+	c, err := workflow.NewHTTPRuntime(r.server.URL, r.secret, workflow.HTTPRuntimeOptions{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// wkRemover finalizes a removed bookmark's task, as POST bookmarks/removed does.
+func wkRemover(t *testing.T, s *repository.Store) func(tenant, bookmarkID string) {
+	f := workflow.NewFinalizer(s)
+	return func(tenant, bookmarkID string) {
+		if _, _, err := f.Removed(context.Background(), tenant, []string{bookmarkID}); err != nil {
+			t.Errorf("engine: remove bookmark: %v", err)
+		}
+	}
+}
+
+// wkEventually polls cond until it holds or the deadline passes.
+func wkEventually(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func wkKey(taskID, opID string) string { return fmt.Sprintf("%s:%s", taskID, opID) }
