@@ -45,6 +45,7 @@ func TestOpenAPI(t *testing.T) {
 		slices.Sort(routes)
 		want := []string{
 			"GET /api/v1/openapi.json",
+			"GET /api/v1/reconciliation",
 			"GET /api/v1/user-tasks",
 			"GET /api/v1/user-tasks/capabilities",
 			"GET /api/v1/user-tasks/stream",

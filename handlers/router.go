@@ -26,6 +26,8 @@ type Deps struct {
 	Web *WebDeps
 	// Runtime enables the workflow runtime protocol.
 	Runtime *RuntimeDeps
+	// Reconciliation reports the last reconciliation run to managers.
+	Reconciliation ReconciliationReport
 	// Live and Watchers enable the live-update stream.
 	Live     *live.Broker
 	Watchers StreamAuthorizer
@@ -61,6 +63,9 @@ func New(d Deps) *echo.Echo {
 	registerAPI(e, d)
 	if d.Runtime != nil {
 		RegisterRuntime(e.Group("/api/v1/runtime"), d.Runtime.Projector, d.Runtime.Finalizer, authenticate(d.Auth))
+	}
+	if d.Reconciliation != nil {
+		e.GET("/api/v1/reconciliation", getReconciliation(d.Reconciliation), authenticateWith(d))
 	}
 	if d.Web != nil {
 		RegisterWeb(e, *d.Web)

@@ -46,7 +46,6 @@ func TestLoginRedirectsAnonymous(t *testing.T) {
 	for path, want := range map[string]string{
 		"/inbox?tab=available": "/login?next=%2Finbox%3Ftab%3Davailable",
 		"/tasks/abc":           "/login?next=%2Ftasks%2Fabc",
-		"/":                    "/inbox",
 	} {
 		p := b.get(path)
 		if p.status != http.StatusSeeOther || p.location != want {
@@ -55,6 +54,19 @@ func TestLoginRedirectsAnonymous(t *testing.T) {
 	}
 	if p := b.post("/tasks/abc/claim", url.Values{}); p.status != http.StatusSeeOther || p.location != "/login" {
 		t.Errorf("anonymous POST: %d → %q, want 303 → /login", p.status, p.location)
+	}
+}
+
+func TestHomeSignsInTheFirstDemoUserInDevMode(t *testing.T) {
+	f := newWebFixture(t)
+	b := f.browser(t)
+	home := b.get("/")
+	if home.status != http.StatusSeeOther || home.location != "/inbox" {
+		t.Fatalf("GET /: %d → %q, want 303 → /inbox", home.status, home.location)
+	}
+	inbox := b.get("/inbox").wantStatus(http.StatusOK)
+	if !inbox.has("user-name") {
+		t.Fatalf("the inbox after / shows no signed-in user")
 	}
 }
 

@@ -98,8 +98,15 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	}
 }
 
-// home handles GET /: the inbox is the start page.
+// home handles GET /: the inbox is the start page. In dev mode an anonymous visitor is signed
+// in as the first demo user, so `make run` opens straight onto the demo inbox; /login still
+// lists every demo user to switch to.
 func (w *web) home(c echo.Context) error {
+	if len(w.devUsers) > 0 && !w.sessions.HasSession(c.Request()) {
+		if err := w.sessions.start(c, w.devUsers[0].actor(), "dev"); err != nil {
+			return err
+		}
+	}
 	return c.Redirect(http.StatusSeeOther, "/inbox")
 }
 

@@ -292,14 +292,20 @@ func TestBrokerRelaysAcrossNodes(t *testing.T) {
 	}
 
 	t.Run("RelayResyncReachesStreams", func(t *testing.T) {
+		// The nodes registered with the relay in no set order: resync through every
+		// listener and expect both nodes' streams to hear it.
 		cluster.mu.Lock()
-		resync := cluster.resyncs[1]
+		resyncs := append([]func(){}, cluster.resyncs...)
 		cluster.mu.Unlock()
-		resync()
-		select {
-		case <-onB.Lost():
-		case <-time.After(5 * time.Second):
-			t.Fatal("a relay resync did not reach node B's stream")
+		for _, resync := range resyncs {
+			resync()
+		}
+		for name, sub := range map[string]interface{ Lost() <-chan struct{} }{"A": onA, "B": onB} {
+			select {
+			case <-sub.Lost():
+			case <-time.After(5 * time.Second):
+				t.Fatalf("a relay resync did not reach node %s's stream", name)
+			}
 		}
 	})
 }

@@ -83,9 +83,10 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	a.deps = handlers.Deps{
 		Store: store, Logger: log, Tasks: svc, Web: &web,
-		Runtime:  &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store).WithNotifier(notify)},
-		Live:     a.broker,
-		Watchers: store,
+		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store).WithNotifier(notify)},
+		Live:           a.broker,
+		Reconciliation: a.workers.Reconciler,
+		Watchers:       store,
 	}
 	if a.verifier != nil {
 		a.deps.Auth = a.verifier

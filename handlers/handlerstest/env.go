@@ -33,6 +33,8 @@ type Options struct {
 	// WriteTimeout and BusyTimeout are the store's (repository.Config); zero takes its defaults.
 	WriteTimeout time.Duration
 	BusyTimeout  time.Duration
+	// Reconciliation, when set, serves GET /api/v1/reconciliation.
+	Reconciliation handlers.ReconciliationReport
 }
 
 // Env is one running server on the real router, store, service and verifier.
@@ -114,6 +116,8 @@ func start(t *testing.T, name, dbURL string, o *Options) *Env {
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tasks:  tasks.New(store, tasks.Options{}),
 		Auth:   verifier,
+
+		Reconciliation: o.Reconciliation,
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)
