@@ -37,6 +37,7 @@ if ! mariadb-admin --socket="$mysock" -uroot ping >/dev/null 2>&1; then
     mariadb-install-db --user=mysql --datadir="$mydata" --auth-root-authentication-method=normal >/dev/null
   fi
   chown mysql "$root"
+  rm -f "$mysock" "$root/mysql.pid" # left behind by a server that was killed
   (mariadbd --user=mysql --datadir="$mydata" --port="$my_port" --bind-address=127.0.0.1 \
      --socket="$mysock" --pid-file="$root/mysql.pid" --max-connections=300 \
      --character-set-server=utf8mb4 --collation-server=utf8mb4_bin \

@@ -634,17 +634,23 @@ func testQueryCursorStability(t *testing.T, h Harness) {
 	letters := "kcmaqgexsiuo"
 	var seeded []string
 	for i, r := range letters {
-		o := TaskOpts{Title: "title " + string(r)}
+		prio := i * 37 % 101
+		o := TaskOpts{Title: "title " + string(r), Priority: &prio}
 		if i%3 != 0 {
 			o.DueAt = queryTime(time.Now().UTC().Add(time.Duration(i) * time.Hour))
 		}
 		seeded = append(seeded, CreateTask(t, s, o).ID)
 	}
 	inserted := 0
-	for _, c := range []struct {
+	type sortCase struct {
 		key  models.SortKey
 		desc bool
-	}{{models.SortCreated, false}, {models.SortCreated, true}, {models.SortTitle, false}, {models.SortTitle, true}, {models.SortDue, false}, {models.SortDue, true}} {
+	}
+	var cases []sortCase
+	for _, key := range models.SortKeys {
+		cases = append(cases, sortCase{key, false}, sortCase{key, true})
+	}
+	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/desc=%v", c.key, c.desc), func(t *testing.T) {
 			f := models.TaskFilter{Tenant: "t1", Scope: models.ScopeAll, Actor: boss, Sort: c.key, Descending: c.desc, Limit: 3}
 			var got []models.Task
@@ -667,7 +673,8 @@ func testQueryCursorStability(t *testing.T, h Harness) {
 				// Rows inserted between pages, sorting before, between and after the cursor.
 				for _, title := range []string{"title a", "title n", "title z"} {
 					inserted++
-					o := TaskOpts{Title: title}
+					prio := inserted * 13 % 101
+					o := TaskOpts{Title: title, Priority: &prio}
 					if inserted%2 == 0 {
 						o.DueAt = queryTime(time.Now().UTC().Add(time.Duration(inserted%13) * time.Hour))
 					}
