@@ -40,7 +40,7 @@ func TestReconciliationReport(t *testing.T) {
 		var got struct {
 			LastRun struct {
 				Recreated, Requeued, Finalized, Ambiguous int
-				StartedAt                                string
+				StartedAt                                 string
 			}
 		}
 		if err := json.Unmarshal(res.Body, &got); err != nil || res.Status != http.StatusOK {
