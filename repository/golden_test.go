@@ -776,6 +776,66 @@ func outboxScenarios() []goldenScenario {
 				t.Fatalf("claimed %d rows", len(got))
 			}
 		}},
+		// The background workers' queries (worker_queries.go).
+		{"due-tasks", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
+			g.answer(fakeScript{Rows: goldenRows{"user_tasks": {{g.record(task)}}}.rows})
+			got, err := g.s.DueTasks(g.ctx, 200, "")
+			goldenOK(t, err)
+			if len(got) != 1 {
+				t.Fatalf("got %d tasks", len(got))
+			}
+		}},
+		{"reconcile-tasks", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
+			g.answer(fakeScript{Rows: goldenRows{"user_tasks": {{g.record(task)}}}.rows})
+			got, err := g.s.ReconcileTasks(g.ctx, "t1", 5*time.Minute, models.NewID(), 100)
+			goldenOK(t, err)
+			if len(got) != 1 {
+				t.Fatalf("got %d tasks", len(got))
+			}
+		}},
+		{"known-bookmarks", func(t *testing.T, g *goldenEnv) {
+			_, err := g.s.KnownBookmarks(g.ctx, "t1", []string{"bm-1", "bm-2"})
+			goldenOK(t, err)
+		}},
+		{"tenants", func(t *testing.T, g *goldenEnv) {
+			_, err := g.s.Tenants(g.ctx)
+			goldenOK(t, err)
+		}},
+		{"set-health", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
+			g.answer(fakeScript{Rows: g.stored(task)})
+			goldenOK(t, g.s.SetHealth(g.ctx, "t1", task.ID, models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing, Message: "x"}))
+		}},
+		{"clear-health", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
+			g.answer(fakeScript{Rows: g.stored(task)})
+			goldenOK(t, g.s.ClearHealth(g.ctx, "t1", task.ID, models.HealthResumeDeliveryFailing))
+		}},
+		{"accepted-operation", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
+			op := g.operation(task, "op-1", "h", models.OperationAccepted)
+			g.answer(fakeScript{Rows: goldenRows{"user_task_operations": {{op}}}.rows})
+			got, err := g.s.AcceptedOperation(g.ctx, "t1", task.ID)
+			goldenOK(t, err)
+			if got == nil || got.OperationID != "op-1" {
+				t.Fatalf("got %+v", got)
+			}
+		}},
+		{"requeue-resumption", func(t *testing.T, g *goldenEnv) {
+			requeued, err := g.s.RequeueResumption(g.ctx, "t1", models.NewID(), "op-1")
+			goldenOK(t, err)
+			if !requeued {
+				t.Fatal("not requeued")
+			}
+		}},
+		{"release-resumption", func(t *testing.T, g *goldenEnv) {
+			goldenOK(t, g.s.ReleaseResumption(g.ctx, claimed(g.task(goldenTaskOpts{}))))
+		}},
+		{"settle-resumption", func(t *testing.T, g *goldenEnv) {
+			goldenOK(t, g.s.SettleResumption(g.ctx, claimed(g.task(goldenTaskOpts{}))))
+		}},
 		{"ack-resumption", func(t *testing.T, g *goldenEnv) {
 			goldenOK(t, g.s.AckResumption(g.ctx, claimed(g.task(goldenTaskOpts{}))))
 		}},
