@@ -16,10 +16,13 @@ import (
 // token never silently loses memberships.
 const MaxGroups = 1000
 
-// actor maps verified claims to the actor of SPEC 3.1. Malformed or overlong claims refuse the
-// token; an overlong display name is shortened, since it is only a snapshot.
-func (v *Verifier) actor(c jwt.MapClaims) (models.Actor, error) {
-	names := v.cfg.Claims
+// ActorFromClaims maps verified claims (a bearer token's, or an OIDC ID token's) to the actor
+// of SPEC 3.1 with the configured claim names, manager role and tenant rules. Malformed or
+// overlong claims refuse the credential; an overlong display name is shortened, since it is
+// only a snapshot. Every refusal wraps models.ErrUnauthorized.
+func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
+	c := jwt.MapClaims(claims)
+	names := cfg.Claims
 
 	sub, err := stringClaim(c, names.Subject)
 	switch {
@@ -37,10 +40,10 @@ func (v *Verifier) actor(c jwt.MapClaims) (models.Actor, error) {
 		return models.Actor{}, unauthorized(err.Error())
 	}
 	if tenant == "" {
-		if v.cfg.RequireTenant {
+		if cfg.RequireTenant {
 			return models.Actor{}, unauthorized("missing tenant claim")
 		}
-		tenant = v.cfg.DefaultTenant
+		tenant = cfg.DefaultTenant
 	}
 	if err := checkID("tenant", tenant, models.MaxTenantLength); err != nil {
 		return models.Actor{}, err
@@ -95,7 +98,7 @@ func (v *Verifier) actor(c jwt.MapClaims) (models.Actor, error) {
 		Groups:      groups,
 		DisplayName: name,
 		Permissions: perms,
-		Manager:     slices.Contains(roles, v.cfg.ManagerRole) && models.HasPermission(perms, models.PermSupervise),
+		Manager:     slices.Contains(roles, cfg.ManagerRole) && models.HasPermission(perms, models.PermSupervise),
 	}, nil
 }
 

@@ -155,7 +155,7 @@ func (v *Verifier) Actor(ctx context.Context, rawToken string) (models.Actor, er
 	if err != nil {
 		return models.Actor{}, unauthorized(v.reason(token, err))
 	}
-	return v.actor(claims)
+	return v.cfg.ActorFromClaims(claims)
 }
 
 // unauthorized wraps models.ErrUnauthorized with a safe reason.
