@@ -19,9 +19,10 @@ lint: ## go vet, gofmt and staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
 
-verify: ## regenerate generated files and fail on any diff; then lint
+verify: ## regenerate generated files (templ, go.mod) and fail on any diff; then lint
+	$(GO) tool templ generate
 	$(GO) mod tidy
-	@git diff --exit-code -- go.mod go.sum || (echo "go.mod/go.sum are not tidy"; exit 1)
+	@git diff --exit-code -- go.mod go.sum '*_templ.go' || (echo "generated files differ: commit the regenerated ones"; exit 1)
 	$(MAKE) lint
 
 golden: ## rewrite the SQL Server and Oracle golden SQL files from the store's dry-run output
