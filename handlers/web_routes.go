@@ -103,8 +103,13 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 // lists every demo user to switch to.
 func (w *web) home(c echo.Context) error {
 	if len(w.devUsers) > 0 && !w.sessions.HasSession(c.Request()) {
-		if err := w.sessions.start(c, w.devUsers[0].actor(), "dev"); err != nil {
+		first := w.devUsers[0].actor()
+		if err := w.sessions.start(c, first, "dev"); err != nil {
 			return err
+		}
+		if first.Manager {
+			// A manager's own tabs may be empty; the demo opens on the whole tenant.
+			return c.Redirect(http.StatusSeeOther, "/inbox?tab=all")
 		}
 	}
 	return c.Redirect(http.StatusSeeOther, "/inbox")

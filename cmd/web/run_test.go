@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"net/http/cookiejar"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -98,6 +99,23 @@ func TestServeDevModeMigratesAndAnswersHealth(t *testing.T) {
 	}
 	if code, body := get(t, base+"/login"); code != 200 || !strings.Contains(body, `data-testid="dev-user"`) {
 		t.Fatalf("/login in dev mode = %d, lists demo users: %v", code, strings.Contains(body, "dev-user"))
+	}
+	// make run opens on the demo inbox: / signs in the first demo user (a manager) and shows the
+	// seeded tenant.
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	resp, err := client.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	page.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if resp.Request.URL.Path != "/inbox" || resp.Request.URL.Query().Get("tab") != "all" {
+		t.Fatalf("/ landed on %s, want the manager's all tab", resp.Request.URL)
+	}
+	if rows := strings.Count(page.String(), `data-testid="task-row"`); rows < 5 {
+		t.Fatalf("the demo inbox shows %d task rows, want the seeded tasks", rows)
 	}
 	if _, err := filepath.Glob(filepath.Join(dir, "encryption-keys")); err != nil {
 		t.Fatal(err)
