@@ -2,17 +2,13 @@ package repository_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"usertasks/keyring"
-	"usertasks/models"
+	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
 )
@@ -23,23 +19,13 @@ import (
 func TestContractSQLite(t *testing.T) { storetest.Run(t, sqliteHarness(t)) }
 
 func TestContractPostgres(t *testing.T) {
-	storetest.Run(t, serverHarness(t, "PostgreSQL", providerURL(t, "USERTASKS_TEST_POSTGRES_URL", "PostgreSQL")))
+	migrationstest.ServerURL(t, migrationstest.PostgresURLEnv, "PostgreSQL")
+	storetest.Run(t, serverHarness(t, "PostgreSQL", migrationstest.PostgresURL))
 }
 
 func TestContractMySQL(t *testing.T) {
-	storetest.Run(t, serverHarness(t, "MariaDB", providerURL(t, "USERTASKS_TEST_MYSQL_URL", "MariaDB")))
-}
-
-func providerURL(t *testing.T, env, name string) string {
-	t.Helper()
-	u := os.Getenv(env)
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is required under CI=true (%s unset)", name, env)
-		}
-		t.Skipf("skipped provider %s: %s is not set", name, env)
-	}
-	return u
+	migrationstest.ServerURL(t, migrationstest.MySQLURLEnv, "MariaDB")
+	storetest.Run(t, serverHarness(t, "MariaDB", migrationstest.MySQLURL))
 }
 
 var testKeys = func() *keyring.Keyring {
@@ -91,12 +77,13 @@ func sqliteHarness(t *testing.T) storetest.Harness {
 	}
 }
 
-// serverHarness creates one database per test on a PostgreSQL or MariaDB server.
-func serverHarness(t *testing.T, name, serverURL string) storetest.Harness {
+// serverHarness creates one database per test with fresh (migrationstest.PostgresURL or
+// MySQLURL) on a PostgreSQL or MariaDB server.
+func serverHarness(t *testing.T, name string, fresh func(testing.TB) string) storetest.Harness {
 	h := storetest.Harness{
 		Name: name,
 		Open: func(t *testing.T, o storetest.Options) *repository.Store {
-			u := freshDatabase(t, serverURL)
+			u := fresh(t)
 			if err := repository.Migrate(context.Background(), u); err != nil {
 				t.Fatalf("migrate: %v", err)
 			}
@@ -108,7 +95,7 @@ func serverHarness(t *testing.T, name, serverURL string) storetest.Harness {
 		Exec:     execSQL,
 		QueryInt: queryInt,
 	}
-	if strings.HasPrefix(serverURL, "postgres") {
+	if name == "PostgreSQL" {
 		h.Explain = func(t *testing.T, s *repository.Store, q string, args ...any) string {
 			return explain(t, s, "EXPLAIN "+q, args...)
 		}
@@ -186,48 +173,4 @@ func asText(v any) any {
 		return string(b)
 	}
 	return v
-}
-
-// freshDatabase creates a uniquely named database on the server and drops it after the test.
-func freshDatabase(t *testing.T, serverURL string) string {
-	t.Helper()
-	name := fmt.Sprintf("ut_%d_%s", time.Now().UnixNano()%1e9, strings.ReplaceAll(models.NewID()[24:], "-", ""))
-	admin, _, err := repository.OpenSQL(serverURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	create, drop := "CREATE DATABASE "+name, "DROP DATABASE IF EXISTS "+name
-	if strings.HasPrefix(serverURL, "mysql") {
-		create += " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
-	}
-	if _, err := admin.Exec(create); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	u, err := url.Parse(serverURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	t.Cleanup(func() {
-		a, _, err := repository.OpenSQL(serverURL)
-		if err != nil {
-			return
-		}
-		defer a.Close()
-		dropWithRetry(a, drop, strings.HasPrefix(serverURL, "postgres"), name)
-	})
-	return u.String()
-}
-
-func dropWithRetry(a *sql.DB, drop string, postgres bool, name string) {
-	if postgres {
-		a.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
-	}
-	for i := 0; i < 5; i++ {
-		if _, err := a.Exec(drop); err == nil {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/migrations/migrationstest"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
@@ -19,11 +20,13 @@ import (
 func TestWorkerQueriesSQLite(t *testing.T) { testWorkerQueries(t, sqliteHarness(t)) }
 
 func TestWorkerQueriesPostgres(t *testing.T) {
-	testWorkerQueries(t, serverHarness(t, "PostgreSQL", providerURL(t, "USERTASKS_TEST_POSTGRES_URL", "PostgreSQL")))
+	migrationstest.ServerURL(t, migrationstest.PostgresURLEnv, "PostgreSQL")
+	testWorkerQueries(t, serverHarness(t, "PostgreSQL", migrationstest.PostgresURL))
 }
 
 func TestWorkerQueriesMySQL(t *testing.T) {
-	testWorkerQueries(t, serverHarness(t, "MariaDB", providerURL(t, "USERTASKS_TEST_MYSQL_URL", "MariaDB")))
+	migrationstest.ServerURL(t, migrationstest.MySQLURLEnv, "MariaDB")
+	testWorkerQueries(t, serverHarness(t, "MariaDB", migrationstest.MySQLURL))
 }
 
 // wqClock shifts the database clock by an offset the test moves forward.

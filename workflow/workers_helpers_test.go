@@ -9,16 +9,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"usertasks/keyring"
+	"usertasks/migrations/migrationstest"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/workflow"
@@ -64,45 +62,11 @@ func wkSQLite(t *testing.T) wkDB {
 // and drops it after the test. Unset: skipped, but a failure under CI=true.
 func wkPostgres(t *testing.T) wkDB {
 	t.Helper()
-	server := os.Getenv("USERTASKS_TEST_POSTGRES_URL")
-	if server == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("PostgreSQL is required under CI=true (USERTASKS_TEST_POSTGRES_URL unset)")
-		}
-		t.Skip("skipped provider PostgreSQL: USERTASKS_TEST_POSTGRES_URL is not set")
-	}
-	name := "wk_" + strings.ReplaceAll(models.NewID(), "-", "")[12:]
-	admin, _, err := repository.OpenSQL(server)
-	if err != nil {
+	u := migrationstest.PostgresURL(t)
+	if err := repository.Migrate(context.Background(), u); err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Close()
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		a, _, err := repository.OpenSQL(server)
-		if err != nil {
-			return
-		}
-		defer a.Close()
-		a.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
-		for range 5 {
-			if _, err := a.Exec("DROP DATABASE IF EXISTS " + name); err == nil {
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	})
-	u, err := url.Parse(server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	if err := repository.Migrate(context.Background(), u.String()); err != nil {
-		t.Fatal(err)
-	}
-	return wkDB{name: "PostgreSQL", url: u.String()}
+	return wkDB{name: "PostgreSQL", url: u}
 }
 
 // open opens a store (one node) on the database; clock may be nil.

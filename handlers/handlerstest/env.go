@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,7 +21,7 @@ import (
 	"usertasks/handlers"
 	"usertasks/keyring"
 	"usertasks/migrations"
-	"usertasks/models"
+	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
 	"usertasks/tasks"
 )
@@ -65,14 +63,7 @@ func SQLite(t *testing.T, o *Options) *Env {
 // fails.
 func Postgres(t *testing.T, o *Options) *Env {
 	t.Helper()
-	server := os.Getenv("USERTASKS_TEST_POSTGRES_URL")
-	if server == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("PostgreSQL is required under CI=true (USERTASKS_TEST_POSTGRES_URL unset)")
-		}
-		t.Skip("skipped provider PostgreSQL: USERTASKS_TEST_POSTGRES_URL is not set")
-	}
-	return start(t, "PostgreSQL", freshDatabase(t, server), o)
+	return start(t, "PostgreSQL", migrationstest.PostgresURL(t), o)
 }
 
 var testKeys = sync.OnceValue(func() *keyring.Keyring {
@@ -125,40 +116,6 @@ func start(t *testing.T, name, dbURL string, o *Options) *Env {
 	e := &Env{Name: name, URL: srv.URL, DatabaseURL: dbURL, Store: store, Logs: logs, secret: secret}
 	e.contract = loadContract(t, srv.URL)
 	return e
-}
-
-// freshDatabase creates a uniquely named database on the server and drops it after the test.
-func freshDatabase(t *testing.T, serverURL string) string {
-	t.Helper()
-	name := "ut_h_" + strings.ReplaceAll(models.NewID(), "-", "")[20:]
-	admin, _, err := repository.OpenSQL(serverURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	u, err := url.Parse(serverURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	t.Cleanup(func() {
-		a, _, err := repository.OpenSQL(serverURL)
-		if err != nil {
-			return
-		}
-		defer a.Close()
-		a.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
-		for range 5 {
-			if _, err := a.Exec("DROP DATABASE IF EXISTS " + name); err == nil {
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	})
-	return u.String()
 }
 
 // Count runs a counting query written with ? placeholders on the store's database.

@@ -59,7 +59,18 @@ func NewSQLiteFile(t testing.TB) (*sql.DB, string) {
 // gorm.io/driver/postgres. The database is dropped when the test ends.
 func NewPostgres(t testing.TB) (*sql.DB, string) {
 	t.Helper()
-	serverURL := serverURL(t, PostgresURLEnv, "PostgreSQL")
+	dsn := PostgresURL(t)
+	db := open(t, "pgx", dsn)
+	t.Cleanup(func() { _ = db.Close() })
+	return db, dsn
+}
+
+// PostgresURL creates a fresh database with a random name on the server of
+// USERTASKS_TEST_POSTGRES_URL and returns its postgres:// URL (what USERTASKS_DATABASE_URL
+// takes). The database is dropped, with any connection still open to it, when the test ends.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	serverURL := ServerURL(t, PostgresURLEnv, "PostgreSQL")
 	u, err := url.Parse(serverURL)
 	if err != nil {
 		t.Fatalf("migrationstest: %s: %v", PostgresURLEnv, err)
@@ -74,10 +85,7 @@ func NewPostgres(t testing.TB) (*sql.DB, string) {
 		}
 	})
 	u.Path = "/" + name
-	dsn := u.String()
-	db := open(t, "pgx", dsn)
-	t.Cleanup(func() { _ = db.Close() })
-	return db, dsn
+	return u.String()
 }
 
 // NewMySQL creates a fresh database (utf8mb4, utf8mb4_bin) with a random name on the server of
@@ -88,12 +96,39 @@ func NewPostgres(t testing.TB) (*sql.DB, string) {
 // the test ends.
 func NewMySQL(t testing.TB) (*sql.DB, string) {
 	t.Helper()
-	serverURL := serverURL(t, MySQLURLEnv, "MySQL")
+	serverURL, name := createMySQL(t)
+	dsn, err := mysqlDSN(serverURL, name)
+	if err != nil {
+		t.Fatalf("migrationstest: %s: %v", MySQLURLEnv, err)
+	}
+	db := open(t, "mysql", dsn)
+	t.Cleanup(func() { _ = db.Close() })
+	return db, dsn
+}
+
+// MySQLURL creates a fresh database (utf8mb4, utf8mb4_bin) with a random name on the server of
+// USERTASKS_TEST_MYSQL_URL and returns its mysql:// URL (what USERTASKS_DATABASE_URL takes).
+// The database is dropped when the test ends.
+func MySQLURL(t testing.TB) string {
+	t.Helper()
+	serverURL, name := createMySQL(t)
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatalf("migrationstest: %s: %v", MySQLURLEnv, err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// createMySQL creates the database and registers its drop; it returns the server URL and name.
+func createMySQL(t testing.TB) (serverURL, name string) {
+	t.Helper()
+	serverURL = ServerURL(t, MySQLURLEnv, "MySQL")
 	adminDSN, err := mysqlDSN(serverURL, "")
 	if err != nil {
 		t.Fatalf("migrationstest: %s: %v", MySQLURLEnv, err)
 	}
-	name := randomName(t)
+	name = randomName(t)
 	admin := open(t, "mysql", adminDSN)
 	defer admin.Close()
 	exec(t, admin, "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
@@ -102,13 +137,7 @@ func NewMySQL(t testing.TB) (*sql.DB, string) {
 			t.Errorf("migrationstest: drop mysql database %s: %v", name, err)
 		}
 	})
-	dsn, err := mysqlDSN(serverURL, name)
-	if err != nil {
-		t.Fatalf("migrationstest: %s: %v", MySQLURLEnv, err)
-	}
-	db := open(t, "mysql", dsn)
-	t.Cleanup(func() { _ = db.Close() })
-	return db, dsn
+	return serverURL, name
 }
 
 // mysqlDSN turns mysql://user:password@host:port/db?param=value into the go-sql-driver form, with
@@ -144,8 +173,9 @@ func mysqlDSN(rawURL, name string) (string, error) {
 	return cfg.FormatDSN(), nil
 }
 
-// serverURL returns the URL in env, or skips the test (fails it when CI=true).
-func serverURL(t testing.TB, env, provider string) string {
+// ServerURL returns the server URL in env, or skips the test with a message naming the
+// provider (fails it when CI=true).
+func ServerURL(t testing.TB, env, provider string) string {
 	t.Helper()
 	v := os.Getenv(env)
 	if v != "" {
