@@ -38,7 +38,8 @@ func catalog(c echo.Context) *i18n.Catalog {
 // chrome builds what every page shares. It consumes the flash message, if any.
 func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chrome {
 	t := catalog(c)
-	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), CSRF: w.sessions.csrfToken(c)}
+	// Times are shown in UTC until the session carries the person's zone.
+	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), Location: time.UTC, CSRF: w.sessions.csrfToken(c)}
 	c.Response().Header().Set("Content-Language", t.Lang)
 	if d, ok := w.sessions.read(c.Request()); ok {
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}

@@ -158,7 +158,7 @@ func (w *web) renderTask(c echo.Context, id string, st taskState) error {
 	default:
 		if m.Protected {
 			m.Instructions = views.ParseMarkdown(t.Protected.Instructions)
-			m.Form = taskForm(m.T, d, st)
+			m.Form = taskForm(m.Clock(), d, st)
 		}
 	}
 	if v.Manager {
@@ -204,7 +204,8 @@ func taskBanners(t *i18n.Catalog, v tasks.TaskView, st taskState, flash webFlash
 }
 
 // taskForm builds the completion form (editable for the assignee) or the read-only values.
-func taskForm(t *i18n.Catalog, d tasks.Detail, st taskState) *views.TaskForm {
+func taskForm(clock views.Clock, d tasks.Detail, st taskState) *views.TaskForm {
+	t := clock.T
 	editable := slices.Contains(d.AllowedActions, models.ActComplete)
 	if d.Form == nil && !editable {
 		return nil
@@ -226,7 +227,7 @@ func taskForm(t *i18n.Catalog, d tasks.Detail, st taskState) *views.TaskForm {
 	used := map[string]bool{}
 	if d.Form != nil {
 		for _, fv := range d.Form.Fields {
-			fl := formField(t, fv, st.revealed, posted, editable)
+			fl := formField(clock, fv, st.revealed, posted, editable)
 			if posted != nil {
 				for _, fe := range posted.errors {
 					if fe.Field == fv.Key && fl.Error == "" {
@@ -260,7 +261,7 @@ func taskForm(t *i18n.Catalog, d tasks.Detail, st taskState) *views.TaskForm {
 
 // formField is one field with its value: the posted one after a refused post, a revealed one,
 // or the task's (masked values are never sent by the service).
-func formField(t *i18n.Catalog, fv tasks.FieldView, revealed map[string]string, posted *completeState, editable bool) views.Field {
+func formField(clock views.Clock, fv tasks.FieldView, revealed map[string]string, posted *completeState, editable bool) views.Field {
 	fl := views.Field{
 		Key: fv.Key, ID: "f-" + fv.Key, Label: fv.Label, Type: fv.Type, Help: fv.Help,
 		Required: fv.Required, Masked: fv.Masked,
@@ -315,7 +316,7 @@ func formField(t *i18n.Catalog, fv tasks.FieldView, revealed map[string]string, 
 	if fv.Type == forms.TypeDateTime && value != "" {
 		if ts, err := time.Parse(time.RFC3339, value); err == nil {
 			value = ts.UTC().Format(datetimeLocal)
-			fl.Display = t.Date(ts)
+			fl.Display = clock.Absolute(ts)
 		}
 	}
 	fl.Value, fl.Checked, fl.HasValue = value, checked, has

@@ -11,14 +11,15 @@ import (
 )
 
 // Chrome is what every page shares: language, the signed-in user, the CSRF token for its
-// forms, a flash message from the previous request, and the clock for relative times.
+// forms, a flash message from the previous request, and what the page's Clock needs.
 type Chrome struct {
-	T     *i18n.Catalog
-	Title string // the page's own title; the document title appends the app name
-	User  *User  // nil when nobody is signed in
-	CSRF  string // the token every form posts as CSRFField
-	Flash *Flash
-	Now   time.Time
+	T        *i18n.Catalog
+	Title    string // the page's own title; the document title appends the app name
+	User     *User  // nil when nobody is signed in
+	CSRF     string // the token every form posts as CSRFField
+	Flash    *Flash
+	Now      time.Time      // relative times count from here
+	Location *time.Location // absolute times are shown in this zone; nil is UTC
 }
 
 // CSRFField is the name of the hidden CSRF input of every form.

@@ -51,7 +51,7 @@ type Catalog struct {
 	Overdue        string
 	DueIn          string // "due %s" with a relative time
 	Months         [12]string
-	DateFormat     string // day, month name, year, hour, minute
+	DateFormat     string // day, month name, year, hour, minute, zone
 	JustNow        string
 	FutureFormat   string // "in %s"
 	PastFormat     string // "%s ago"
@@ -324,10 +324,11 @@ func (c *Catalog) PriorityLevel(p int) string {
 	return c.PriorityNormal
 }
 
-// Date renders an absolute UTC time, e.g. "14 Mar 2026, 09:30 UTC".
+// Date renders an absolute time in its own zone, e.g. "14 Mar 2026, 09:30 UTC". Pages call
+// it through views.Clock, which picks the zone.
 func (c *Catalog) Date(t time.Time) string {
-	t = t.UTC()
-	return fmt.Sprintf(c.DateFormat, t.Day(), c.Months[t.Month()-1], t.Year(), t.Hour(), t.Minute())
+	zone, _ := t.Zone()
+	return fmt.Sprintf(c.DateFormat, t.Day(), c.Months[t.Month()-1], t.Year(), t.Hour(), t.Minute(), zone)
 }
 
 // Relative renders t relative to now: "in 3 days", "2 hours ago", "just now".

@@ -80,7 +80,7 @@ var german = &Catalog{
 	Overdue:        "Überfällig",
 	DueIn:          "fällig %s",
 	Months:         [12]string{"Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."},
-	DateFormat:     "%d. %s %d, %02d:%02d UTC",
+	DateFormat:     "%d. %s %d, %02d:%02d %s",
 	JustNow:        "gerade eben",
 	FutureFormat:   "in %s",
 	PastFormat:     "vor %s",

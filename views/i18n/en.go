@@ -76,7 +76,7 @@ var english = &Catalog{
 	Overdue:        "Overdue",
 	DueIn:          "due %s",
 	Months:         [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
-	DateFormat:     "%d %s %d, %02d:%02d UTC",
+	DateFormat:     "%d %s %d, %02d:%02d %s",
 	JustNow:        "just now",
 	FutureFormat:   "in %s",
 	PastFormat:     "%s ago",
