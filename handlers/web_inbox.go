@@ -229,8 +229,8 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 			f.Limit = n
 		}
 	}
-	// Totals for the personal lists are cheap; the whole tenant's is not counted on every page.
-	f.IncludeTotal = q.scope != models.ScopeAll
+	// Every tab shows its count, the whole tenant's included: one indexed COUNT per tab.
+	f.IncludeTotal = true
 	return f, errs
 }
 
@@ -301,6 +301,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	}
 
 	m.Total = page.Total
+	w.countTabs(c, &m, q)
 	ret := q.href()
 	for _, v := range page.Items {
 		m.Rows = append(m.Rows, w.inboxRow(v, d.actor(), q.scope, ret))
@@ -317,6 +318,31 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		m.Paging.FirstHref = ""
 	}
 	return w.render(c, status, views.InboxView(m))
+}
+
+// countTabs puts the number of tasks on every tab, with the page's filters (the tabs link to
+// the same filters): the current tab's from its page, the others with one small query each. A
+// count that fails is left off its tab; the tab itself still works.
+func (w *web) countTabs(c echo.Context, m *views.InboxPage, q inboxQuery) {
+	ctx := c.Request().Context()
+	for i := range m.Tabs {
+		s := models.Scope(m.Tabs[i].Key)
+		if s == q.scope {
+			m.Tabs[i].Count = m.Total
+			continue
+		}
+		f, problems := q.withScope(s).taskFilter(m.T)
+		if len(problems) > 0 {
+			continue
+		}
+		f.Limit = 1
+		page, err := w.tasks.List(ctx, webActor(c), f)
+		if err != nil {
+			w.log.WarnContext(ctx, "inbox tab count failed", "scope", string(s), "error", err.Error())
+			continue
+		}
+		m.Tabs[i].Count = page.Total
+	}
 }
 
 // inboxRow builds one row; claim and release are offered only when allowed.
@@ -338,7 +364,7 @@ func (w *web) inboxRow(v tasks.TaskView, a models.Actor, scope models.Scope, ret
 		r.Release = &views.Command{Action: taskHref(t.ID) + "/release", Revision: t.Revision, OperationID: models.NewID(), Return: ret}
 	}
 	if v.Manager && t.Health.Severity != models.SeverityNone {
-		r.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code, Message: t.Health.Message}
+		r.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
 	}
 	return r
 }

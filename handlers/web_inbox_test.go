@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -94,8 +95,8 @@ func TestInboxTabs(t *testing.T) {
 		if got := rowTitles(p); len(got) != 2 {
 			t.Fatalf("all rows %v", got)
 		}
-		if p.has("total-count") {
-			t.Fatal("the whole tenant is counted on every page")
+		if got := p.text("total-count"); got != "2 tasks" {
+			t.Fatalf("the whole tenant's count %q", got)
 		}
 		na := b.get("/inbox?tab=needs-attention").wantStatus(http.StatusOK)
 		if got := rowTitles(na); !slices.Equal(got, []string{"For finance"}) {
@@ -362,10 +363,10 @@ func TestInboxGerman(t *testing.T) {
 	if p.lang() != "de" || p.header.Get("Content-Language") != "de" {
 		t.Fatalf("lang %q, Content-Language %q", p.lang(), p.header.Get("Content-Language"))
 	}
-	if got := p.text("tab-available"); got != "Verfügbar" {
+	if got := p.text("tab-label-available"); got != "Verfügbar" {
 		t.Fatalf("tab label %q", got)
 	}
-	if got := p.text("tab-assigned"); got != "Mir zugewiesen" {
+	if got := p.text("tab-label-assigned"); got != "Mir zugewiesen" {
 		t.Fatalf("tab label %q", got)
 	}
 	row := p.all("task-row")[0]
@@ -419,4 +420,53 @@ func TestInboxErrorState(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tabCounts reads the number on every inbox tab that shows one.
+func tabCounts(t *testing.T, p *webPage) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, key := range []string{"assigned", "available", "history", "all", "needs-attention"} {
+		if n := p.all("tab-count-" + key); len(n) == 1 {
+			out[key] = webText(n[0])
+		}
+	}
+	return out
+}
+
+func TestInboxTabCounts(t *testing.T) {
+	f := newWebFixture(t)
+	f.seed(t, webTaskOpts{title: "Mine", assignee: "ann"})
+	f.seed(t, webTaskOpts{title: "For finance"})
+	f.seed(t, webTaskOpts{title: "Also for finance"})
+
+	t.Run("Person", func(t *testing.T) {
+		p := f.signIn(t, "ann").get("/inbox").wantStatus(http.StatusOK)
+		if got, want := tabCounts(t, p), map[string]string{"assigned": "1", "available": "2", "history": "0"}; !maps.Equal(got, want) {
+			t.Fatalf("tab counts %v, want %v", got, want)
+		}
+	})
+	t.Run("ManagerCountsEveryTab", func(t *testing.T) {
+		b := f.signIn(t, "boss")
+		p := b.get("/inbox?tab=all").wantStatus(http.StatusOK)
+		want := map[string]string{"assigned": "0", "available": "0", "history": "0", "all": "3", "needs-attention": "2"}
+		if got := tabCounts(t, p); !maps.Equal(got, want) {
+			t.Fatalf("tab counts %v, want %v", got, want)
+		}
+		if got := p.text("total-count"); got != "3 tasks" {
+			t.Fatalf("the All tab's total %q", got)
+		}
+	})
+	t.Run("CountsFollowTheFilters", func(t *testing.T) {
+		p := f.signIn(t, "boss").get("/inbox?tab=all&q=also").wantStatus(http.StatusOK)
+		if got := tabCounts(t, p); got["all"] != "1" || got["needs-attention"] != "1" {
+			t.Fatalf("filtered tab counts %v", got)
+		}
+	})
+	t.Run("NoCountsForInvalidFilters", func(t *testing.T) {
+		p := f.signIn(t, "ann").get("/inbox?priorityFrom=abc").wantStatus(http.StatusUnprocessableEntity)
+		if got := tabCounts(t, p); len(got) != 0 {
+			t.Fatalf("counted with invalid filters: %v", got)
+		}
+	})
 }

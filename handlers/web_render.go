@@ -198,7 +198,7 @@ func (w *web) describeError(c echo.Context, err error, t *i18n.Catalog) (status 
 	var ce *models.ConflictError
 	switch {
 	case errors.As(err, &ve):
-		return http.StatusUnprocessableEntity, t.BadRequestTitle, t.CheckValues
+		return http.StatusUnprocessableEntity, t.BadRequestTitle, t.Problem(ve.Code)
 	case errors.As(err, &ce):
 		msg, _ := conflictMessage(t, err)
 		return http.StatusConflict, t.BadRequestTitle, msg
@@ -219,17 +219,7 @@ func conflictMessage(t *i18n.Catalog, err error) (string, bool) {
 	if !errors.As(err, &ce) {
 		return "", false
 	}
-	switch ce.Code {
-	case models.CodeTerminal:
-		return t.ConflictTerminal, true
-	case models.CodeTransitionInProgress:
-		return t.ConflictTransition, true
-	case models.CodeNotClaimable:
-		return t.ConflictClaim, true
-	case models.CodeIdempotencyConflict:
-		return t.ConflictIdempotency, true
-	}
-	return t.ConflictRevision, true
+	return t.Problem(ce.Code), true
 }
 
 // ----- Small helpers -----

@@ -83,17 +83,14 @@ func (w *web) renderTask(c echo.Context, id string, st taskState) error {
 		m.Task.Requester = firstNonEmpty(t.Requester.DisplayName, t.Requester.ID)
 	}
 	if t.Outcome.ActionKey != "" {
-		m.Task.OutcomeKey = t.Outcome.ActionKey
-		if act, ok := t.FindAction(t.Outcome.ActionKey); ok {
-			m.Task.OutcomeKey = act.Label
-		}
+		m.Task.OutcomeKey = actionLabel(m.T, t, t.Outcome.ActionKey)
 		m.Task.OutcomeBy = m.T.SystemActor
 		if by := t.Outcome.CompletedBy; by != nil {
 			m.Task.OutcomeBy = firstNonEmpty(by.DisplayName, by.ID)
 		}
 	}
 	if v.Manager && t.Health.Severity != models.SeverityNone {
-		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code, Message: t.Health.Message}
+		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
 	}
 
 	allowed := func(act string) bool { return slices.Contains(v.AllowedActions, act) }
@@ -217,7 +214,7 @@ func taskForm(clock views.Clock, d tasks.Detail, st taskState) *views.TaskForm {
 	}
 	if editable {
 		for _, a := range d.Task.Actions {
-			f.Actions = append(f.Actions, views.ActionButton{Key: a.Key, Label: firstNonEmpty(a.Label, a.Key)})
+			f.Actions = append(f.Actions, views.ActionButton{Key: a.Key, Label: actionLabel(t, d.Task, a.Key)})
 		}
 	}
 	posted := st.complete
@@ -246,14 +243,10 @@ func taskForm(clock views.Clock, d tasks.Detail, st taskState) *views.TaskForm {
 		switch {
 		case len(used) > 0:
 			f.Error = t.FormHasErrors
-		case posted.code == models.CodeInvalidAction || posted.code == models.CodeReservedAction:
-			f.Error = t.InvalidAction
-		case posted.code == models.CodeFormUnavailable:
-			f.Error = t.FormUnavailable
-		case posted.code == models.CodePayloadTooLarge:
-			f.Error = t.PayloadTooLarge
+		case posted.code == models.CodeFormInvalid:
+			f.Error = t.CheckValues // no field of the form is marked: the data as a whole was refused
 		case posted.code != "":
-			f.Error = t.CheckValues
+			f.Error = t.Problem(posted.code)
 		}
 	}
 	return f
@@ -384,6 +377,25 @@ func managePanel(t *i18n.Catalog, v tasks.TaskView, st taskState) *views.ManageP
 		return nil
 	}
 	return p
+}
+
+// actionLabel names an action key in the page's language: a workflow's own label as it is;
+// the default action (a task whose workflow declared none) and the reserved outcomes of
+// timeouts and cancellations in the catalogue's words. A workflow that declares exactly the
+// default action looks the same and is translated too, which says the same thing.
+func actionLabel(t *i18n.Catalog, task models.Task, key string) string {
+	switch {
+	case key == models.ActionTimeout:
+		return t.Status(models.StatusTimedOut)
+	case key == models.ActionCancelled:
+		return t.Status(models.StatusCancelled)
+	case key == models.ActionComplete && slices.Equal(task.Actions, models.DefaultActions()):
+		return t.DefaultAction
+	}
+	if a, ok := task.FindAction(key); ok {
+		return firstNonEmpty(a.Label, a.Key)
+	}
+	return key
 }
 
 // overdue reports what the pages mark as overdue: the store's flag, or a passed due date of a

@@ -548,11 +548,11 @@ func TestTaskPageHealthForManagers(t *testing.T) {
 		t.Fatal("a blocked task is not in needs-attention")
 	}
 	health := webWithin(row, "health")
-	if len(health) != 1 || !strings.Contains(webText(health[0]), "Blocked") || !strings.Contains(webText(health[0]), "form-resolution-failed") {
+	if len(health) != 1 || !strings.Contains(webText(health[0]), "Blocked") || webAttr(health[0], "data-health-code") != models.HealthFormResolutionFailed {
 		t.Fatalf("health badge %v", health)
 	}
 	page := boss.get("/tasks/" + blocked.ID).wantStatus(http.StatusOK)
-	webWantContains(t, "health banner", page.text("banner-health"), "form-resolution-failed")
+	webWantContains(t, "health banner", page.text("banner-health"), "Retry the resolution")
 	page.one("manage-retry")
 	if p := f.signIn(t, "ann").get("/tasks/" + blocked.ID); p.status != http.StatusNotFound {
 		t.Fatalf("blocking health must hide the task from candidates: %d", p.status)

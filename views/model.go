@@ -53,6 +53,7 @@ type Tab struct {
 	Label   string
 	Href    string
 	Current bool
+	Count   *int // the tab's number of tasks; nil when not counted
 }
 
 // Option is one choice of a select or radio group.
@@ -62,11 +63,11 @@ type Option struct {
 	Selected bool
 }
 
-// Health is a task's health finding as managers see it.
+// Health is a task's health finding as managers see it; the pages put it in words by code
+// (the stored message is English and for logs and the API).
 type Health struct {
 	Blocking bool
 	Code     string
-	Message  string
 }
 
 // Command is the hidden state a state-changing form posts: where, for which revision, and

@@ -253,6 +253,21 @@ type Catalog struct {
 	BadRequestText  string
 	GoToInbox       string
 
+	// Health findings (SPEC 3.8) by code: a short name for badges and a sentence saying what
+	// is wrong and what to do. Pages show these, never the code or the stored English message.
+	HealthNames       map[string]string
+	HealthTexts       map[string]string
+	HealthUnknownName string
+	HealthUnknownText string
+
+	// Problems are the sentences for the error codes of SPEC 5.1 that have no field of their
+	// own above; Problem picks the one for any code.
+	Problems       map[models.Code]string
+	ProblemUnknown string
+
+	// DefaultAction labels the one action a task gets when its workflow declares none.
+	DefaultAction string
+
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.
 	fieldMessages []fieldMessage
@@ -355,6 +370,53 @@ func (c *Catalog) Relative(t, now time.Time) string {
 		return fmt.Sprintf(c.FutureFormat, phrase)
 	}
 	return fmt.Sprintf(c.PastFormat, phrase)
+}
+
+// HealthName is the short name of a health code, for badges.
+func (c *Catalog) HealthName(code string) string { return or(c.HealthNames[code], c.HealthUnknownName) }
+
+// HealthText is the sentence for a health code: what is wrong and what to do.
+func (c *Catalog) HealthText(code string) string { return or(c.HealthTexts[code], c.HealthUnknownText) }
+
+// Problem is the sentence for an error code; pages never show the code itself.
+func (c *Catalog) Problem(code models.Code) string {
+	switch code {
+	case models.CodeRevisionConflict:
+		return c.ConflictRevision
+	case models.CodeTerminal:
+		return c.ConflictTerminal
+	case models.CodeTransitionInProgress:
+		return c.ConflictTransition
+	case models.CodeNotClaimable:
+		return c.ConflictClaim
+	case models.CodeIdempotencyConflict:
+		return c.ConflictIdempotency
+	case models.CodeInvalidAction:
+		return c.InvalidAction
+	case models.CodeFormUnavailable:
+		return c.FormUnavailable
+	case models.CodePayloadTooLarge:
+		return c.PayloadTooLarge
+	case models.CodeCancellationDisabled:
+		return c.CancellationDisabled
+	case models.CodeReasonRequired:
+		return c.ReasonRequired
+	case models.CodeExcludedAssignee:
+		return c.ExcludedAssignee
+	case models.CodeCrossTenantAssignee:
+		return c.CrossTenantAssignee
+	case models.CodeValidationFailed:
+		return c.CheckValues
+	case models.CodeNotFound:
+		return c.NotFoundText
+	case models.CodeForbidden:
+		return c.ForbiddenText
+	case models.CodeDatabaseBusy:
+		return c.BusyText
+	case models.CodeMalformedRequest:
+		return c.BadRequestText
+	}
+	return or(c.Problems[code], c.ProblemUnknown)
 }
 
 // Format fills a format-string field.

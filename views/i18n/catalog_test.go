@@ -1,7 +1,13 @@
 package i18n
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +32,19 @@ func TestWebCatalogsComplete(t *testing.T) {
 					for j := range f.Len() {
 						if f.Index(j).String() == "" {
 							t.Errorf("%s[%d] is empty", name, j)
+						}
+					}
+				case reflect.Map:
+					// Every key English has, this language has too, and no other.
+					want := reflect.ValueOf(*english).Field(i)
+					for _, k := range want.MapKeys() {
+						if v := f.MapIndex(k); !v.IsValid() || v.String() == "" {
+							t.Errorf("%s[%v] is missing", name, k)
+						}
+					}
+					for _, k := range f.MapKeys() {
+						if !want.MapIndex(k).IsValid() {
+							t.Errorf("%s[%v] has no English counterpart", name, k)
 						}
 					}
 				}
@@ -114,5 +133,101 @@ func TestWebFieldMessage(t *testing.T) {
 	}
 	if got := english.FieldMessage("is required"); got != "is required" {
 		t.Errorf("english changed the message: %q", got)
+	}
+}
+
+// modelConstants reads the string constants of package models from its source: those whose
+// name starts with prefix, or (typeName != "") those declared with that type. Reading the source
+// keeps the list complete when a code is added, without a second list to maintain.
+func modelConstants(t *testing.T, prefix, typeName string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "models", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("models sources: %v", err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				typed := false
+				if id, ok := vs.Type.(*ast.Ident); ok && typeName != "" && id.Name == typeName {
+					typed = true
+				}
+				for i, n := range vs.Names {
+					if i >= len(vs.Values) || !(typed || (typeName == "" && strings.HasPrefix(n.Name, prefix))) {
+						continue
+					}
+					lit, ok := vs.Values[i].(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						continue
+					}
+					v, _ := strconv.Unquote(lit.Value)
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestWebHealthSentences(t *testing.T) {
+	codes := modelConstants(t, "Health", "")
+	if len(codes) < 8 {
+		t.Fatalf("found %d health codes in models: %v", len(codes), codes)
+	}
+	// Announced by the runtime work; described before it lands.
+	codes = append(codes, "runtime-answer-ambiguous")
+	for _, c := range Supported {
+		for _, code := range codes {
+			name, text := c.HealthNames[code], c.HealthTexts[code]
+			if name == "" || text == "" {
+				t.Errorf("%s: health code %q has no name or sentence", c.Lang, code)
+			}
+			if strings.Contains(name+text, code) {
+				t.Errorf("%s: the words for %q repeat the code", c.Lang, code)
+			}
+		}
+		if got := c.HealthText("some-future-code"); got == "" || got != c.HealthUnknownText {
+			t.Errorf("%s: unknown code described as %q", c.Lang, got)
+		}
+		if got := c.HealthName("some-future-code"); got == "" || strings.Contains(got, "some-future-code") {
+			t.Errorf("%s: unknown code named %q", c.Lang, got)
+		}
+	}
+}
+
+func TestWebProblemSentences(t *testing.T) {
+	codes := modelConstants(t, "", "Code")
+	if len(codes) < 20 {
+		t.Fatalf("found %d problem codes in models: %v", len(codes), codes)
+	}
+	for _, c := range Supported {
+		seen := map[string]string{}
+		for _, code := range codes {
+			got := c.Problem(models.Code(code))
+			if got == "" || got == c.ProblemUnknown {
+				t.Errorf("%s: problem code %q has no sentence", c.Lang, code)
+			}
+			if strings.Contains(got, code) {
+				t.Errorf("%s: the sentence for %q repeats the code", c.Lang, code)
+			}
+			seen[code] = got
+		}
+		if seen["terminal"] == seen["revision-conflict"] {
+			t.Errorf("%s: different conflicts read the same", c.Lang)
+		}
 	}
 }
