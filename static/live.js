@@ -11,6 +11,7 @@
 //   <tr data-task-row data-task-id="…" data-revision="N">       an inbox row
 //   [data-testid="list-area"]                                   the inbox list (rows, or the empty state)
 //   [data-testid="total-count"]                                 the inbox count, refreshed with the list
+//   [data-testid="inbox-tabs"]                                  the tabs with their counts, likewise
 //   <article data-task-page data-task-id="…" data-revision="N"> the task page
 // Options on its own <script> tag: data-stream (the stream URL), data-text-changed and
 // data-text-reload (the banner's words in the page's language; built-in English and German
@@ -35,7 +36,7 @@
   var ROW = "[data-task-row]";
   var PAGE = "[data-task-page]";
   var LIST = '[data-testid="list-area"]';
-  var SYNC = ['[data-testid="total-count"]'];
+  var SYNC = ['[data-testid="total-count"]', '[data-testid="inbox-tabs"]'];
 
   function setState(s) {
     root.setAttribute("data-live-state", s);
@@ -307,7 +308,7 @@
     list.querySelector(ROW).before(node);
   }
 
-  // syncParts refreshes the parts that summarize the list (the count) unless focused.
+  // syncParts refreshes the parts that summarize the list (the counts) unless focused.
   function syncParts(fresh) {
     for (var i = 0; i < SYNC.length; i++) {
       var cur = document.querySelector(SYNC[i]);
