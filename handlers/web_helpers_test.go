@@ -64,6 +64,12 @@ func newWebFixture(t *testing.T) *webFixture {
 // newWebFixtureWith lets a test put a wrapper between the pages and the service.
 func newWebFixtureWith(t *testing.T, wrap func(handlers.WebTasks) handlers.WebTasks) *webFixture {
 	t.Helper()
+	return newWebFixtureService(t, tasks.Options{}, wrap)
+}
+
+// newWebFixtureService also sets the service's options (a resolver, say).
+func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.WebTasks) handlers.WebTasks) *webFixture {
+	t.Helper()
 	u := "sqlite:" + filepath.Join(t.TempDir(), "web.db")
 	ctx := context.Background()
 	if err := repository.Migrate(ctx, u); err != nil {
@@ -76,7 +82,7 @@ func newWebFixtureWith(t *testing.T, wrap func(handlers.WebTasks) handlers.WebTa
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	f := &webFixture{store: store, svc: tasks.New(store, tasks.Options{}), now: time.Now()}
+	f := &webFixture{store: store, svc: tasks.New(store, opts), now: time.Now()}
 	f.sessions, err = handlers.NewSessions(handlers.SessionConfig{Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}})
 	if err != nil {
 		t.Fatal(err)

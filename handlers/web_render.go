@@ -60,8 +60,9 @@ const (
 	flashSubmitted = "submitted" // shown as the task page's accepted banner
 	flashAssigned  = "assigned"
 	flashScheduled = "scheduled"
-	flashCancelled = "cancelled" // shown as the task page's cancelling banner
-	flashRetried   = "retried"
+	flashCancelled = "cancelled"     // shown as the task page's cancelling banner
+	flashRetried   = "retried"       // resolved; Code names a remaining advisory finding
+	flashRetryHeld = "retry-blocked" // still blocked; Code says why
 	flashSignedOut = "signed-out"
 )
 
@@ -71,7 +72,18 @@ type webFlash struct {
 	Key     string `json:"k"`
 	Title   string `json:"t,omitempty"`
 	TaskID  string `json:"id,omitempty"`
+	Code    string `json:"c,omitempty"` // a health code, put in words by the next page
 	Expires int64  `json:"exp"`
+}
+
+// retryFlash tells what a retried resolution achieved: the task is still blocked, and why;
+// or nothing blocks it any more, with an advisory finding that remains, if any.
+func retryFlash(id string, h models.Health) webFlash {
+	f := webFlash{Key: flashRetried, TaskID: id, Code: h.Code}
+	if h.Blocking() {
+		f.Key = flashRetryHeld
+	}
+	return f
 }
 
 // flashLifetime bounds how long a flash waits for the next page.
@@ -82,6 +94,9 @@ func (w *web) setFlash(c echo.Context, f webFlash) {
 	f.Expires = w.now().Add(flashLifetime).Unix()
 	if len(f.Title) > 200 {
 		f.Title = f.Title[:200]
+	}
+	if len(f.Code) > 64 {
+		f.Code = "" // not a health code; the page falls back to the plain message
 	}
 	value, err := w.sessions.seal(flashCookieName, f)
 	if err != nil {
@@ -114,14 +129,21 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 		flashAssigned:  t.FlashAssigned,
 		flashScheduled: t.FlashScheduled,
 		flashRetried:   t.FlashRetried,
+		flashRetryHeld: t.Format(t.FlashRetryBlocked, t.HealthText(f.Code)),
 		flashSignedOut: t.FlashSignedOut,
 	}[f.Key]
 	if msg == "" {
 		return nil
 	}
+	if f.Key == flashRetried && f.Code != "" {
+		msg = t.Format(t.FlashRetryNote, t.HealthText(f.Code))
+	}
 	kind := views.FlashSuccess
-	if f.Key == flashSignedOut {
+	switch f.Key {
+	case flashSignedOut:
 		kind = views.FlashInfo
+	case flashRetryHeld:
+		kind = views.FlashWarning
 	}
 	return &views.Flash{Kind: kind, Message: msg}
 }

@@ -275,7 +275,12 @@ func (w *web) retryResolution(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.tasks.RetryResolution(c.Request().Context(), webActor(c), id, in)
+	res, err := w.tasks.RetryResolution(c.Request().Context(), webActor(c), id, in)
+	if err == nil {
+		// Say what the retry achieved: a retry that leaves the task blocked is no success.
+		w.setFlash(c, retryFlash(id, res.Task.Task.Health))
+		return c.Redirect(http.StatusSeeOther, taskHref(id))
+	}
 	return w.manageAnswer(c, id, err, flashRetried, func(*models.ValidationError) taskState {
 		return taskState{retry: &views.RetryForm{Command: views.Command{Action: taskHref(id) + "/retry-resolution",
 			Revision: in.ExpectedRevision, OperationID: models.NewID()}, Error: catalog(c).CheckValues}}

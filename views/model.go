@@ -39,6 +39,7 @@ type FlashKind string
 const (
 	FlashSuccess FlashKind = "success"
 	FlashInfo    FlashKind = "info"
+	FlashWarning FlashKind = "warning" // it worked, but did not achieve what was hoped
 )
 
 // Flash is a one-time message shown after a redirect.

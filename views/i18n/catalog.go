@@ -200,12 +200,14 @@ type Catalog struct {
 	CheckValues          string
 
 	// Flash messages.
-	FlashClaimed   string // %s: title
-	FlashReleased  string // %s: title
-	FlashAssigned  string
-	FlashScheduled string
-	FlashRetried   string
-	FlashSignedOut string
+	FlashClaimed      string // %s: title
+	FlashReleased     string // %s: title
+	FlashAssigned     string
+	FlashScheduled    string
+	FlashRetried      string
+	FlashRetryNote    string // %s: the remaining advisory finding in words
+	FlashRetryBlocked string // %s: why the task is still blocked
+	FlashSignedOut    string
 
 	// Workflow and history tabs.
 	WorkflowDefinition string
