@@ -304,7 +304,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	w.countTabs(c, &m, q)
 	ret := q.href()
 	for _, v := range page.Items {
-		m.Rows = append(m.Rows, w.inboxRow(v, d.actor(), q.scope, ret))
+		m.Rows = append(m.Rows, w.inboxRow(m.T, v, d.actor(), q.scope, ret))
 	}
 	if len(m.Rows) == 0 {
 		m.State = views.ListEmpty
@@ -346,13 +346,13 @@ func (w *web) countTabs(c echo.Context, m *views.InboxPage, q inboxQuery) {
 }
 
 // inboxRow builds one row; claim and release are offered only when allowed.
-func (w *web) inboxRow(v tasks.TaskView, a models.Actor, scope models.Scope, ret string) views.InboxRow {
+func (w *web) inboxRow(cat *i18n.Catalog, v tasks.TaskView, a models.Actor, scope models.Scope, ret string) views.InboxRow {
 	t := v.Task
 	r := views.InboxRow{
 		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, Summary: t.Summary, Reference: t.Reference, TaskType: t.TaskType,
 		Workflow: firstNonEmpty(t.Workflow.DefinitionName, t.Workflow.DefinitionID),
 		Status:   t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: overdue(t, w.now()),
-		Mine: t.IsAssignee(a.Subject), Updated: t.UpdatedAt, Completed: t.CompletedAt, Revision: t.Revision,
+		Mine: t.IsAssignee(a.Subject), Updated: t.UpdatedAt, Closed: closing(cat, t, a), Revision: t.Revision,
 	}
 	if t.Assignee != nil {
 		r.Assignee = firstNonEmpty(t.Assignee.DisplayName, t.Assignee.ID)
@@ -367,6 +367,24 @@ func (w *web) inboxRow(v tasks.TaskView, a models.Actor, scope models.Scope, ret
 		r.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
 	}
 	return r
+}
+
+// closing tells how a closed task ended; nil while it is open or transitional.
+func closing(cat *i18n.Catalog, t models.Task, a models.Actor) *views.Closing {
+	if !t.Status.IsTerminal() {
+		return nil
+	}
+	c := &views.Closing{Status: t.Status, At: t.UpdatedAt}
+	if t.CompletedAt != nil {
+		c.At = *t.CompletedAt
+	}
+	if by := t.Outcome.CompletedBy; by != nil {
+		c.By, c.ByMe = firstNonEmpty(by.DisplayName, by.ID), by.Same(a.Subject)
+	}
+	if t.Status == models.StatusCompleted && t.Outcome.ActionKey != "" {
+		c.Action = actionLabel(cat, t, t.Outcome.ActionKey)
+	}
+	return c
 }
 
 // listedClaimable covers what list items cannot tell yet: the store does not load candidate rows

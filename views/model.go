@@ -149,11 +149,21 @@ type InboxRow struct {
 	Assignee  string // display name; "" when unassigned
 	Mine      bool
 	Updated   time.Time
-	Completed *time.Time
+	Closed    *Closing // nil while the task is open or transitional
 	Revision  int
 	Claim     *Command // nil when the caller may not claim
 	Release   *Command // nil when the caller may not release
 	Health    *Health  // managers only
+}
+
+// Closing is how a closed task ended, as its row tells it: "Completed 3 hours ago by Ben ·
+// Approve".
+type Closing struct {
+	Status models.Status
+	At     time.Time
+	By     string // who closed it; "" for the system (timeouts, the runtime)
+	ByMe   bool   // the reader closed it
+	Action string // the completing action's label; "" for timeouts and cancellations
 }
 
 // ----- Task page -----

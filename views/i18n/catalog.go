@@ -91,6 +91,8 @@ type Catalog struct {
 	ColAssignee         string
 	ColUpdated          string
 	ColActions          string
+	ClosedBy            string // "by %s", after the closing time
+	ClosedByYou         string
 	Open                string
 	Claim               string
 	Release             string

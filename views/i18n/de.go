@@ -119,6 +119,8 @@ var german = &Catalog{
 	ColAssignee:         "Bearbeiter",
 	ColUpdated:          "Geändert",
 	ColActions:          "Aktionen",
+	ClosedBy:            "von %s",
+	ClosedByYou:         "von Ihnen",
 	Open:                "Öffnen",
 	Claim:               "Übernehmen",
 	Release:             "Zurückgeben",

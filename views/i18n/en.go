@@ -115,6 +115,8 @@ var english = &Catalog{
 	ColAssignee:         "Assignee",
 	ColUpdated:          "Updated",
 	ColActions:          "Actions",
+	ClosedBy:            "by %s",
+	ClosedByYou:         "by you",
 	Open:                "Open",
 	Claim:               "Claim",
 	Release:             "Release",
