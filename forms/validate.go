@@ -98,6 +98,46 @@ func (f *Form) Validate(data json.RawMessage) (json.RawMessage, error) {
 	return normalized, nil
 }
 
+// KeepMasked returns data with every masked field it leaves blank (absent, null or empty text)
+// set to its value in stored, the task's data. Nobody sees a masked value without revealing
+// it, so leaving the field empty keeps what the workflow put there; typing replaces it. Data or
+// stored data that is not a JSON object is left for Validate to refuse.
+func (f *Form) KeepMasked(stored, data json.RawMessage) json.RawMessage {
+	obj, err := decodeData(data)
+	if err != nil {
+		return data
+	}
+	prev, err := decodeData(stored)
+	if err != nil {
+		return data
+	}
+	kept := false
+	for key, p := range f.props {
+		if v, ok := prev[key]; ok && p.masked && blank(obj[key]) && !blank(v) {
+			obj[key], kept = v, true
+		}
+	}
+	if !kept {
+		return data
+	}
+	out, err := encodeJSON(obj)
+	if err != nil {
+		return data
+	}
+	return out
+}
+
+// blank reports a value that counts as not given: null or text that is only spaces.
+func blank(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return strings.TrimSpace(x) == ""
+	}
+	return false
+}
+
 func tooLarge() error {
 	return models.Invalid(models.CodePayloadTooLarge, models.FieldError{
 		Field: dataField, Message: "is larger than 256 KiB",

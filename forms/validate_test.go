@@ -197,3 +197,26 @@ func TestCanonicalNumber(t *testing.T) {
 		})
 	}
 }
+
+func TestKeepMasked(t *testing.T) {
+	f := mustParse(t, fullSchema)
+	stored := json.RawMessage(`{"iban":"DE89370400440532013000","pin":1234,"comment":"from the workflow"}`)
+	for name, tc := range map[string]struct{ data, want string }{
+		"LeftOut":           {`{"amount":5}`, `{"amount":5,"iban":"DE89370400440532013000","pin":1234}`},
+		"BlankOrNull":       {`{"iban":"  ","pin":null}`, `{"iban":"DE89370400440532013000","pin":1234}`},
+		"Typed":             {`{"iban":"GB33BUKB20201555555555"}`, `{"iban":"GB33BUKB20201555555555","pin":1234}`},
+		"NotMaskedStaysOut": {`{"comment":""}`, `{"comment":"","iban":"DE89370400440532013000","pin":1234}`},
+		"NotAnObject":       {`[1]`, `[1]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := string(f.KeepMasked(stored, json.RawMessage(tc.data))); got != tc.want {
+				t.Fatalf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+	t.Run("NothingStored", func(t *testing.T) {
+		if got := string(f.KeepMasked(nil, json.RawMessage(`{"amount":5}`))); got != `{"amount":5}` {
+			t.Fatalf("got %s", got)
+		}
+	})
+}

@@ -174,7 +174,8 @@ func validateCompletion(t models.Task, data json.RawMessage) (json.RawMessage, e
 	if len(data) == 0 || string(data) == "null" {
 		data = json.RawMessage(`{}`)
 	}
-	return form.Validate(data)
+	// Masked values are never shown, so a masked field left empty keeps the task's value.
+	return form.Validate(form.KeepMasked(t.Protected.Data, data))
 }
 
 // CancelInput is a cancellation request.

@@ -179,8 +179,9 @@ func TestClaimCompleteFlow(t *testing.T) {
 		t.Fatalf("complete answered %s / %s", done.Status, done.Task.Task.Status)
 	}
 	stored, _ := f.store.Get(ctx, "t1", task.ID)
-	if string(stored.Protected.CompletionData) != `{"comment":"wrong amount","decision":"reject"}` {
-		t.Fatalf("completion data stored as %s, want normalized", stored.Protected.CompletionData)
+	// The masked iban was left out: it keeps the task's value.
+	if string(stored.Protected.CompletionData) != `{"comment":"wrong amount","decision":"reject","iban":"DE89370400440532013000"}` {
+		t.Fatalf("completion data stored as %s, want normalized with the kept masked value", stored.Protected.CompletionData)
 	}
 	t.Run("ReplaySameAnswer", func(t *testing.T) {
 		again, err := f.svc.Complete(ctx, ann, task.ID, in)

@@ -27,9 +27,15 @@ func inputType(f Field) string {
 	return "text"
 }
 
-// describedBy lists the ids of a field's help and error texts.
+// describedBy lists the ids of a field's help, keep hint and error texts.
 func describedBy(f Field) string {
-	return joinIDs(when(f.Help != "", f.ID+"-help"), when(f.Error != "", f.ID+"-error"))
+	return joinIDs(when(f.Help != "", f.ID+"-help"), when(keepsHidden(f), f.ID+"-keep"), when(f.Error != "", f.ID+"-error"))
+}
+
+// keepsHidden reports a masked input whose hidden value is kept when it is left empty (a
+// checkbox or radio group always posts a value, so it has nothing to keep).
+func keepsHidden(f Field) bool {
+	return f.Masked && f.Type != forms.TypeCheckbox && f.Type != forms.TypeRadio
 }
 
 // when returns id when on is set, otherwise "".

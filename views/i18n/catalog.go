@@ -143,6 +143,7 @@ type Catalog struct {
 	RequiredNote        string
 	ChooseOption        string
 	MaskedValue         string
+	MaskedKeep          string
 	Reveal              string
 	RevealNote          string
 	Revealed            string

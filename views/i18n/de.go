@@ -182,6 +182,7 @@ var german = &Catalog{
 	RequiredNote:        "Mit * markierte Felder sind Pflichtfelder.",
 	ChooseOption:        "Bitte wählen …",
 	MaskedValue:         "Verborgener Wert",
+	MaskedKeep:          "Leer lassen, um den verborgenen Wert zu behalten; einen neuen Wert eingeben, um ihn zu ersetzen.",
 	Reveal:              "Anzeigen",
 	RevealNote:          "Das Anzeigen eines verborgenen Werts wird im Verlauf der Aufgabe festgehalten.",
 	Revealed:            "Angezeigt",
