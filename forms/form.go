@@ -34,17 +34,18 @@ const (
 
 // Field describes one input of a form, in display order.
 type Field struct {
-	Key       string   `json:"key"`
-	Label     string   `json:"label"`
-	Type      string   `json:"type"`
-	Required  bool     `json:"required"`
-	Masked    bool     `json:"masked"`
-	Options   []string `json:"options,omitempty"`
-	Help      string   `json:"help,omitempty"`
-	Min       *float64 `json:"min,omitempty"`
-	Max       *float64 `json:"max,omitempty"`
-	MinLength *int     `json:"minLength,omitempty"`
-	MaxLength *int     `json:"maxLength,omitempty"`
+	Key        string   `json:"key"`
+	Label      string   `json:"label"`
+	Type       string   `json:"type"`
+	Required   bool     `json:"required"`
+	Masked     bool     `json:"masked"`
+	Options    []string `json:"options,omitempty"`
+	Help       string   `json:"help,omitempty"`
+	FormatHint string   `json:"formatHint,omitempty"` // x-ui formatHint: what a valid value looks like
+	Min        *float64 `json:"min,omitempty"`
+	Max        *float64 `json:"max,omitempty"`
+	MinLength  *int     `json:"minLength,omitempty"`
+	MaxLength  *int     `json:"maxLength,omitempty"`
 }
 
 // Form is a parsed, compiled form schema. It is immutable and safe for concurrent use.
@@ -57,16 +58,17 @@ type Form struct {
 
 // property is one declared property with everything Parse checked.
 type property struct {
-	key      string
-	jsonType string // string | number | integer | boolean
-	format   string // date | date-time | email | uri, strings only
-	enum     []string
-	widget   string // textarea | select | radio
-	order    *int
-	masked   bool
-	label    string
-	help     string
-	required bool
+	key        string
+	jsonType   string // string | number | integer | boolean
+	format     string // date | date-time | email | uri, strings only
+	enum       []string
+	widget     string // textarea | select | radio
+	order      *int
+	masked     bool
+	label      string
+	help       string
+	formatHint string
+	required   bool
 
 	minimum, maximum                   *float64
 	exclusiveMinimum, exclusiveMaximum *float64
@@ -121,15 +123,16 @@ func orderedProperties(props map[string]*property) []*property {
 // field builds the Field that describes p.
 func (p *property) field() Field {
 	fl := Field{
-		Key:       p.key,
-		Label:     p.label,
-		Type:      p.fieldType(),
-		Required:  p.required,
-		Masked:    p.masked,
-		Options:   slices.Clone(p.enum),
-		Help:      p.help,
-		MinLength: clonePtr(p.minLength),
-		MaxLength: clonePtr(p.maxLength),
+		Key:        p.key,
+		Label:      p.label,
+		Type:       p.fieldType(),
+		Required:   p.required,
+		Masked:     p.masked,
+		Options:    slices.Clone(p.enum),
+		Help:       p.help,
+		FormatHint: p.formatHint,
+		MinLength:  clonePtr(p.minLength),
+		MaxLength:  clonePtr(p.maxLength),
 	}
 	if fl.Label == "" {
 		fl.Label = humanize(p.key)

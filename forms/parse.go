@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -41,13 +43,25 @@ var (
 	annotationKeywords = []string{"$comment", "title", "description", "type", uiKeyword}
 	stringKeywords     = []string{"enum", "format", "minLength", "maxLength", "pattern"}
 	numberKeywords     = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-	uiKeys             = []string{"label", "widget", "order", "masked", "help"}
+	uiKeys             = []string{"label", "widget", "order", "masked", "help", "formatHint"}
 	formats            = []string{"date", "date-time", "email", "uri"}
 	widgets            = []string{"textarea", "select", "radio"}
 )
 
-// uiKeyword holds the UI hints of a property.
+// uiKeyword holds the UI hints of a property:
+//   - label: the field's label (else the title, else the key in words);
+//   - widget: textarea for long text, select or radio for an enum;
+//   - order: the display position (fields without one come last, by key);
+//   - masked: the value is hidden until revealed, one reveal at a time, audited;
+//   - help: a sentence shown under the label (else the description);
+//   - formatHint: what a valid value looks like, for text fields, e.g. "two letters, two
+//     digits, then 10 to 30 letters or digits". The pages show it under the field, and a value
+//     the pattern refuses is told "must have the format: <hint>" instead of a bare "does not
+//     have the expected format". One line of at most maxFormatHint characters.
 const uiKeyword = "x-ui"
+
+// maxFormatHint bounds a format hint; it is read next to a field, not a manual.
+const maxFormatHint = 120
 
 // Parse checks that schema is a form this product supports (SPEC 3.7) and compiles it with a
 // draft 2020-12 validator that asserts the date, date-time, email and uri formats and never
@@ -414,6 +428,13 @@ func (p *property) parseUI(raw any) error {
 			p.help = strings.TrimSpace(s)
 		}
 	}
+	if v, ok := ui["formatHint"]; ok {
+		hint, err := parseFormatHint(p, v)
+		if err != nil {
+			return err
+		}
+		p.formatHint = hint
+	}
 	if v, ok := ui["masked"]; ok {
 		if p.masked, ok = v.(bool); !ok {
 			return propertyError(p.key, "x-ui masked must be true or false")
@@ -443,6 +464,38 @@ func (p *property) parseUI(raw any) error {
 		p.widget = w
 	}
 	return nil
+}
+
+// parseFormatHint checks a format hint: one short line of text, on a text property.
+func parseFormatHint(p *property, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", propertyError(p.key, "x-ui formatHint must be a string")
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case p.jsonType != "string":
+		return "", propertyError(p.key, "x-ui formatHint needs a string property")
+	case s == "":
+		return "", propertyError(p.key, "x-ui formatHint must not be empty")
+	case utf8.RuneCountInString(s) > maxFormatHint:
+		return "", propertyError(p.key, "x-ui formatHint must be at most %d characters", maxFormatHint)
+	case strings.IndexFunc(s, unsafeRune) >= 0:
+		return "", propertyError(p.key, "x-ui formatHint must not contain control characters")
+	}
+	return s, nil
+}
+
+// unsafeRune reports a control character (line breaks included) or a bidirectional override,
+// mark or isolate: none belongs in a one-line hint shown on a page.
+func unsafeRune(r rune) bool {
+	switch {
+	case unicode.IsControl(r):
+		return true
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+		return true
+	}
+	return false
 }
 
 // refError refuses a $ref: a remote one explicitly, a local one because forms are flat.

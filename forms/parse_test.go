@@ -157,3 +157,34 @@ func TestParse(t *testing.T) {
 		}
 	})
 }
+
+func TestParseFormatHint(t *testing.T) {
+	prop := func(p string) string { return `{"type":"object","properties":{"a":` + p + `}}` }
+	t.Run("OK", func(t *testing.T) {
+		f := mustParse(t, prop(`{"type":"string","pattern":"^[A-Z]{2}$","x-ui":{"formatHint":"  two capital letters  "}}`))
+		if got := f.Fields()[0].FormatHint; got != "two capital letters" {
+			t.Fatalf("format hint %q", got)
+		}
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		for _, tc := range []struct{ name, schema, want string }{
+			{"NotString", prop(`{"type":"string","x-ui":{"formatHint":1}}`), "x-ui formatHint must be a string"},
+			{"Blank", prop(`{"type":"string","x-ui":{"formatHint":"   "}}`), "x-ui formatHint must not be empty"},
+			{"TooLong", prop(`{"type":"string","x-ui":{"formatHint":"` + strings.Repeat("ä", 121) + `"}}`), "at most 120 characters"},
+			{"ControlCharacter", prop(`{"type":"string","x-ui":{"formatHint":"two\u0000letters"}}`), "control characters"},
+			{"LineBreak", prop(`{"type":"string","x-ui":{"formatHint":"two\nletters"}}`), "control characters"},
+			{"BidiOverride", prop(`{"type":"string","x-ui":{"formatHint":"two \u202eletters"}}`), "control characters"},
+			{"NotText", prop(`{"type":"number","x-ui":{"formatHint":"digits"}}`), "x-ui formatHint needs a string property"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				_, err := Parse(json.RawMessage(tc.schema))
+				requireInvalid(t, err, models.CodeValidationFailed, nil)
+				var ve *models.ValidationError
+				errors.As(err, &ve)
+				if msg := ve.Fields[0].Message; !strings.Contains(msg, tc.want) {
+					t.Fatalf("message = %q, want it to contain %q", msg, tc.want)
+				}
+			})
+		}
+	})
+}

@@ -294,6 +294,9 @@ func (p *property) message(k jsonschema.ErrorKind) string {
 			return fmt.Sprintf("must be at most %d characters", *p.maxLength)
 		}
 	case *kind.Pattern:
+		if p.formatHint != "" {
+			return "must have the format: " + p.formatHint
+		}
 		return "does not have the expected format"
 	case *kind.Minimum:
 		if p.minimum != nil {

@@ -220,3 +220,14 @@ func TestKeepMasked(t *testing.T) {
 		}
 	})
 }
+
+func TestValidatePatternNamesTheFormat(t *testing.T) {
+	f := mustParse(t, `{"type":"object","properties":{
+		"iban":{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$","x-ui":{"formatHint":"two letters, two digits, up to 30 letters or digits"}},
+		"code":{"type":"string","pattern":"^[A-Z]+$"}}}`)
+	_, err := f.Validate(json.RawMessage(`{"iban":"` + secret + `","code":"` + secret + `"}`))
+	requireInvalid(t, err, models.CodeFormInvalid, []models.FieldError{
+		{Field: "code", Message: "does not have the expected format"},
+		{Field: "iban", Message: "must have the format: two letters, two digits, up to 30 letters or digits"},
+	})
+}

@@ -256,7 +256,7 @@ func taskForm(clock views.Clock, d tasks.Detail, st taskState) *views.TaskForm {
 // or the task's (masked values are never sent by the service).
 func formField(clock views.Clock, fv tasks.FieldView, revealed map[string]string, posted *completeState, editable bool) views.Field {
 	fl := views.Field{
-		Key: fv.Key, ID: "f-" + fv.Key, Label: fv.Label, Type: fv.Type, Help: fv.Help,
+		Key: fv.Key, ID: "f-" + fv.Key, Label: fv.Label, Type: fv.Type, Help: fv.Help, Format: fv.FormatHint,
 		Required: fv.Required, Masked: fv.Masked,
 	}
 	if fv.Min != nil {

@@ -262,6 +262,7 @@ type Field struct {
 	Label     string
 	Type      string // forms.Type*: text, textarea, number, integer, date, datetime, select, radio, checkbox, email, url
 	Help      string
+	Format    string // what a valid value looks like (x-ui formatHint)
 	Required  bool
 	Masked    bool
 	Revealed  bool   // a masked value is shown (after Reveal)

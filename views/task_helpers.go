@@ -27,9 +27,10 @@ func inputType(f Field) string {
 	return "text"
 }
 
-// describedBy lists the ids of a field's help, keep hint and error texts.
+// describedBy lists the ids of a field's help, format, keep hint and error texts.
 func describedBy(f Field) string {
-	return joinIDs(when(f.Help != "", f.ID+"-help"), when(keepsHidden(f), f.ID+"-keep"), when(f.Error != "", f.ID+"-error"))
+	return joinIDs(when(f.Help != "", f.ID+"-help"), when(f.Format != "", f.ID+"-format"),
+		when(keepsHidden(f), f.ID+"-keep"), when(f.Error != "", f.ID+"-error"))
 }
 
 // keepsHidden reports a masked input whose hidden value is kept when it is left empty (a

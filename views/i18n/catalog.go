@@ -144,6 +144,7 @@ type Catalog struct {
 	ChooseOption        string
 	MaskedValue         string
 	MaskedKeep          string
+	FormatHint          string // %s: the form's description of a valid value
 	Reveal              string
 	RevealNote          string
 	Revealed            string

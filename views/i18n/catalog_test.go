@@ -126,6 +126,7 @@ func TestWebFieldMessage(t *testing.T) {
 		"must be at most 200 characters": "darf höchstens 200 Zeichen lang sein",
 		"must be at least 2.5":           "muss mindestens 2.5 sein",
 		"something new":                  "something new",
+		"must have the format: two $1 letters, then digits": "muss dieses Format haben: two $1 letters, then digits",
 	} {
 		if got := german.FieldMessage(in); got != want {
 			t.Errorf("german %q = %q, want %q", in, got, want)

@@ -178,6 +178,7 @@ var english = &Catalog{
 	RequiredNote:        "Fields marked * are required.",
 	ChooseOption:        "Choose…",
 	MaskedValue:         "Hidden value",
+	FormatHint:          "Format: %s",
 	MaskedKeep:          "Leave it empty to keep the hidden value; type a new value to replace it.",
 	Reveal:              "Reveal",
 	RevealNote:          "Revealing a hidden value is recorded in the task's history.",
