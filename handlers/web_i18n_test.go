@@ -20,8 +20,8 @@ func TestWebHealthInWords(t *testing.T) {
 	}})
 	code := f.current(t, blocked.ID).Health.Code
 	for _, tc := range []struct{ lang, badge, sentence string }{
-		{"", "Blocked: Form could not be loaded", "could not be loaded from its form provider"},
-		{"de", "Blockiert: Formular nicht ladbar", "konnte nicht von seinem Formularanbieter geladen werden"},
+		{"", "Blocked : Form could not be loaded", "could not be loaded from its form provider"},
+		{"de", "Blockiert : Formular nicht ladbar", "konnte nicht von seinem Formularanbieter geladen werden"},
 	} {
 		t.Run(webFirstOr(tc.lang, "en"), func(t *testing.T) {
 			boss := f.signIn(t, "boss")
@@ -34,8 +34,12 @@ func TestWebHealthInWords(t *testing.T) {
 			if webAttr(badge[0], "data-health-code") != code {
 				t.Fatalf("the badge lost its code hook: %q", webAttr(badge[0], "data-health-code"))
 			}
+			webWantContains(t, "row health tooltip", webAttr(badge[0], "title"), tc.sentence)
 			page := boss.get("/tasks/" + blocked.ID).wantStatus(http.StatusOK)
 			webWantContains(t, "health banner", page.text("banner-health"), tc.sentence)
+			if got := webText(webWithin(page.one("task-header"), "health")[0]); got != strings.ReplaceAll(tc.badge, " :", ":") {
+				t.Fatalf("task header health badge %q", got)
+			}
 			for name, p := range map[string]*webPage{"list": list, "task": page} {
 				if visibleHasCode(p, code) {
 					t.Errorf("the %s page shows the raw code %q", name, code)

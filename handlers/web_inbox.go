@@ -349,9 +349,8 @@ func (w *web) countTabs(c echo.Context, m *views.InboxPage, q inboxQuery) {
 func (w *web) inboxRow(cat *i18n.Catalog, v tasks.TaskView, a models.Actor, scope models.Scope, ret string) views.InboxRow {
 	t := v.Task
 	r := views.InboxRow{
-		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, Summary: t.Summary, Reference: t.Reference, TaskType: t.TaskType,
-		Workflow: firstNonEmpty(t.Workflow.DefinitionName, t.Workflow.DefinitionID),
-		Status:   t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: overdue(t, w.now()),
+		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, Reference: t.Reference,
+		Status: t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: overdue(t, w.now()),
 		Mine: t.IsAssignee(a.Subject), Updated: t.UpdatedAt, Closed: closing(cat, t, a), Revision: t.Revision,
 	}
 	if t.Assignee != nil {

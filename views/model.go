@@ -138,10 +138,7 @@ type InboxRow struct {
 	ID        string
 	Href      string
 	Title     string
-	Summary   string
 	Reference string
-	TaskType  string
-	Workflow  string
 	Status    models.Status
 	Priority  int
 	Due       *time.Time
