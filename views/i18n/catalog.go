@@ -93,7 +93,6 @@ type Catalog struct {
 	ColActions          string
 	ClosedBy            string // "by %s", after the closing time
 	ClosedByYou         string
-	Open                string
 	Claim               string
 	Release             string
 	Unassigned          string
@@ -168,7 +167,6 @@ type Catalog struct {
 	ReadOnlyCandidate   string
 	ReadOnlyManager     string
 	ReadOnlyOther       string
-	HealthLabel         string
 	HealthBlocking      string
 	HealthAdvisory      string
 	OpensInNewTab       string
