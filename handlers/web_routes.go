@@ -93,9 +93,11 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/tasks/:id/retry-resolution", w.retryResolution, posted},
 
 		{http.MethodGet, "/static/*", webStatic, []echo.MiddlewareFunc{webSecurityHeaders}},
+		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
 	}
+	e.HTTPErrorHandler = w.browserErrors(e.HTTPErrorHandler)
 }
 
 // home handles GET /: the inbox is the start page. In dev mode an anonymous visitor is signed
