@@ -461,3 +461,13 @@ func metaCSRF(t *testing.T, body string) string {
 	p := &webPage{t: t, doc: doc, body: body}
 	return p.csrf()
 }
+
+// events returns every event of a task in tenant t1.
+func (f *webFixture) events(t *testing.T, id string) []models.Event {
+	t.Helper()
+	evs, err := f.store.Events(context.Background(), "t1", id, 0, models.MaxPageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
