@@ -54,9 +54,9 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		log.Warn("USERTASKS_RUNTIME_URL is not set: the built-in loopback runtime acknowledges every transition itself")
 	}
 	projector := workflow.NewProjector(store, resolver)
-	a.workers = workflow.NewWorkers(store, runtime, workflow.WorkersOptions{
-		Projector: projector.Bodies(), Notifier: a.broker, Logger: log,
-	})
+	workerOpts := workersOptions(cfg)
+	workerOpts.Projector, workerOpts.Notifier, workerOpts.Logger = projector.Bodies(), a.broker, log
+	a.workers = workflow.NewWorkers(store, runtime, workerOpts)
 	notify := kickingNotifier{broker: a.broker, workers: a.workers}
 	projector = projector.WithNotifier(notify)
 	svc := tasks.New(store, tasks.Options{Resolver: resolver, Notifier: notify})
@@ -97,6 +97,16 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	return a, nil
+}
+
+// workersOptions are the workers' options the configuration decides: their cadence.
+func workersOptions(cfg config) workflow.WorkersOptions {
+	return workflow.WorkersOptions{
+		DispatchEvery:  cfg.Cadence.Dispatch,
+		SweepEvery:     cfg.Cadence.DueSweep,
+		ReconcileEvery: cfg.Cadence.Reconcile,
+		Reconcile:      workflow.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
+	}
 }
 
 // close releases what buildApp opened (not the store).

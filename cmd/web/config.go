@@ -31,6 +31,8 @@ type config struct {
 	DirectoryFile string
 	DirectoryURL  string
 	FormsDir      string
+
+	Cadence cadence
 }
 
 const (
@@ -81,8 +83,8 @@ func loadConfig(getenv func(string) string, needKeys bool) (config, error) {
 	return c, c.loadServe(getenv)
 }
 
-// loadServe reads what only the server needs: token verification, browser sessions, OIDC and
-// the workflow side.
+// loadServe reads what only the server needs: token verification, browser sessions, OIDC, the
+// workflow side and the workers' cadence.
 func (c *config) loadServe(getenv func(string) string) error {
 	var err error
 	if c.Auth, err = auth.ConfigFromEnv(getenv); err != nil {
@@ -132,7 +134,8 @@ func (c *config) loadServe(getenv func(string) string) error {
 	c.DirectoryFile = getenv("USERTASKS_DIRECTORY_FILE")
 	c.DirectoryURL = getenv("USERTASKS_DIRECTORY_URL")
 	c.FormsDir = getenv("USERTASKS_FORMS_DIR")
-	return nil
+	c.Cadence, err = loadCadence(getenv)
+	return err
 }
 
 // secret reads NAME, or the file named by NAME_FILE.
