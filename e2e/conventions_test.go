@@ -145,8 +145,11 @@ const overflowScript = `(() => {
     const r = el.getBoundingClientRect();
     const cs = getComputedStyle(el);
     if (r.width <= 1 || r.height <= 1 || cs.visibility === "hidden" || cs.display === "none") continue;
-    if (el.scrollWidth > el.clientWidth + 1 && el.tagName !== "SELECT" && el.tagName !== "INPUT" && el.tagName !== "TEXTAREA") {
+    if (el.scrollWidth > el.clientWidth && el.tagName !== "SELECT" && el.tagName !== "INPUT" && el.tagName !== "TEXTAREA") {
       out.push(name(el) + ": content " + el.scrollWidth + " px in a " + el.clientWidth + " px box");
+    }
+    if (/(auto|scroll)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight && el.tagName !== "TEXTAREA" && el.tagName !== "SELECT") {
+      out.push(name(el) + ": content " + el.scrollHeight + " px high in a " + el.clientHeight + " px box (a stray scrollbar)");
     }
     const box = el.parentElement && el.parentElement.closest(".card, .panel, form, li, [data-task-row], .manage, .error-page, main");
     if (box) {
