@@ -156,7 +156,7 @@ func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id 
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		set := map[string]any{
-			"display_name": opt(truncateRunes(id.DisplayName, 256)), "groups_json": groups, "permissions_json": perms,
+			"display_name": opt(truncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
 			"is_manager": id.Manager, "refreshed_at": now,
 		}
 		if refreshToken != "" {
@@ -273,7 +273,7 @@ func (s *Store) webSessionRecordOf(ws *models.WebSession) (webSessionRecord, err
 	}
 	rec := webSessionRecord{
 		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
-		DisplayName: opt(truncateRunes(ws.DisplayName, 256)), GroupsJSON: groups, PermissionsJSON: perms,
+		DisplayName: opt(truncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
 		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
 		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
 		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
