@@ -115,7 +115,10 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 // in as the first demo user, so `make run` opens straight onto the demo inbox; /login still
 // lists every demo user to switch to.
 func (w *web) home(c echo.Context) error {
-	if _, signedIn := w.sessions.read(c.Request()); len(w.devUsers) > 0 && !signedIn {
+	if len(w.devUsers) == 0 {
+		return c.Redirect(http.StatusSeeOther, "/inbox")
+	}
+	if _, signedIn := w.sessions.read(c.Request()); !signedIn {
 		first := w.devUsers[0].actor()
 		if err := w.sessions.start(c, first, models.WebViaDev, ""); err != nil {
 			return err
