@@ -42,6 +42,7 @@ func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chr
 	c.Response().Header().Set("Content-Language", t.Lang)
 	if d, ok := w.sessions.read(c.Request()); ok {
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
+		ch.TimeZone = d.Location().String()
 	}
 	// Submitting and cancelling are told by the task page's status banner instead.
 	if f, ok := w.takeFlash(c); ok && f.Key != flashSubmitted && f.Key != flashCancelled {
@@ -62,6 +63,8 @@ const (
 	flashCancelled = "cancelled" // shown as the task page's cancelling banner
 	flashRetried   = "retried"
 	flashSignedOut = "signed-out"
+
+	flashSignedOutEverywhere = "signed-out-everywhere"
 )
 
 // webFlash is a one-time message carried across a redirect in a sealed cookie. It carries a
@@ -114,12 +117,14 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 		flashScheduled: t.FlashScheduled,
 		flashRetried:   t.FlashRetried,
 		flashSignedOut: t.FlashSignedOut,
+
+		flashSignedOutEverywhere: t.FlashSignedOutEverywhere,
 	}[f.Key]
 	if msg == "" {
 		return nil
 	}
 	kind := views.FlashSuccess
-	if f.Key == flashSignedOut {
+	if f.Key == flashSignedOut || f.Key == flashSignedOutEverywhere {
 		kind = views.FlashInfo
 	}
 	return &views.Flash{Kind: kind, Message: msg}

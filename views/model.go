@@ -19,6 +19,10 @@ type Chrome struct {
 	CSRF  string // the token every form posts as CSRFField
 	Flash *Flash
 	Now   time.Time
+
+	// TimeZone is the signed-in person's IANA zone (UTC until the browser reports one), for the
+	// page's <meta name="time-zone">.
+	TimeZone string
 }
 
 // CSRFField is the name of the hidden CSRF input of every form.

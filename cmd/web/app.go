@@ -12,6 +12,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/websession"
 	"usertasks/workflow"
 )
 
@@ -66,7 +67,8 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 			return nil, err
 		}
 	}
-	sessions, err := handlers.NewSessions(handlers.SessionConfig{Secrets: cfg.SessionSecrets, Insecure: cfg.Dev})
+	sessions, err := websession.New(websession.Config{Store: store, Secrets: cfg.SessionSecrets, BaseURL: cfg.BaseURL,
+		Insecure: cfg.Dev, Logger: log})
 	if err != nil {
 		return nil, err
 	}

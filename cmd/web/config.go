@@ -12,6 +12,7 @@ import (
 	"usertasks/handlers"
 	"usertasks/keyring"
 	"usertasks/repository"
+	"usertasks/websession"
 )
 
 // config is the validated configuration of the server and tools.
@@ -104,12 +105,12 @@ func (c *config) loadServe(getenv func(string) string) error {
 		}
 	}
 	if sessions == "" {
-		return fmt.Errorf("USERTASKS_SESSION_SECRETS is required outside dev mode (at least %d random bytes, base64; comma-separated to rotate)", handlers.MinSessionSecretBytes)
+		return fmt.Errorf("USERTASKS_SESSION_SECRETS is required outside dev mode (at least %d random bytes, base64; comma-separated to rotate)", websession.MinSecretBytes)
 	}
 	for i, part := range strings.Split(sessions, ",") {
 		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(part))
-		if err != nil || len(b) < handlers.MinSessionSecretBytes {
-			return fmt.Errorf("USERTASKS_SESSION_SECRETS: secret %d is not base64 of at least %d bytes", i+1, handlers.MinSessionSecretBytes)
+		if err != nil || len(b) < websession.MinSecretBytes {
+			return fmt.Errorf("USERTASKS_SESSION_SECRETS: secret %d is not base64 of at least %d bytes", i+1, websession.MinSecretBytes)
 		}
 		c.SessionSecrets = append(c.SessionSecrets, b)
 	}
@@ -162,7 +163,7 @@ func devKeys(databaseURL string) (string, error) {
 // devSecret keeps a generated random secret beside the dev database.
 func devSecret(databaseURL, name string) (string, error) {
 	return devFile(databaseURL, name, func() (string, error) {
-		return base64.StdEncoding.EncodeToString(handlers.GenerateSessionSecret()), nil
+		return base64.StdEncoding.EncodeToString(websession.GenerateSecret()), nil
 	})
 }
 

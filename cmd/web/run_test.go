@@ -214,7 +214,8 @@ func TestMigrateUpStatusDown(t *testing.T) {
 		{[]string{"migrate", "up"}, "applied"},
 		{[]string{"migrate", "up"}, "up to date"},
 		{[]string{"migrate", "status"}, "applied 20"},
-		{[]string{"migrate", "down"}, "rolled back"},
+		{[]string{"migrate", "down"}, "rolled back 00002_web_sessions.sql"},
+		{[]string{"migrate", "down"}, "rolled back 00001_user_tasks.sql"},
 	} {
 		out.Reset()
 		if code := run(context.Background(), step.args, env(vars), &out, &errOut); code != 0 || !strings.Contains(out.String(), step.want) {
