@@ -164,7 +164,7 @@ func (w *web) renderTask(c echo.Context, id string, st taskState) error {
 		}
 	default:
 		if m.Protected {
-			m.Instructions = views.ParseMarkdown(t.Protected.Instructions)
+			m.Instructions = views.ParseMarkdown(ctx, t.Protected.Instructions)
 			m.Form = taskForm(m.T, d, st)
 		}
 	}
