@@ -29,7 +29,8 @@ type OIDCConfig struct {
 	// Scopes requested besides "openid"; nil means profile and email.
 	Scopes []string
 	// Mapping maps the ID token's claims to the actor exactly like bearer tokens: claim names,
-	// manager role, default tenant, require-tenant. Only those fields are read.
+	// manager role, default tenant (empty refuses an ID token without a tenant claim). Only
+	// those fields are read.
 	Mapping auth.Config
 	// UserInfo also reads the provider's userinfo endpoint; its claims fill in what the ID
 	// token lacks (some providers put groups or roles only there).
@@ -76,9 +77,6 @@ func NewOIDCLogin(ctx context.Context, cfg OIDCConfig) (*OIDCLogin, error) {
 	}
 	if mapping.ManagerRole == "" {
 		mapping.ManagerRole = defaults.ManagerRole
-	}
-	if mapping.DefaultTenant == "" {
-		mapping.DefaultTenant = defaults.DefaultTenant
 	}
 	return &OIDCLogin{
 		provider: provider,

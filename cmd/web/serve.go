@@ -36,6 +36,7 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 		cfg.ListenAddr = *listen
 	}
 	log := newLogger(cfg, stderr)
+	logDefaultTenant(cfg, log)
 
 	if *migrate || cfg.Dev {
 		if err := repository.Migrate(ctx, cfg.DatabaseURL); err != nil {
@@ -101,6 +102,14 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 		err = nil
 	}
 	return err
+}
+
+// logDefaultTenant says at start which tenant tokens without a tenant claim act in, since
+// that is a decision the operator made.
+func logDefaultTenant(cfg config, log *slog.Logger) {
+	if t := cfg.Auth.DefaultTenant; t != "" && (cfg.Auth.Configured() || cfg.OIDC.Issuer != "") {
+		log.Info("tokens without a tenant claim act in tenant "+t, "tenant", t)
+	}
 }
 
 // newLogger logs JSON in production and text in dev mode.
