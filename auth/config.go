@@ -196,16 +196,19 @@ func (c *Config) tokenPolicyFromEnv(getenv func(string) string) error {
 		}
 		c.MaxLifetime = d
 	}
-	for name, dst := range map[string]*bool{
-		"USERTASKS_JWT_SKIP_ISSUER_CHECK":   &c.SkipIssuerCheck,
-		"USERTASKS_JWT_SKIP_AUDIENCE_CHECK": &c.SkipAudienceCheck,
+	for _, skip := range []struct {
+		name string
+		dst  *bool
+	}{
+		{"USERTASKS_JWT_SKIP_ISSUER_CHECK", &c.SkipIssuerCheck},
+		{"USERTASKS_JWT_SKIP_AUDIENCE_CHECK", &c.SkipAudienceCheck},
 	} {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
+		if v := strings.TrimSpace(getenv(skip.name)); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return fmt.Errorf("%s=%q is not a boolean", name, v)
+				return fmt.Errorf("%s=%q is not a boolean", skip.name, v)
 			}
-			*dst = b
+			*skip.dst = b
 		}
 	}
 	return nil
@@ -298,9 +301,9 @@ func (c Config) validate() error {
 	return nil
 }
 
-// ValidateStrict checks the rules outside dev mode, besides ConfigFromEnv's: a key source is configured,
-// and the issuer and the audience are each checked or their check is skipped on purpose (a
-// token minted by any issuer for any service would otherwise be accepted).
+// ValidateStrict checks the rules outside dev mode, besides ConfigFromEnv's: a key source is
+// configured, and the issuer and the audience are each checked or their check is skipped on
+// purpose (a token minted by any issuer for any service would otherwise be accepted).
 func (c Config) ValidateStrict() error {
 	if !c.Configured() {
 		return errors.New("one of USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS or USERTASKS_JWT_JWKS_URL is required outside dev mode")

@@ -85,7 +85,7 @@ func TestServeRefusesBadHTTPTimeout(t *testing.T) {
 	}
 }
 
-// shortTimeouts are the server's timeouts in the slow-client tests.
+// shortTimeout is each of the server's timeouts in the slow-client tests.
 const shortTimeout = time.Second
 
 func shortTimeoutVars(t *testing.T) map[string]string {
