@@ -33,7 +33,8 @@ type OIDCConfig struct {
 	// current (without one a session ends at its first refresh and the person signs in again).
 	Scopes []string
 	// Mapping maps the ID token's claims to the actor exactly like bearer tokens: claim names,
-	// manager role, default tenant, require-tenant. Only those fields are read.
+	// manager role, default tenant (empty refuses an ID token without a tenant claim). Only
+	// those fields are read.
 	Mapping auth.Config
 	// UserInfo also reads the provider's userinfo endpoint; its claims fill in what the ID
 	// token lacks (some providers put groups or roles only there).
@@ -86,9 +87,6 @@ func NewOIDCLogin(ctx context.Context, cfg OIDCConfig) (*OIDCLogin, error) {
 	}
 	if mapping.ManagerRole == "" {
 		mapping.ManagerRole = defaults.ManagerRole
-	}
-	if mapping.DefaultTenant == "" {
-		mapping.DefaultTenant = defaults.DefaultTenant
 	}
 	return &OIDCLogin{
 		provider: provider,

@@ -255,11 +255,13 @@ func oidcSignIn(t *testing.T, idp *fakeProvider, mapping auth.Config, claims map
 
 func TestLoginOIDCClaimMapping(t *testing.T) {
 	idp := newFakeProvider(t)
-	nested := auth.DefaultConfig()
+	// onPurpose configures a default tenant, as USERTASKS_DEFAULT_TENANT does.
+	onPurpose := auth.DefaultConfig()
+	onPurpose.DefaultTenant = "default"
+	nested := onPurpose
 	nested.Claims.Roles = "realm_access.roles"
 	nested.Claims.Groups = "grp"
 	strict := auth.DefaultConfig()
-	strict.RequireTenant = true
 
 	t.Run("DefaultsAndNestedClaims", func(t *testing.T) {
 		a, ok := oidcSignIn(t, idp, nested, map[string]any{"sub": "u1", "grp": "solo",
@@ -269,7 +271,7 @@ func TestLoginOIDCClaimMapping(t *testing.T) {
 		}
 	})
 	t.Run("ManagerNeedsSupervise", func(t *testing.T) {
-		a, ok := oidcSignIn(t, idp, auth.DefaultConfig(), map[string]any{"sub": "u1", "permissions": []string{"user-tasks:view"}, "roles": "user-tasks:manager"})
+		a, ok := oidcSignIn(t, idp, onPurpose, map[string]any{"sub": "u1", "permissions": []string{"user-tasks:view"}, "roles": "user-tasks:manager"})
 		if !ok || a.Manager {
 			t.Fatalf("manager without supervise: %+v", a)
 		}
@@ -280,12 +282,12 @@ func TestLoginOIDCClaimMapping(t *testing.T) {
 		"TenantNotString":  {"sub": "u1", "tenant": 7},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, ok := oidcSignIn(t, idp, auth.DefaultConfig(), claims); ok {
+			if _, ok := oidcSignIn(t, idp, onPurpose, claims); ok {
 				t.Fatal("signed in")
 			}
 		})
 	}
-	t.Run("RequireTenant", func(t *testing.T) {
+	t.Run("NoTenantWithoutDefault", func(t *testing.T) {
 		if _, ok := oidcSignIn(t, idp, strict, map[string]any{"sub": "u1"}); ok {
 			t.Fatal("signed in without a tenant claim")
 		}

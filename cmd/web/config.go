@@ -23,6 +23,7 @@ type config struct {
 	BaseURL     string
 	Keys        *keyring.Keyring
 
+	HTTP           httpTimeouts
 	Auth           auth.Config
 	SessionSecrets [][]byte
 	OIDC           handlers.OIDCConfig
@@ -87,12 +88,11 @@ func loadConfig(getenv func(string) string, needKeys bool) (config, error) {
 // loadServe reads what only the server needs: token verification, browser sessions, OIDC, the
 // workflow side and the workers' cadence.
 func (c *config) loadServe(getenv func(string) string) error {
-	var err error
-	if c.Auth, err = auth.ConfigFromEnv(getenv); err != nil {
+	if err := c.loadHTTPTimeouts(getenv); err != nil {
 		return err
 	}
-	if !c.Auth.Configured() && !c.Dev {
-		return fmt.Errorf("one of USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS or USERTASKS_JWT_JWKS_URL is required outside dev mode")
+	if err := c.loadAuth(getenv); err != nil {
+		return err
 	}
 	sessions, err := secret(getenv, "USERTASKS_SESSION_SECRETS")
 	if err != nil {
@@ -137,6 +137,23 @@ func (c *config) loadServe(getenv func(string) string) error {
 	c.FormsDir = getenv("USERTASKS_FORMS_DIR")
 	c.Cadence, err = loadCadence(getenv)
 	return err
+}
+
+// loadAuth reads how tokens are verified. Outside dev mode a key source, the issuer and the
+// audience are required (each check may be skipped on purpose) and tokens without a tenant
+// claim are refused unless USERTASKS_DEFAULT_TENANT names one; dev mode keeps "default".
+func (c *config) loadAuth(getenv func(string) string) error {
+	var err error
+	if c.Auth, err = auth.ConfigFromEnv(getenv); err != nil {
+		return err
+	}
+	if c.Dev {
+		if c.Auth.DefaultTenant == "" {
+			c.Auth.DefaultTenant = auth.DefaultTenant
+		}
+		return nil
+	}
+	return c.Auth.ValidateStrict()
 }
 
 // secret reads NAME, or the file named by NAME_FILE.
