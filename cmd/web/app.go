@@ -68,7 +68,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	sessions, err := websession.New(websession.Config{Store: store, Secrets: cfg.SessionSecrets, BaseURL: cfg.BaseURL,
-		Insecure: cfg.Dev, Logger: log})
+		Insecure: cfg.Dev, Logger: log, Lifetime: cfg.Session.Lifetime, IdleTimeout: cfg.Session.Idle, RefreshInterval: cfg.Session.Refresh})
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ type config struct {
 	Keys        *keyring.Keyring
 
 	HTTP           httpTimeouts
+	Session        sessionTimes
 	Auth           auth.Config
 	SessionSecrets [][]byte
 	OIDC           handlers.OIDCConfig
@@ -92,6 +93,9 @@ func (c *config) loadServe(getenv func(string) string) error {
 		return err
 	}
 	if err := c.loadAuth(getenv); err != nil {
+		return err
+	}
+	if err := c.loadSessionTimes(getenv); err != nil {
 		return err
 	}
 	sessions, err := secret(getenv, "USERTASKS_SESSION_SECRETS")
