@@ -18,6 +18,7 @@ import (
 //     health denies everyone but managers); the actor of a stored operation may always replay it;
 //  2. request validation — a *ValidationError (422);
 //  3. idempotency — Command.CheckReplay; a replay returns Change{Replay: prior} and nothing else;
+//     only the actor that ran the operation may replay it;
 //  4. revision — Conflict(CodeRevisionConflict);
 //  5. state — Conflict(CodeTerminal), Conflict(CodeTransitionInProgress), then command specific.
 
@@ -48,8 +49,7 @@ func prepare(cmd Command, kind OperationKind, fields any) (Command, error) {
 // the task has since ended: the releaser is no longer the assignee, the completer's task is closed.
 func replaysOwn(t Task, cmd Command) bool {
 	a := cmd.Actor
-	return cmd.Prior != nil && cmd.Prior.Kind == cmd.Kind && cmd.Prior.Actor != nil &&
-		!a.System && a.Tenant == t.Tenant && cmd.Prior.Actor.Same(a.Subject)
+	return cmd.Prior != nil && cmd.Prior.Kind == cmd.Kind && !a.System && a.Tenant == t.Tenant && cmd.Prior.RanBy(a)
 }
 
 // manages reports whether a may run manager commands on t.

@@ -144,16 +144,15 @@ func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in Co
 	}
 	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		// The relationship decides before the data is looked at (404 before 422).
-		r := models.Relate(t, a, false)
-		ownReplay := prior != nil && prior.Actor != nil && prior.Actor.Same(a.Subject)
-		if !r.Assignee && !r.Guest && !ownReplay {
+		cmd := in.command(models.OpComplete, a, prior)
+		if !models.CompleteAdmits(t, cmd, in.ActionKey) {
 			return models.Change{}, models.ErrNotFound
 		}
 		data, err := validateCompletion(t, in.Data)
 		if err != nil {
 			return models.Change{}, err
 		}
-		return models.Complete(t, in.command(models.OpComplete, a, prior), in.ActionKey, data, now)
+		return models.Complete(t, cmd, in.ActionKey, data, now)
 	})
 }
 
