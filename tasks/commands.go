@@ -221,14 +221,14 @@ func (s *Service) Reveal(ctx context.Context, a models.Actor, id, fieldKey strin
 			return nil, err
 		}
 	}
-	t, err := s.readable(ctx, a, id)
+	t, v, err := s.readable(ctx, a, id)
 	if err != nil {
 		return nil, err
 	}
-	if !models.CanReadProtected(t.Task, a, t.Relation) {
+	if !models.CanReadProtected(t, a, v.Relation) {
 		return nil, models.ErrNotFound
 	}
-	form, values, err := formValues(t.Task)
+	form, values, err := formValues(t)
 	if err != nil {
 		return nil, err
 	}
@@ -246,24 +246,4 @@ func (s *Service) Reveal(ctx context.Context, a models.Actor, id, fieldKey strin
 		return nil, err
 	}
 	return value, nil
-}
-
-// formValues returns the pinned form and the values its fields show: the completion data once
-// submitted, otherwise the task data as prefill.
-func formValues(t models.Task) (*forms.Form, json.RawMessage, error) {
-	if !t.Protected.Form.Resolved() {
-		return nil, nil, nil
-	}
-	form, err := forms.Parse(t.Protected.Form.Schema)
-	if err != nil {
-		return nil, nil, models.Invalid(models.CodeFormUnavailable, models.FieldError{Field: "form", Message: "the task's form cannot be used"})
-	}
-	values := t.Protected.CompletionData
-	if len(values) == 0 {
-		values = t.Protected.Data
-	}
-	if len(values) == 0 {
-		values = json.RawMessage(`{}`)
-	}
-	return form, values, nil
 }
