@@ -28,8 +28,21 @@ func (c Common) command(kind models.OperationKind, a models.Actor, prior *models
 	return models.Command{Kind: kind, OperationID: c.OperationID, ExpectedRevision: c.ExpectedRevision, Actor: a, Prior: prior}
 }
 
+// possibleID answers, as not found, a task id no task can have (ids are minted UUIDs), before
+// it reaches the store: a NUL or invalid UTF-8 makes some database drivers fail instead of
+// finding nothing.
+func possibleID(id string) error {
+	if models.TextProblem(id, models.Identifier) != "" {
+		return models.ErrNotFound
+	}
+	return nil
+}
+
 // run applies one command through the store and shapes its answer.
 func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, decide func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error)) (Result, error) {
+	if err := possibleID(id); err != nil {
+		return Result{}, err
+	}
 	change, err := s.store.Mutate(ctx, a.Tenant, id, opID, decide)
 	if err != nil {
 		return Result{}, err
@@ -196,6 +209,9 @@ func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in Canc
 // membership; success clears the health finding.
 func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
 	if err := requirePermission(a, models.PermSupervise); err != nil {
+		return Result{}, err
+	}
+	if err := possibleID(id); err != nil {
 		return Result{}, err
 	}
 	current, err := s.store.Get(ctx, a.Tenant, id)

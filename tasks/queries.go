@@ -33,6 +33,9 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if f.Scope.ManagerOnly() && !a.Manager {
 		return Page{}, models.ErrForbidden
 	}
+	if err := f.Validate(); err != nil {
+		return Page{}, err
+	}
 	f.Tenant, f.Actor = a.Tenant, a
 	if f.StaleAfter <= 0 {
 		f.StaleAfter = s.stale
@@ -61,6 +64,9 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 // It returns the stored task (protected content included, for the caller to disclose with care)
 // and the caller's view of it.
 func (s *Service) readable(ctx context.Context, a models.Actor, id string) (models.Task, TaskView, error) {
+	if err := possibleID(id); err != nil {
+		return models.Task{}, TaskView{}, err
+	}
 	t, err := s.store.Get(ctx, a.Tenant, id)
 	if err != nil {
 		return models.Task{}, TaskView{}, err

@@ -24,6 +24,7 @@ import (
 	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/workflow"
 )
 
 // Options tune the store of an Env.
@@ -115,6 +116,8 @@ func start(t *testing.T, name, dbURL string, o *Options) *Env {
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tasks:  tasks.New(store, tasks.Options{}),
 		Auth:   verifier,
+		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
+		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 
 		Reconciliation: o.Reconciliation,
 	})
