@@ -159,7 +159,7 @@ func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 	loop := workflow.NewLoopback(s, nil)
 	log, _ := wkLogger(t)
 	var live []models.Task
-	for _, c := range wkHostileIDs {
+	for _, c := range wkProjectableIDs() {
 		live = append(live, wkProject(t, s, wkTaskOpts{BookmarkID: c.id}))
 	}
 	for _, task := range live {

@@ -184,7 +184,7 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 		rt := newWKBookmarkRuntime(t, "/my%20rt/v1")
 
 		var live []models.Task
-		for _, c := range wkHostileIDs {
+		for _, c := range wkProjectableIDs() {
 			task := wkProject(t, s, wkTaskOpts{BookmarkID: c.id})
 			rt.commitTask(task)
 			live = append(live, task)
@@ -215,7 +215,7 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 			t.Fatalf("requests on no route %q, %d bad signatures", strays, badSigs)
 		}
 		want := []string{gone.Workflow.BookmarkID}
-		for _, c := range wkHostileIDs {
+		for _, c := range wkProjectableIDs() {
 			want = append(want, c.id)
 		}
 		slices.Sort(want)

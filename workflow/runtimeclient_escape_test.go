@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/models"
 	"usertasks/workflow"
 )
 
@@ -33,6 +34,18 @@ var wkHostileIDs = []struct{ id, segment string }{
 	{"tab\tnl\n", "tab%09nl%0A"},
 	{"~_-.ok", "~_-.ok"},
 	{`back\slash"quote'`, "back%5Cslash%22quote%27"},
+}
+
+// wkProjectableIDs are the hostile ids a projection accepts: control characters are refused
+// there (422), so only the client itself ever sees them.
+func wkProjectableIDs() []struct{ id, segment string } {
+	var out []struct{ id, segment string }
+	for _, c := range wkHostileIDs {
+		if models.TextProblem(c.id, models.Identifier) == "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // wkRequest is what the escape test's runtime received.
