@@ -40,7 +40,7 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 		return models.Actor{}, unauthorized(err.Error())
 	}
 	if tenant == "" {
-		if cfg.RequireTenant {
+		if cfg.DefaultTenant == "" {
 			return models.Actor{}, unauthorized("missing tenant claim")
 		}
 		tenant = cfg.DefaultTenant

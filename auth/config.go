@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"usertasks/models"
 )
@@ -27,8 +29,12 @@ import (
 // Defaults of SPEC 9.
 const (
 	DefaultManagerRole = "user-tasks:manager"
-	DefaultTenant      = "default"
-	DefaultLeeway      = 30 * time.Second
+	// DefaultTenant is the tenant of tokens without a tenant claim in dev mode; elsewhere
+	// none is assumed unless configured.
+	DefaultTenant = "default"
+	DefaultLeeway = 30 * time.Second
+	// DefaultMaxLifetime bounds how far ahead a token's exp may lie.
+	DefaultMaxLifetime = 24 * time.Hour
 
 	// DefaultJWKSRefreshInterval is how often the JWKS is fetched in the background.
 	DefaultJWKSRefreshInterval = time.Hour
@@ -69,17 +75,23 @@ func DefaultClaimNames() ClaimNames {
 }
 
 // Config is how bearer tokens are verified and mapped. Zero-valued claim names, manager role,
-// default tenant, leeway and JWKS intervals take their defaults in NewVerifier.
+// maximum lifetime, leeway and JWKS intervals take their defaults in NewVerifier.
 type Config struct {
-	Claims        ClaimNames
-	ManagerRole   string
+	Claims      ClaimNames
+	ManagerRole string
+	// DefaultTenant is the tenant of tokens without a tenant claim; empty refuses them. It has
+	// no default: acting in a tenant the token does not name must be configured on purpose.
 	DefaultTenant string
-	// RequireTenant refuses tokens without a tenant claim instead of using DefaultTenant.
-	RequireTenant bool
 
-	// Issuer and Audience are checked when set; the token must then carry them.
-	Issuer   string
-	Audience string
+	// Issuer and Audience are checked when set; the token must then carry them. Outside dev
+	// mode each must be set or its check skipped on purpose (ValidateStrict).
+	Issuer            string
+	Audience          string
+	SkipIssuerCheck   bool
+	SkipAudienceCheck bool
+	// MaxLifetime refuses tokens whose exp lies further ahead than now + MaxLifetime (beyond
+	// the leeway): a leaked long-lived token stays useful only that long.
+	MaxLifetime time.Duration
 
 	// Key sources; at least one is needed to verify anything. Each algorithm is verified only
 	// against keys of its own type: HS256 against HS256Secret, RS256 against RSA keys, ES256
@@ -104,7 +116,7 @@ func DefaultConfig() Config {
 	return Config{
 		Claims:                 DefaultClaimNames(),
 		ManagerRole:            DefaultManagerRole,
-		DefaultTenant:          DefaultTenant,
+		MaxLifetime:            DefaultMaxLifetime,
 		Leeway:                 DefaultLeeway,
 		JWKSRefreshInterval:    DefaultJWKSRefreshInterval,
 		JWKSUnknownKIDInterval: DefaultJWKSUnknownKIDInterval,
@@ -116,8 +128,8 @@ func (c Config) Configured() bool {
 	return len(c.HS256Secret) > 0 || len(c.PublicKeys) > 0 || c.JWKSURL != ""
 }
 
-// ConfigFromEnv reads the USERTASKS_JWT_*, USERTASKS_CLAIM_*, USERTASKS_MANAGER_ROLE,
-// USERTASKS_DEFAULT_TENANT and USERTASKS_REQUIRE_TENANT variables of SPEC 9. The key sources
+// ConfigFromEnv reads the USERTASKS_JWT_*, USERTASKS_CLAIM_*, USERTASKS_MANAGER_ROLE and
+// USERTASKS_DEFAULT_TENANT variables of SPEC 9. The key sources
 // (USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS, USERTASKS_JWT_JWKS_URL) may instead
 // name a file through NAME_FILE; NAME wins when both are set. An unconfigured result
 // (Configured false) is not an error here: whether it is allowed is the caller's decision.
@@ -140,12 +152,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	override(&c.Issuer, "USERTASKS_JWT_ISSUER")
 	override(&c.Audience, "USERTASKS_JWT_AUDIENCE")
 
-	if v := strings.TrimSpace(getenv("USERTASKS_REQUIRE_TENANT")); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("USERTASKS_REQUIRE_TENANT=%q is not a boolean", v)
-		}
-		c.RequireTenant = b
+	if err := c.tokenPolicyFromEnv(getenv); err != nil {
+		return c, err
 	}
 
 	secret, err := secretFromEnv(getenv, "USERTASKS_JWT_HS256_SECRET")
@@ -171,6 +179,39 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// tokenPolicyFromEnv reads the lifetime bound and the explicit skips of the issuer and
+// audience checks.
+func (c *Config) tokenPolicyFromEnv(getenv func(string) string) error {
+	if v := strings.TrimSpace(getenv("USERTASKS_REQUIRE_TENANT")); v != "" {
+		// Its "false" used to mean "act in tenant default": refuse rather than change
+		// meaning silently.
+		return errors.New("USERTASKS_REQUIRE_TENANT is no longer read: tokens without a tenant claim are refused unless USERTASKS_DEFAULT_TENANT names their tenant")
+	}
+	if v := strings.TrimSpace(getenv("USERTASKS_JWT_MAX_LIFETIME")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("USERTASKS_JWT_MAX_LIFETIME=%q is not a positive duration (e.g. 24h, 90m)", v)
+		}
+		c.MaxLifetime = d
+	}
+	for _, skip := range []struct {
+		name string
+		dst  *bool
+	}{
+		{"USERTASKS_JWT_SKIP_ISSUER_CHECK", &c.SkipIssuerCheck},
+		{"USERTASKS_JWT_SKIP_AUDIENCE_CHECK", &c.SkipAudienceCheck},
+	} {
+		if v := strings.TrimSpace(getenv(skip.name)); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q is not a boolean", skip.name, v)
+			}
+			*skip.dst = b
+		}
+	}
+	return nil
 }
 
 // secretFromEnv reads NAME, or the file named by NAME_FILE, trimmed of surrounding space.
@@ -209,7 +250,9 @@ func (c Config) withDefaults() Config {
 	fill(&c.Claims.Permissions, d.Claims.Permissions)
 	fill(&c.Claims.Roles, d.Claims.Roles)
 	fill(&c.ManagerRole, d.ManagerRole)
-	fill(&c.DefaultTenant, d.DefaultTenant)
+	if c.MaxLifetime == 0 {
+		c.MaxLifetime = d.MaxLifetime
+	}
 	if c.Leeway == 0 {
 		c.Leeway = d.Leeway
 	}
@@ -237,14 +280,39 @@ func (c Config) validate() error {
 			return fmt.Errorf("USERTASKS_JWT_JWKS_URL: %w", err)
 		}
 	}
-	if c.DefaultTenant == "" || len(c.DefaultTenant) > models.MaxTenantLength {
-		return fmt.Errorf("USERTASKS_DEFAULT_TENANT must be 1 to %d bytes", models.MaxTenantLength)
+	if len(c.DefaultTenant) > models.MaxTenantLength || !utf8.ValidString(c.DefaultTenant) || strings.ContainsFunc(c.DefaultTenant, unicode.IsControl) {
+		return fmt.Errorf("USERTASKS_DEFAULT_TENANT must be at most %d bytes of text without control characters", models.MaxTenantLength)
+	}
+	if c.MaxLifetime < 0 {
+		return errors.New("USERTASKS_JWT_MAX_LIFETIME must be positive")
+	}
+	if c.Issuer != "" && c.SkipIssuerCheck {
+		return errors.New("USERTASKS_JWT_ISSUER and USERTASKS_JWT_SKIP_ISSUER_CHECK=true contradict each other; set one")
+	}
+	if c.Audience != "" && c.SkipAudienceCheck {
+		return errors.New("USERTASKS_JWT_AUDIENCE and USERTASKS_JWT_SKIP_AUDIENCE_CHECK=true contradict each other; set one")
 	}
 	if c.Leeway < 0 {
 		return errors.New("auth: leeway must not be negative")
 	}
 	if c.JWKSRefreshInterval < 0 || c.JWKSUnknownKIDInterval < 0 {
 		return errors.New("auth: JWKS intervals must not be negative")
+	}
+	return nil
+}
+
+// ValidateStrict checks the rules outside dev mode, besides ConfigFromEnv's: a key source is
+// configured, and the issuer and the audience are each checked or their check is skipped on
+// purpose (a token minted by any issuer for any service would otherwise be accepted).
+func (c Config) ValidateStrict() error {
+	if !c.Configured() {
+		return errors.New("one of USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS or USERTASKS_JWT_JWKS_URL is required outside dev mode")
+	}
+	if c.Issuer == "" && !c.SkipIssuerCheck {
+		return errors.New("USERTASKS_JWT_ISSUER is required outside dev mode (or USERTASKS_JWT_SKIP_ISSUER_CHECK=true to accept any issuer)")
+	}
+	if c.Audience == "" && !c.SkipAudienceCheck {
+		return errors.New("USERTASKS_JWT_AUDIENCE is required outside dev mode (or USERTASKS_JWT_SKIP_AUDIENCE_CHECK=true to accept any audience)")
 	}
 	return nil
 }

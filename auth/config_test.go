@@ -8,6 +8,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -48,7 +49,7 @@ func TestConfigFromEnv(t *testing.T) {
 				Groups: "groups", Permissions: "permissions", Roles: "roles",
 			},
 			ManagerRole:            "user-tasks:manager",
-			DefaultTenant:          "default",
+			MaxLifetime:            24 * time.Hour,
 			Leeway:                 30 * time.Second,
 			JWKSRefreshInterval:    time.Hour,
 			JWKSUnknownKIDInterval: time.Minute,
@@ -74,7 +75,7 @@ func TestConfigFromEnv(t *testing.T) {
 			"USERTASKS_CLAIM_ROLES":       "realm_access.roles",
 			"USERTASKS_MANAGER_ROLE":      "approver",
 			"USERTASKS_DEFAULT_TENANT":    "acme",
-			"USERTASKS_REQUIRE_TENANT":    "true",
+			"USERTASKS_JWT_MAX_LIFETIME":  "90m",
 		}))
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +88,7 @@ func TestConfigFromEnv(t *testing.T) {
 		}
 		if string(c.HS256Secret) != string(testSecret) || len(c.PublicKeys) != 2 ||
 			c.JWKSURL != "https://idp.example/.well-known/jwks.json" || c.Issuer != "https://idp.example" ||
-			c.Audience != "user-tasks" || c.ManagerRole != "approver" || c.DefaultTenant != "acme" || !c.RequireTenant {
+			c.Audience != "user-tasks" || c.ManagerRole != "approver" || c.DefaultTenant != "acme" || c.MaxLifetime != 90*time.Minute {
 			t.Fatalf("config = %+v", c)
 		}
 		if _, ok := c.PublicKeys[0].(*rsa.PublicKey); !ok {
@@ -139,6 +140,18 @@ func TestConfigFromEnv(t *testing.T) {
 			t.Fatalf("url = %q, want %q", got, want)
 		}
 	})
+	t.Run("ChecksSkippedOnPurpose", func(t *testing.T) {
+		c, err := ConfigFromEnv(env(map[string]string{
+			"USERTASKS_JWT_SKIP_ISSUER_CHECK":   "true",
+			"USERTASKS_JWT_SKIP_AUDIENCE_CHECK": "1",
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.SkipIssuerCheck || !c.SkipAudienceCheck {
+			t.Fatalf("skip issuer %v, skip audience %v; want both", c.SkipIssuerCheck, c.SkipAudienceCheck)
+		}
+	})
 	t.Run("JWKSLoopbackHTTP", func(t *testing.T) {
 		for _, u := range []string{"http://127.0.0.1:8081/jwks", "http://localhost/jwks", "http://[::1]:9/jwks"} {
 			if _, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_JWKS_URL": u})); err != nil {
@@ -162,7 +175,15 @@ func TestConfigFromEnv(t *testing.T) {
 		{"ErrEd25519Key", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": ed25519PEM(t)}, "unsupported key type"},
 		{"ErrJWKSPlainHTTP", map[string]string{"USERTASKS_JWT_JWKS_URL": "http://idp.example/jwks"}, "must use https"},
 		{"ErrJWKSScheme", map[string]string{"USERTASKS_JWT_JWKS_URL": "ftp://idp.example/jwks"}, "must use https"},
-		{"ErrRequireTenantNotBoolean", map[string]string{"USERTASKS_REQUIRE_TENANT": "sometimes"}, `USERTASKS_REQUIRE_TENANT="sometimes" is not a boolean`},
+		{"ErrRequireTenantGone", map[string]string{"USERTASKS_REQUIRE_TENANT": "false"}, "USERTASKS_REQUIRE_TENANT is no longer read"},
+		{"ErrMaxLifetimeNotDuration", map[string]string{"USERTASKS_JWT_MAX_LIFETIME": "a day"}, `USERTASKS_JWT_MAX_LIFETIME="a day"`},
+		{"ErrMaxLifetimeZero", map[string]string{"USERTASKS_JWT_MAX_LIFETIME": "0s"}, `USERTASKS_JWT_MAX_LIFETIME="0s"`},
+		{"ErrMaxLifetimeNegative", map[string]string{"USERTASKS_JWT_MAX_LIFETIME": "-1h"}, `USERTASKS_JWT_MAX_LIFETIME="-1h"`},
+		{"ErrSkipIssuerNotBoolean", map[string]string{"USERTASKS_JWT_SKIP_ISSUER_CHECK": "maybe"}, `USERTASKS_JWT_SKIP_ISSUER_CHECK="maybe" is not a boolean`},
+		{"ErrSkipAudienceNotBoolean", map[string]string{"USERTASKS_JWT_SKIP_AUDIENCE_CHECK": "yes please"}, `USERTASKS_JWT_SKIP_AUDIENCE_CHECK="yes please" is not a boolean`},
+		{"ErrIssuerAndSkip", map[string]string{"USERTASKS_JWT_ISSUER": "https://idp.example", "USERTASKS_JWT_SKIP_ISSUER_CHECK": "true"}, "contradict"},
+		{"ErrAudienceAndSkip", map[string]string{"USERTASKS_JWT_AUDIENCE": "user-tasks", "USERTASKS_JWT_SKIP_AUDIENCE_CHECK": "true"}, "contradict"},
+		{"ErrDefaultTenantControlCharacter", map[string]string{"USERTASKS_DEFAULT_TENANT": "ac\x01me"}, "USERTASKS_DEFAULT_TENANT"},
 		{"ErrDefaultTenantTooLong", map[string]string{"USERTASKS_DEFAULT_TENANT": strings.Repeat("t", 65)}, "USERTASKS_DEFAULT_TENANT"},
 	}
 	for _, tt := range errs {
@@ -173,6 +194,48 @@ func TestConfigFromEnv(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %q, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigValidateStrict(t *testing.T) {
+	keyed := map[string]string{"USERTASKS_JWT_HS256_SECRET": string(testSecret)}
+	with := func(extra map[string]string) map[string]string {
+		vars := maps.Clone(keyed)
+		maps.Copy(vars, extra)
+		return vars
+	}
+	tests := []struct {
+		name string
+		vars map[string]string
+		want string // "" means accepted
+	}{
+		{"IssuerAndAudience/OK", with(map[string]string{"USERTASKS_JWT_ISSUER": "https://idp.example", "USERTASKS_JWT_AUDIENCE": "user-tasks"}), ""},
+		{"BothSkipped/OK", with(map[string]string{"USERTASKS_JWT_SKIP_ISSUER_CHECK": "true", "USERTASKS_JWT_SKIP_AUDIENCE_CHECK": "true"}), ""},
+		{"ErrNoKey", map[string]string{"USERTASKS_JWT_ISSUER": "https://idp.example", "USERTASKS_JWT_AUDIENCE": "user-tasks"}, "USERTASKS_JWT_JWKS_URL"},
+		{"ErrNoIssuer", with(map[string]string{"USERTASKS_JWT_AUDIENCE": "user-tasks"}), "USERTASKS_JWT_ISSUER is required outside dev mode"},
+		{"ErrNoAudience", with(map[string]string{"USERTASKS_JWT_ISSUER": "https://idp.example"}), "USERTASKS_JWT_AUDIENCE is required outside dev mode"},
+		{"ErrIssuerSkipFalse", with(map[string]string{"USERTASKS_JWT_SKIP_ISSUER_CHECK": "false", "USERTASKS_JWT_AUDIENCE": "user-tasks"}), "USERTASKS_JWT_SKIP_ISSUER_CHECK=true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ConfigFromEnv(env(tt.vars))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = c.ValidateStrict()
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("ValidateStrict: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %q, want one line", err)
 			}
 		})
 	}

@@ -55,12 +55,14 @@ func mustEC(c elliptic.Curve) *ecdsa.PrivateKey {
 // fixedNow is the clock of every verifier built by newVerifier.
 var fixedNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// claims returns valid registered claims for subject alice, merged with extra (nil deletes).
+// claims returns valid registered claims for subject alice of tenant t1, merged with extra
+// (nil deletes).
 func claims(extra jwt.MapClaims) jwt.MapClaims {
 	c := jwt.MapClaims{
-		"sub": "alice",
-		"iat": fixedNow.Add(-time.Minute).Unix(),
-		"exp": fixedNow.Add(5 * time.Minute).Unix(),
+		"sub":    "alice",
+		"tenant": "t1",
+		"iat":    fixedNow.Add(-time.Minute).Unix(),
+		"exp":    fixedNow.Add(5 * time.Minute).Unix(),
 	}
 	for k, v := range extra {
 		if v == nil {

@@ -155,7 +155,27 @@ func (v *Verifier) Actor(ctx context.Context, rawToken string) (models.Actor, er
 	if err != nil {
 		return models.Actor{}, unauthorized(v.reason(token, err))
 	}
+	if err := v.checkLifetime(claims); err != nil {
+		return models.Actor{}, err
+	}
 	return v.cfg.ActorFromClaims(claims)
+}
+
+// checkLifetime refuses a token whose exp (required by the parser) lies further ahead than
+// the maximum lifetime allows, the leeway included for clock skew.
+func (v *Verifier) checkLifetime(claims jwt.MapClaims) error {
+	exp, err := claims.GetExpirationTime()
+	if err != nil || exp == nil {
+		return unauthorized("missing required claim (exp, iss or aud)")
+	}
+	now := time.Now()
+	if v.cfg.Now != nil {
+		now = v.cfg.Now()
+	}
+	if exp.Sub(now) > v.cfg.MaxLifetime+v.cfg.Leeway {
+		return unauthorized("token lifetime over the maximum")
+	}
+	return nil
 }
 
 // unauthorized wraps models.ErrUnauthorized with a safe reason.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -112,6 +113,24 @@ func TestVerifierActor(t *testing.T) {
 		{"ExpNotANumber", hs, func(t *testing.T) string {
 			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": "tomorrow"}), "")
 		}, "invalid token"},
+		{"LifetimeAtMaximum/OK", hs, func(t *testing.T) string {
+			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": fixedNow.Add(DefaultMaxLifetime).Unix()}), "")
+		}, ""},
+		{"LifetimeOverMaximumWithinLeeway/OK", hs, func(t *testing.T) string {
+			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": fixedNow.Add(DefaultMaxLifetime + 20*time.Second).Unix()}), "")
+		}, ""},
+		{"LifetimeOverMaximum", hs, func(t *testing.T) string {
+			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": fixedNow.Add(DefaultMaxLifetime + DefaultLeeway + time.Second).Unix()}), "")
+		}, "token lifetime over the maximum"},
+		{"LifetimeYear9999", hs, func(t *testing.T) string {
+			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).Unix()}), "")
+		}, "token lifetime over the maximum"},
+		{"LifetimeHugeNumber", hs, func(t *testing.T) string {
+			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": 1e300}), "")
+		}, "token"},
+		{"LifetimeConfigurable", Config{HS256Secret: testSecret, MaxLifetime: time.Hour}, func(t *testing.T) string {
+			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"exp": fixedNow.Add(2 * time.Hour).Unix()}), "")
+		}, "token lifetime over the maximum"},
 
 		{"IssuerAndAudience/OK", checked, func(t *testing.T) string {
 			return sign(t, jwt.SigningMethodHS256, testSecret, claims(jwt.MapClaims{"iss": "https://idp.example", "aud": "user-tasks"}), "")
@@ -180,6 +199,8 @@ func TestVerifierClaims(t *testing.T) {
 	ref := func(tenant, provider string, typ models.ParticipantType, id, name string) models.ParticipantRef {
 		return models.ParticipantRef{Tenant: tenant, Provider: provider, Type: typ, ID: id, DisplayName: name}
 	}
+	// onPurpose names a default tenant, as USERTASKS_DEFAULT_TENANT does (dev mode too).
+	onPurpose := Config{DefaultTenant: DefaultTenant}
 	tests := []struct {
 		name   string
 		cfg    Config
@@ -187,7 +208,9 @@ func TestVerifierClaims(t *testing.T) {
 		reason string // "" means accepted
 		check  check
 	}{
-		{"TenantDefault", Config{}, nil, "", func(t *testing.T, a models.Actor) {
+		{"TenantMissingRefused", Config{}, nil, "missing tenant claim", nil},
+		{"TenantEmptyClaimRefused", Config{}, jwt.MapClaims{"tenant": ""}, "missing tenant claim", nil},
+		{"TenantDefaultOnPurpose", onPurpose, nil, "", func(t *testing.T, a models.Actor) {
 			equal(t, "tenant", a.Tenant, DefaultTenant)
 			equal(t, "subject", a.Subject, ref(DefaultTenant, models.DefaultProvider, models.UserParticipant, "alice", ""))
 		}},
@@ -198,33 +221,32 @@ func TestVerifierClaims(t *testing.T) {
 			equal(t, "tenant", a.Tenant, "globex")
 			equal(t, "subject tenant", a.Subject.Tenant, "globex")
 		}},
-		{"TenantEmptyClaimUsesDefault", Config{}, jwt.MapClaims{"tenant": ""}, "", func(t *testing.T, a models.Actor) {
-			equal(t, "tenant", a.Tenant, DefaultTenant)
-		}},
-		{"RequireTenant/ClaimOK", Config{RequireTenant: true}, jwt.MapClaims{"tenant": "globex"}, "", func(t *testing.T, a models.Actor) {
+		{"TenantClaimWinsOverDefault", Config{DefaultTenant: "acme"}, jwt.MapClaims{"tenant": "globex"}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "tenant", a.Tenant, "globex")
 		}},
-		{"RequireTenant/MissingClaim", Config{RequireTenant: true}, nil, "missing tenant claim", nil},
+		{"TenantEmptyClaimUsesDefault", onPurpose, jwt.MapClaims{"tenant": ""}, "", func(t *testing.T, a models.Actor) {
+			equal(t, "tenant", a.Tenant, DefaultTenant)
+		}},
 		{"TenantNotAString", Config{}, jwt.MapClaims{"tenant": []string{"a"}}, "tenant claim is not a string", nil},
 		{"TenantTooLong", Config{}, jwt.MapClaims{"tenant": strings.Repeat("t", models.MaxTenantLength+1)}, "tenant claim longer than", nil},
 		{"TenantControlCharacter", Config{}, jwt.MapClaims{"tenant": "a\x00b"}, "tenant claim contains invalid characters", nil},
 
-		{"ProviderAndName", Config{}, jwt.MapClaims{"idp": "okta", "name": "Alice A."}, "", func(t *testing.T, a models.Actor) {
+		{"ProviderAndName", onPurpose, jwt.MapClaims{"idp": "okta", "name": "Alice A."}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "subject", a.Subject, ref(DefaultTenant, "okta", models.UserParticipant, "alice", "Alice A."))
 			equal(t, "display name", a.DisplayName, "Alice A.")
 			equal(t, "ref", *a.Ref(), a.Subject)
 		}},
-		{"ProviderTooLong", Config{}, jwt.MapClaims{"idp": strings.Repeat("p", models.MaxProviderLength+1)}, "provider claim longer than", nil},
-		{"SubTooLong", Config{}, jwt.MapClaims{"sub": strings.Repeat("s", models.MaxParticipantIDLength+1)}, "subject claim longer than", nil},
-		{"SubAtLimit", Config{}, jwt.MapClaims{"sub": strings.Repeat("s", models.MaxParticipantIDLength)}, "", func(t *testing.T, a models.Actor) {
+		{"ProviderTooLong", onPurpose, jwt.MapClaims{"idp": strings.Repeat("p", models.MaxProviderLength+1)}, "provider claim longer than", nil},
+		{"SubTooLong", onPurpose, jwt.MapClaims{"sub": strings.Repeat("s", models.MaxParticipantIDLength+1)}, "subject claim longer than", nil},
+		{"SubAtLimit", onPurpose, jwt.MapClaims{"sub": strings.Repeat("s", models.MaxParticipantIDLength)}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "valid", a.Subject.Valid(), true)
 		}},
-		{"NameTruncated", Config{}, jwt.MapClaims{"name": strings.Repeat("é", models.MaxDisplayNameLength)}, "", func(t *testing.T, a models.Actor) {
+		{"NameTruncated", onPurpose, jwt.MapClaims{"name": strings.Repeat("é", models.MaxDisplayNameLength)}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "name bytes", len(a.DisplayName), models.MaxDisplayNameLength)
 			equal(t, "valid", a.Subject.Valid(), true)
 		}},
 
-		{"GroupsArray", Config{}, jwt.MapClaims{"tenant": "acme", "idp": "okta", "groups": []string{"ops", "hr", "ops", ""}}, "", func(t *testing.T, a models.Actor) {
+		{"GroupsArray", onPurpose, jwt.MapClaims{"tenant": "acme", "idp": "okta", "groups": []string{"ops", "hr", "ops", ""}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "groups", a.Groups, []models.ParticipantRef{
 				ref("acme", "okta", models.GroupParticipant, "ops", ""),
 				ref("acme", "okta", models.GroupParticipant, "hr", ""),
@@ -232,24 +254,24 @@ func TestVerifierClaims(t *testing.T) {
 			equal(t, "in group", a.InGroup(ref("acme", "okta", models.GroupParticipant, "hr", "")), true)
 			equal(t, "other tenant", a.InGroup(ref("globex", "okta", models.GroupParticipant, "hr", "")), false)
 		}},
-		{"GroupsSingleString", Config{}, jwt.MapClaims{"groups": "ops team"}, "", func(t *testing.T, a models.Actor) {
+		{"GroupsSingleString", onPurpose, jwt.MapClaims{"groups": "ops team"}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "groups", a.Groups, []models.ParticipantRef{ref(DefaultTenant, models.DefaultProvider, models.GroupParticipant, "ops team", "")})
 		}},
-		{"GroupsAbsent", Config{}, nil, "", func(t *testing.T, a models.Actor) {
+		{"GroupsAbsent", onPurpose, nil, "", func(t *testing.T, a models.Actor) {
 			equal(t, "groups", len(a.Groups), 0)
 		}},
-		{"GroupsNotStrings", Config{}, jwt.MapClaims{"groups": []any{"ops", 7}}, "groups claim is not a list of strings", nil},
-		{"GroupsObject", Config{}, jwt.MapClaims{"groups": map[string]any{"a": "b"}}, "groups claim is not a list of strings", nil},
-		{"GroupTooLong", Config{}, jwt.MapClaims{"groups": []string{strings.Repeat("g", models.MaxParticipantIDLength+1)}}, "group claim longer than", nil},
-		{"TooManyGroups", Config{}, jwt.MapClaims{"groups": manyGroups(MaxGroups + 1)}, "more than 1000 groups", nil},
+		{"GroupsNotStrings", onPurpose, jwt.MapClaims{"groups": []any{"ops", 7}}, "groups claim is not a list of strings", nil},
+		{"GroupsObject", onPurpose, jwt.MapClaims{"groups": map[string]any{"a": "b"}}, "groups claim is not a list of strings", nil},
+		{"GroupTooLong", onPurpose, jwt.MapClaims{"groups": []string{strings.Repeat("g", models.MaxParticipantIDLength+1)}}, "group claim longer than", nil},
+		{"TooManyGroups", onPurpose, jwt.MapClaims{"groups": manyGroups(MaxGroups + 1)}, "more than 1000 groups", nil},
 
-		{"PermissionsArray", Config{}, jwt.MapClaims{"permissions": []string{models.PermView, models.PermClaim}}, "", func(t *testing.T, a models.Actor) {
+		{"PermissionsArray", onPurpose, jwt.MapClaims{"permissions": []string{models.PermView, models.PermClaim}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "permissions", a.Permissions, []string{models.PermView, models.PermClaim})
 		}},
-		{"PermissionsSpaceSeparated", Config{}, jwt.MapClaims{"permissions": "user-tasks:view  user-tasks:claim"}, "", func(t *testing.T, a models.Actor) {
+		{"PermissionsSpaceSeparated", onPurpose, jwt.MapClaims{"permissions": "user-tasks:view  user-tasks:claim"}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "permissions", a.Permissions, []string{models.PermView, models.PermClaim})
 		}},
-		{"PermissionPatternsThroughActor", Config{}, jwt.MapClaims{"permissions": []string{"user-tasks/*:view", "user-tasks:claim", "read:user-tasks"}}, "", func(t *testing.T, a models.Actor) {
+		{"PermissionPatternsThroughActor", onPurpose, jwt.MapClaims{"permissions": []string{"user-tasks/*:view", "user-tasks:claim", "read:user-tasks"}}, "", func(t *testing.T, a models.Actor) {
 			for perm, want := range map[string]bool{
 				models.PermView:             true,
 				models.PermParticipantsView: true,
@@ -262,28 +284,28 @@ func TestVerifierClaims(t *testing.T) {
 			}
 		}},
 
-		{"Manager/RoleAndSupervise", Config{}, jwt.MapClaims{"roles": []string{"user-tasks:manager"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
+		{"Manager/RoleAndSupervise", onPurpose, jwt.MapClaims{"roles": []string{"user-tasks:manager"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, true)
 		}},
-		{"Manager/RoleAndWildcard", Config{}, jwt.MapClaims{"roles": "user-tasks:manager", "permissions": "user-tasks:*"}, "", func(t *testing.T, a models.Actor) {
+		{"Manager/RoleAndWildcard", onPurpose, jwt.MapClaims{"roles": "user-tasks:manager", "permissions": "user-tasks:*"}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, true)
 		}},
-		{"NotManager/RoleWithoutSupervise", Config{}, jwt.MapClaims{"roles": []string{"user-tasks:manager"}, "permissions": []string{models.PermView}}, "", func(t *testing.T, a models.Actor) {
+		{"NotManager/RoleWithoutSupervise", onPurpose, jwt.MapClaims{"roles": []string{"user-tasks:manager"}, "permissions": []string{models.PermView}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, false)
 		}},
-		{"NotManager/SuperviseWithoutRole", Config{}, jwt.MapClaims{"roles": []string{"admin"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
+		{"NotManager/SuperviseWithoutRole", onPurpose, jwt.MapClaims{"roles": []string{"admin"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, false)
 		}},
-		{"NotManager/RoleInPermissions", Config{}, jwt.MapClaims{"permissions": []string{"user-tasks:manager", models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
+		{"NotManager/RoleInPermissions", onPurpose, jwt.MapClaims{"permissions": []string{"user-tasks:manager", models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, false)
 		}},
-		{"Manager/CustomRole", Config{ManagerRole: "approver"}, jwt.MapClaims{"roles": []string{"approver"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
+		{"Manager/CustomRole", Config{ManagerRole: "approver", DefaultTenant: DefaultTenant}, jwt.MapClaims{"roles": []string{"approver"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, true)
 		}},
-		{"NotManager/DefaultRoleWhenCustomConfigured", Config{ManagerRole: "approver"}, jwt.MapClaims{"roles": []string{"user-tasks:manager"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
+		{"NotManager/DefaultRoleWhenCustomConfigured", Config{ManagerRole: "approver", DefaultTenant: DefaultTenant}, jwt.MapClaims{"roles": []string{"user-tasks:manager"}, "permissions": []string{models.PermSupervise}}, "", func(t *testing.T, a models.Actor) {
 			equal(t, "manager", a.Manager, false)
 		}},
-		{"RolesNotStrings", Config{}, jwt.MapClaims{"roles": 3}, "roles claim is not a list of strings", nil},
+		{"RolesNotStrings", onPurpose, jwt.MapClaims{"roles": 3}, "roles claim is not a list of strings", nil},
 
 		{"CustomClaimNames", Config{Claims: ClaimNames{
 			Subject: "oid", Tenant: "tid", Provider: "iss_name", Name: "preferred_username",
@@ -311,7 +333,9 @@ func TestVerifierClaims(t *testing.T) {
 			cfg := tt.cfg
 			cfg.HS256Secret = testSecret
 			v := newVerifier(t, cfg)
-			token := sign(t, jwt.SigningMethodHS256, testSecret, claims(tt.claims), "")
+			extra := jwt.MapClaims{"tenant": nil} // the cases name the tenant claim themselves
+			maps.Copy(extra, tt.claims)
+			token := sign(t, jwt.SigningMethodHS256, testSecret, claims(extra), "")
 			a, err := v.Actor(t.Context(), token)
 			if tt.reason != "" {
 				requireUnauthorized(t, err, token)
@@ -456,6 +480,10 @@ func TestNewVerifier(t *testing.T) {
 		{"ErrJWKSRelative", Config{JWKSURL: "/jwks"}, "not an absolute URL"},
 		{"ErrNegativeLeeway", Config{HS256Secret: testSecret, Leeway: -time.Second}, "leeway"},
 		{"ErrDefaultTenantTooLong", Config{HS256Secret: testSecret, DefaultTenant: strings.Repeat("t", 65)}, "USERTASKS_DEFAULT_TENANT"},
+		{"ErrDefaultTenantControlCharacter", Config{HS256Secret: testSecret, DefaultTenant: "a\nb"}, "USERTASKS_DEFAULT_TENANT"},
+		{"ErrNegativeMaxLifetime", Config{HS256Secret: testSecret, MaxLifetime: -time.Hour}, "USERTASKS_JWT_MAX_LIFETIME"},
+		{"ErrIssuerAndSkip", Config{HS256Secret: testSecret, Issuer: "https://idp.example", SkipIssuerCheck: true}, "USERTASKS_JWT_SKIP_ISSUER_CHECK"},
+		{"ErrAudienceAndSkip", Config{HS256Secret: testSecret, Audience: "user-tasks", SkipAudienceCheck: true}, "USERTASKS_JWT_SKIP_AUDIENCE_CHECK"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

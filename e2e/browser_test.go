@@ -45,7 +45,7 @@ type viewport struct {
 }
 
 var (
-	desktop = viewport{name: "desktop", width: 1280, height: 900}
+	desktop = viewport{name: "1366px", width: 1366, height: 768}
 	phone   = viewport{name: "375px", width: 375, height: 812, mobile: true}
 )
 

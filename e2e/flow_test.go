@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,8 +146,14 @@ func candidateFlow(t *testing.T, vp viewport) {
 	ben.axe("inbox history")
 
 	// The task's own history section, and an error page.
-	ben.navigate("/tasks/" + id + "?section=history")
+	ben.navigate("/tasks/" + id + "?tab=history")
 	ben.waitVisible(testid("task-page"))
+	types := eval[[]string](ben, `[...document.querySelectorAll('[data-testid="event"]')].map(e => e.getAttribute("data-event-type"))`)
+	for _, want := range []string{"created", "claimed", "completion-requested", "completed"} {
+		if !slices.Contains(types, want) {
+			t.Errorf("the History section lists %v, want %q among them", types, want)
+		}
+	}
 	ben.shot("task-history")
 	ben.axe("task page (history)")
 

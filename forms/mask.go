@@ -48,3 +48,20 @@ func (f *Form) Reveal(data json.RawMessage, key string) (any, error) {
 	}
 	return obj[key], nil
 }
+
+// WithoutMasked returns data, a JSON object, without its masked members: what may be shown of
+// the task data outside Reveal. Other members, declared or not, are kept as they are (numbers
+// exactly); keys come out sorted. Empty or null data yields {}; data that is not a JSON object is
+// an error, so the caller shows nothing rather than something unchecked.
+func (f *Form) WithoutMasked(data json.RawMessage) (json.RawMessage, error) {
+	obj, err := decodeData(data)
+	if err != nil {
+		return nil, fmt.Errorf("forms: task data is not a JSON object: %w", err)
+	}
+	for key, p := range f.props {
+		if p.masked {
+			delete(obj, key)
+		}
+	}
+	return encodeJSON(obj)
+}

@@ -82,3 +82,32 @@ func TestReveal(t *testing.T) {
 		}
 	})
 }
+
+func TestWithoutMasked(t *testing.T) {
+	f := mustParse(t, fullSchema)
+	tests := []struct {
+		name, data, want string
+	}{
+		{"OK", `{"amount":12.50,"iban":"DE00 1234","pin":"0000","comment":"fine"}`, `{"amount":12.50,"comment":"fine"}`},
+		// Members the form does not declare are task data like any other: kept, nested or not.
+		{"UndeclaredKept", `{"other":{"deep":[1,2]},"iban":"DE00"}`, `{"other":{"deep":[1,2]}}`},
+		// A later duplicate or an escaped spelling of the key is the same member to a JSON reader.
+		{"DuplicateKey", `{"iban":"x","iban":"DE00 1234"}`, `{}`},
+		{"EscapedKey", `{"\u0069ban":"DE00 1234","ok":true}`, `{"ok":true}`},
+		{"Empty", ``, `{}`},
+		{"Null", `null`, `{}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := f.WithoutMasked(json.RawMessage(tt.data))
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("got %s, %v; want %s", got, err, tt.want)
+			}
+		})
+	}
+	t.Run("ErrNotAnObject", func(t *testing.T) {
+		if got, err := f.WithoutMasked(json.RawMessage(`["DE00 1234"]`)); err == nil {
+			t.Fatalf("got %s, want an error", got)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -20,7 +21,8 @@ import (
 //   - a body over models.MaxRequestBodyBytes is 413 (echo's body limit usually answers first);
 //   - a body that is not JSON, or not one JSON object, is 400 malformed-request;
 //   - a member dst does not declare (names match exactly, case included) is 422
-//     validation-failed naming it, as is a member of the wrong type.
+//     validation-failed naming it, as is a member of the wrong type or one holding bytes that
+//     are not UTF-8.
 //
 // Required members and value rules are the parse functions' business.
 func decodeBody(c echo.Context, dst any) error {
@@ -47,15 +49,20 @@ func decodeObject(raw []byte, dst any, prefix string) error {
 		return malformed("the body must be one JSON object")
 	}
 	known := jsonNames(reflect.TypeOf(dst).Elem())
-	var unknown []models.FieldError
-	for name := range members {
-		if !known[name] {
-			unknown = append(unknown, models.FieldError{Field: prefix + name, Message: "is not a known field"})
+	var problems []models.FieldError
+	for name, value := range members {
+		switch {
+		case !known[name]:
+			problems = append(problems, models.FieldError{Field: prefix + name, Message: "is not a known field"})
+		case !utf8.Valid(value):
+			// Decoding would quietly turn the bytes into U+FFFD; refuse them as the domain does
+			// text that is not UTF-8.
+			problems = append(problems, models.FieldError{Field: prefix + name, Message: "must be valid UTF-8"})
 		}
 	}
-	if len(unknown) > 0 {
-		slices.SortFunc(unknown, func(a, b models.FieldError) int { return strings.Compare(a.Field, b.Field) })
-		return models.Invalid(models.CodeValidationFailed, unknown...)
+	if len(problems) > 0 {
+		slices.SortFunc(problems, func(a, b models.FieldError) int { return strings.Compare(a.Field, b.Field) })
+		return models.Invalid(models.CodeValidationFailed, problems...)
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		var te *json.UnmarshalTypeError

@@ -82,8 +82,8 @@ func TestGetTask(t *testing.T) {
 		if d.Instructions == nil || *d.Instructions != "Check the amount." {
 			t.Errorf("instructions = %v, want the task's", d.Instructions)
 		}
-		if got, want := string(d.raw["data"]), `{"comment":"looks fine","iban":"DE89370400440532013000"}`; !jsonEqual(got, want) {
-			t.Errorf("data = %s, want %s", got, want)
+		if got, want := string(d.raw["data"]), `{"comment":"looks fine"}`; !jsonEqual(got, want) {
+			t.Errorf("data = %s, want %s (the masked iban only through reveal)", got, want)
 		}
 		if !d.Disclosure.CanViewProtected || !d.Disclosure.CanViewHistory {
 			t.Errorf("disclosure = %+v, want protected and history", d.Disclosure)

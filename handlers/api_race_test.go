@@ -14,14 +14,15 @@ import (
 	"usertasks/models"
 )
 
-// providers are the stores the cross-provider tests run on; PostgreSQL is skipped without
-// USERTASKS_TEST_POSTGRES_URL (and required under CI=true).
+// providers are the stores the cross-provider tests run on; PostgreSQL and MariaDB are skipped
+// without USERTASKS_TEST_POSTGRES_URL and USERTASKS_TEST_MYSQL_URL (and required under CI=true).
 var providers = []struct {
 	name  string
 	start func(*testing.T, *handlerstest.Options) *handlerstest.Env
 }{
 	{"SQLite", handlerstest.SQLite},
 	{"PostgreSQL", handlerstest.Postgres},
+	{"MariaDB", handlerstest.MySQL},
 }
 
 // raceRounds is how often each two-party race runs per provider.

@@ -2,16 +2,19 @@ package handlers
 
 import (
 	"github.com/labstack/echo/v4"
+
+	"usertasks/websession"
 )
 
 // withSession lets a request without an Authorization header authenticate with the browser
-// session cookie (SPEC 5.1); state-changing requests then also need the page's CSRF token
-// (Sessions.RequestActor). A request with a header always goes through bearer.
-func withSession(bearer echo.MiddlewareFunc, sessions *Sessions) echo.MiddlewareFunc {
+// session cookie (SPEC 5.1); state-changing requests then also need our origin and the page's
+// CSRF token (websession.Manager.RequestActor). A request with the header always goes through
+// bearer. Without either, the answer is 401.
+func withSession(bearer echo.MiddlewareFunc, sessions *websession.Manager) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		viaBearer := bearer(next)
 		return func(c echo.Context) error {
-			if c.Request().Header.Get(echo.HeaderAuthorization) != "" || !sessions.HasSession(c.Request()) {
+			if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
 				return viaBearer(c)
 			}
 			a, err := sessions.RequestActor(c.Request())

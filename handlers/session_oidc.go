@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 
 	"usertasks/auth"
 	"usertasks/models"
+	"usertasks/websession"
 )
 
 // OIDCConfig is the browser login through an OpenID Connect provider (SPEC 9:
@@ -26,10 +28,13 @@ type OIDCConfig struct {
 	// RedirectURL is the callback registered at the provider: USERTASKS_BASE_URL +
 	// "/login/oidc/callback".
 	RedirectURL string
-	// Scopes requested besides "openid"; nil means profile and email.
+	// Scopes requested besides "openid"; nil means profile and email. offline_access is added
+	// when the provider offers it, for the refresh token that keeps sessions' permissions
+	// current (without one a session ends at its first refresh and the person signs in again).
 	Scopes []string
 	// Mapping maps the ID token's claims to the actor exactly like bearer tokens: claim names,
-	// manager role, default tenant, require-tenant. Only those fields are read.
+	// manager role, default tenant (empty refuses an ID token without a tenant claim). Only
+	// those fields are read.
 	Mapping auth.Config
 	// UserInfo also reads the provider's userinfo endpoint; its claims fill in what the ID
 	// token lacks (some providers put groups or roles only there).
@@ -65,9 +70,15 @@ func NewOIDCLogin(ctx context.Context, cfg OIDCConfig) (*OIDCLogin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oidc: discover %s: %w", cfg.Issuer, err)
 	}
-	scopes := cfg.Scopes
+	scopes := slices.Clone(cfg.Scopes)
 	if scopes == nil {
 		scopes = []string{"profile", "email"}
+	}
+	var offered struct {
+		Scopes []string `json:"scopes_supported"`
+	}
+	if provider.Claims(&offered) == nil && slices.Contains(offered.Scopes, oidc.ScopeOfflineAccess) && !slices.Contains(scopes, oidc.ScopeOfflineAccess) {
+		scopes = append(scopes, oidc.ScopeOfflineAccess)
 	}
 	mapping := cfg.Mapping
 	defaults := auth.DefaultConfig()
@@ -76,9 +87,6 @@ func NewOIDCLogin(ctx context.Context, cfg OIDCConfig) (*OIDCLogin, error) {
 	}
 	if mapping.ManagerRole == "" {
 		mapping.ManagerRole = defaults.ManagerRole
-	}
-	if mapping.DefaultTenant == "" {
-		mapping.DefaultTenant = defaults.DefaultTenant
 	}
 	return &OIDCLogin{
 		provider: provider,
@@ -110,7 +118,7 @@ func (w *web) oidcStart(c echo.Context) error {
 	if w.oidc == nil {
 		return echo.ErrNotFound
 	}
-	st := oidcState{State: randomToken(), Nonce: randomToken(), Verifier: oauth2.GenerateVerifier(),
+	st := oidcState{State: websession.RandomToken(), Nonce: websession.RandomToken(), Verifier: oauth2.GenerateVerifier(),
 		Expires: w.now().Add(oidcStateLifetime).Unix()}
 	if p, ok := localPath(c.QueryParam("next")); ok {
 		st.Next = p
@@ -119,9 +127,8 @@ func (w *web) oidcStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ck := w.sessions.cookie(oidcCookieName, value, oidcStateLifetime)
-	ck.Path = "/login/oidc"
-	c.SetCookie(ck)
+	// Path=/ like every cookie: the __Host- prefix requires it.
+	c.SetCookie(w.sessions.cookie(oidcCookieName, value, oidcStateLifetime))
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return c.Redirect(http.StatusFound, w.oidc.oauth.AuthCodeURL(st.State, oidc.Nonce(st.Nonce), oauth2.S256ChallengeOption(st.Verifier)))
 }
@@ -135,9 +142,7 @@ func (w *web) oidcCallback(c echo.Context) error {
 	}
 	var st oidcState
 	ok := w.sessions.open(c.Request(), oidcCookieName, &st)
-	clear := w.sessions.cookie(oidcCookieName, "", -1)
-	clear.Path = "/login/oidc"
-	c.SetCookie(clear)
+	c.SetCookie(w.sessions.cookie(oidcCookieName, "", -1))
 	fail := func(reason string, err error) error {
 		attrs := []any{"reason", reason}
 		if err != nil {
@@ -156,44 +161,86 @@ func (w *web) oidcCallback(c echo.Context) error {
 	case c.QueryParam("code") == "":
 		return fail("no code", nil)
 	}
-	a, err := w.oidc.exchange(c.Request().Context(), c.QueryParam("code"), st)
+	a, refreshToken, err := w.oidc.exchange(c.Request().Context(), c.QueryParam("code"), st)
 	if err != nil {
 		return fail("exchange", err)
 	}
-	if err := w.sessions.start(c, a, "oidc"); err != nil {
+	if err := w.sessions.start(c, a, models.WebViaOIDC, refreshToken); err != nil {
 		return fail("session", err)
 	}
 	return c.Redirect(http.StatusSeeOther, nextOrInbox(st.Next))
 }
 
-// exchange redeems the code and maps the verified ID token to an actor.
-func (o *OIDCLogin) exchange(ctx context.Context, code string, st oidcState) (models.Actor, error) {
+// exchange redeems the code and maps the verified ID token to an actor. It also returns the
+// refresh token, if the provider issued one.
+func (o *OIDCLogin) exchange(ctx context.Context, code string, st oidcState) (models.Actor, string, error) {
 	ctx = oidc.ClientContext(ctx, o.client)
 	tok, err := o.oauth.Exchange(ctx, code, oauth2.VerifierOption(st.Verifier))
 	if err != nil {
-		return models.Actor{}, fmt.Errorf("token: %w", err)
+		return models.Actor{}, "", fmt.Errorf("token: %w", err)
 	}
 	raw, ok := tok.Extra("id_token").(string)
 	if !ok || raw == "" {
-		return models.Actor{}, errors.New("no id_token in the token response")
+		return models.Actor{}, "", errors.New("no id_token in the token response")
 	}
 	idt, err := o.verifier.Verify(ctx, raw)
 	if err != nil {
-		return models.Actor{}, fmt.Errorf("id token: %w", err)
+		return models.Actor{}, "", fmt.Errorf("id token: %w", err)
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(st.Nonce)) != 1 {
-		return models.Actor{}, errors.New("nonce mismatch")
+		return models.Actor{}, "", errors.New("nonce mismatch")
 	}
+	a, err := o.actorOf(ctx, tok, idt)
+	return a, tok.RefreshToken, err
+}
+
+// Refresh implements websession.IdentitySource: it redeems the session's refresh token and
+// maps the answer's ID token (and userinfo, when configured) exactly like a sign-in. Without a
+// refresh token, or when the provider refuses it or answers without an identity, the identity
+// cannot be re-read and the session ends. A rotated refresh token is returned for storing.
+func (o *OIDCLogin) Refresh(ctx context.Context, ws models.WebSession) (models.WebIdentity, string, error) {
+	if ws.RefreshToken == "" {
+		return models.WebIdentity{}, "", errors.New("the provider issued no refresh token")
+	}
+	ctx = oidc.ClientContext(ctx, o.client)
+	tok, err := o.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: ws.RefreshToken}).Token()
+	if err != nil {
+		return models.WebIdentity{}, "", fmt.Errorf("refresh: %w", err)
+	}
+	var idt *oidc.IDToken
+	if raw, _ := tok.Extra("id_token").(string); raw != "" {
+		if idt, err = o.verifier.Verify(ctx, raw); err != nil {
+			return models.WebIdentity{}, "", fmt.Errorf("refreshed id token: %w", err)
+		}
+	} else if !o.userInfo {
+		return models.WebIdentity{}, "", errors.New("the refresh answer carries no ID token")
+	}
+	a, err := o.actorOf(ctx, tok, idt)
+	if err != nil {
+		return models.WebIdentity{}, "", err
+	}
+	rotated := ""
+	if tok.RefreshToken != ws.RefreshToken {
+		rotated = tok.RefreshToken
+	}
+	return models.IdentityOf(a), rotated, nil
+}
+
+// actorOf maps the claims of a verified ID token (nil: none) and, when configured, of the
+// userinfo endpoint, which fill in what the ID token lacks.
+func (o *OIDCLogin) actorOf(ctx context.Context, tok *oauth2.Token, idt *oidc.IDToken) (models.Actor, error) {
 	claims := map[string]any{}
-	if err := idt.Claims(&claims); err != nil {
-		return models.Actor{}, fmt.Errorf("claims: %w", err)
+	if idt != nil {
+		if err := idt.Claims(&claims); err != nil {
+			return models.Actor{}, fmt.Errorf("claims: %w", err)
+		}
 	}
 	if o.userInfo {
 		ui, err := o.provider.UserInfo(ctx, oauth2.StaticTokenSource(tok))
 		if err != nil {
 			return models.Actor{}, fmt.Errorf("userinfo: %w", err)
 		}
-		if ui.Subject != idt.Subject {
+		if idt != nil && ui.Subject != idt.Subject {
 			return models.Actor{}, errors.New("userinfo subject differs from the ID token's")
 		}
 		extra := map[string]any{}

@@ -25,6 +25,7 @@ import (
 	"usertasks/handlers"
 	"usertasks/models"
 	"usertasks/tasks"
+	"usertasks/websession"
 )
 
 // fakeProvider is a minimal OpenID provider: discovery, JWKS, and a token endpoint that checks
@@ -35,6 +36,10 @@ type fakeProvider struct {
 	mu     sync.Mutex
 	codes  map[string]fakeGrant // code → what the authorization request carried
 	claims map[string]any
+	// refresh holds the refresh tokens the provider would redeem; each is good once (rotated).
+	refresh map[string]bool
+	// noRefresh makes the provider issue no refresh tokens.
+	noRefresh bool
 }
 
 type fakeGrant struct{ challenge, nonce string }
@@ -45,13 +50,14 @@ func newFakeProvider(t *testing.T) *fakeProvider {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &fakeProvider{key: key, codes: map[string]fakeGrant{}}
+	p := &fakeProvider{key: key, codes: map[string]fakeGrant{}, refresh: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/openid-configuration", func(w http.ResponseWriter, _ *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{
 			"issuer": p.srv.URL, "authorization_endpoint": p.srv.URL + "/authorize", "token_endpoint": p.srv.URL + "/token",
 			"jwks_uri": p.srv.URL + "/jwks", "id_token_signing_alg_values_supported": []string{"RS256"},
 			"response_types_supported": []string{"code"}, "subject_types_supported": []string{"public"},
+			"scopes_supported": []string{"openid", "profile", "email", "offline_access"},
 		})
 	})
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, _ *http.Request) {
@@ -67,17 +73,30 @@ func newFakeProvider(t *testing.T) *fakeProvider {
 		p.mu.Lock()
 		grant, ok := p.codes[r.PostForm.Get("code")]
 		delete(p.codes, r.PostForm.Get("code"))
+		if r.PostForm.Get("grant_type") == "refresh_token" {
+			// A refresh: the token must be one issued and not used yet; the answer has no nonce.
+			ok = p.refresh[r.PostForm.Get("refresh_token")]
+			delete(p.refresh, r.PostForm.Get("refresh_token"))
+			grant = fakeGrant{}
+		}
 		claims := p.claims
+		refreshToken := ""
+		if !p.noRefresh {
+			refreshToken = "rt-" + models.NewID()
+			p.refresh[refreshToken] = true
+		}
 		p.mu.Unlock()
 		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
-		if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != grant.challenge {
+		if !ok || (r.PostForm.Get("grant_type") != "refresh_token" && base64.RawURLEncoding.EncodeToString(sum[:]) != grant.challenge) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			w.Write([]byte(`{"error":"invalid_grant"}`))
 			return
 		}
-		c := jwt.MapClaims{"iss": p.srv.URL, "aud": "web-client", "exp": time.Now().Add(time.Hour).Unix(),
-			"iat": time.Now().Unix(), "nonce": grant.nonce}
+		c := jwt.MapClaims{"iss": p.srv.URL, "aud": "web-client", "exp": time.Now().Add(time.Hour).Unix(), "iat": time.Now().Unix()}
+		if grant.nonce != "" {
+			c["nonce"] = grant.nonce
+		}
 		for k, v := range claims {
 			c[k] = v
 		}
@@ -85,7 +104,11 @@ func newFakeProvider(t *testing.T) *fakeProvider {
 		tok.Header["kid"] = "k1"
 		signed, _ := tok.SignedString(p.key)
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"access_token": "at", "token_type": "Bearer", "expires_in": 3600, "id_token": signed})
+		answer := map[string]any{"access_token": "at", "token_type": "Bearer", "expires_in": 3600, "id_token": signed}
+		if refreshToken != "" {
+			answer["refresh_token"] = refreshToken
+		}
+		json.NewEncoder(w).Encode(answer)
 	})
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
@@ -120,7 +143,7 @@ func TestLoginOIDC(t *testing.T) {
 	idp := newFakeProvider(t)
 	idp.claims = map[string]any{"sub": "u-42", "tenant": "acme", "name": "Olga OIDC", "groups": []string{"finance", "ops"},
 		"permissions": "user-tasks:view user-tasks:claim user-tasks:supervise", "roles": []string{"user-tasks:manager"}}
-	sessions, _ := handlers.NewSessions(handlers.SessionConfig{Secrets: [][]byte{handlers.GenerateSessionSecret()}})
+	sessions := newSessionManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}})
 	e := echo.New()
 	app := httptest.NewServer(e)
 	t.Cleanup(app.Close)
@@ -201,7 +224,7 @@ func oidcSignIn(t *testing.T, idp *fakeProvider, mapping auth.Config, claims map
 	idp.mu.Lock()
 	idp.claims = claims
 	idp.mu.Unlock()
-	sessions, _ := handlers.NewSessions(handlers.SessionConfig{Secrets: [][]byte{handlers.GenerateSessionSecret()}})
+	sessions := newSessionManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}})
 	e := echo.New()
 	app := httptest.NewServer(e)
 	defer app.Close()
@@ -232,11 +255,13 @@ func oidcSignIn(t *testing.T, idp *fakeProvider, mapping auth.Config, claims map
 
 func TestLoginOIDCClaimMapping(t *testing.T) {
 	idp := newFakeProvider(t)
-	nested := auth.DefaultConfig()
+	// onPurpose configures a default tenant, as USERTASKS_DEFAULT_TENANT does.
+	onPurpose := auth.DefaultConfig()
+	onPurpose.DefaultTenant = "default"
+	nested := onPurpose
 	nested.Claims.Roles = "realm_access.roles"
 	nested.Claims.Groups = "grp"
 	strict := auth.DefaultConfig()
-	strict.RequireTenant = true
 
 	t.Run("DefaultsAndNestedClaims", func(t *testing.T) {
 		a, ok := oidcSignIn(t, idp, nested, map[string]any{"sub": "u1", "grp": "solo",
@@ -246,7 +271,7 @@ func TestLoginOIDCClaimMapping(t *testing.T) {
 		}
 	})
 	t.Run("ManagerNeedsSupervise", func(t *testing.T) {
-		a, ok := oidcSignIn(t, idp, auth.DefaultConfig(), map[string]any{"sub": "u1", "permissions": []string{"user-tasks:view"}, "roles": "user-tasks:manager"})
+		a, ok := oidcSignIn(t, idp, onPurpose, map[string]any{"sub": "u1", "permissions": []string{"user-tasks:view"}, "roles": "user-tasks:manager"})
 		if !ok || a.Manager {
 			t.Fatalf("manager without supervise: %+v", a)
 		}
@@ -257,14 +282,87 @@ func TestLoginOIDCClaimMapping(t *testing.T) {
 		"TenantNotString":  {"sub": "u1", "tenant": 7},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, ok := oidcSignIn(t, idp, auth.DefaultConfig(), claims); ok {
+			if _, ok := oidcSignIn(t, idp, onPurpose, claims); ok {
 				t.Fatal("signed in")
 			}
 		})
 	}
-	t.Run("RequireTenant", func(t *testing.T) {
+	t.Run("NoTenantWithoutDefault", func(t *testing.T) {
 		if _, ok := oidcSignIn(t, idp, strict, map[string]any{"sub": "u1"}); ok {
 			t.Fatal("signed in without a tenant claim")
 		}
+	})
+}
+
+// TestLoginOIDCRefresh: an OIDC session re-reads the identity through the refresh token at most
+// every refresh interval, and ends when the provider no longer answers for it.
+func TestLoginOIDCRefresh(t *testing.T) {
+	idp := newFakeProvider(t)
+	manager := map[string]any{"sub": "u-42", "tenant": "t1", "name": "Olga OIDC",
+		"permissions": "user-tasks:* user-tasks:supervise", "roles": []string{"user-tasks:manager"}}
+	idp.claims = manager
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	var handler http.Handler
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(app.Close)
+	login, err := handlers.NewOIDCLogin(context.Background(), handlers.OIDCConfig{
+		Issuer: idp.srv.URL, ClientID: "web-client", RedirectURL: app.URL + "/login/oidc/callback", Mapping: auth.DefaultConfig(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	handler = handlers.New(handlers.Deps{Store: f.store, Logger: log, Tasks: f.svc,
+		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, OIDC: login, Logger: log}})
+	f.srv = app
+
+	signIn := func(t *testing.T) *webBrowser {
+		t.Helper()
+		b := f.browser(t)
+		start := b.get("/login/oidc")
+		if u, _ := url.Parse(start.location); !strings.Contains(u.Query().Get("scope"), "offline_access") {
+			t.Fatalf("the authorization request does not ask for offline_access: %s", start.location)
+		}
+		if res := b.get("/login/oidc/callback?" + idp.authorize(t, start.location).Encode()); res.status != http.StatusSeeOther {
+			t.Fatalf("callback: %d\n%s", res.status, res.body)
+		}
+		return b
+	}
+
+	t.Run("PermissionsFollowTheProvider", func(t *testing.T) {
+		b := signIn(t)
+		wantSignedIn(t, b).one("user-manager")
+		idp.mu.Lock()
+		idp.claims = map[string]any{"sub": "u-42", "tenant": "t1", "name": "Olga OIDC", "permissions": "user-tasks:*"}
+		idp.mu.Unlock()
+		f.clock.advance(2 * time.Minute)
+		wantSignedIn(t, b).one("user-manager") // not yet re-read
+		f.clock.advance(4 * time.Minute)
+		if wantSignedIn(t, b).has("user-manager") {
+			t.Fatal("still a manager after the provider dropped the role and the refresh interval passed")
+		}
+		// The provider rotates refresh tokens: the second refresh must use the new one.
+		f.clock.advance(6 * time.Minute)
+		wantSignedIn(t, b)
+	})
+	t.Run("ErrProviderRevoked", func(t *testing.T) {
+		idp.mu.Lock()
+		idp.claims = manager
+		idp.mu.Unlock()
+		b := signIn(t)
+		idp.mu.Lock()
+		clear(idp.refresh) // the person was disabled at the provider
+		idp.mu.Unlock()
+		f.clock.advance(6 * time.Minute)
+		wantSignedOut(t, b)
+	})
+	t.Run("ErrNoRefreshToken", func(t *testing.T) {
+		idp.mu.Lock()
+		idp.noRefresh = true
+		idp.mu.Unlock()
+		b := signIn(t)
+		wantSignedIn(t, b)
+		f.clock.advance(6 * time.Minute)
+		wantSignedOut(t, b)
 	})
 }

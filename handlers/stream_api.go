@@ -32,6 +32,12 @@ const streamRetry = 3 * time.Second
 // actedCacheSize bounds one stream's memory of tasks its caller acted on.
 const actedCacheSize = 1024
 
+// streamWriteTimeout bounds each write of a stream. A stream outlives the server's write
+// timeout by design, so it replaces that deadline before every write (net/http already lifts
+// the read deadline once the request is read); the bound keeps a client that stops reading
+// from holding a stream forever. A variable for tests.
+var streamWriteTimeout = 30 * time.Second
+
 // RegisterStream adds GET /user-tasks/stream to g (the /api/v1 group). mw authenticates the
 // caller (bearer token or session cookie); without it every request is 401.
 func RegisterStream(g *echo.Group, b *live.Broker, svc StreamAuthorizer, mw ...echo.MiddlewareFunc) {
@@ -86,7 +92,7 @@ func (h *streamAPI) streamTasks(c echo.Context) error {
 	if err != nil {
 		return nil // the status is out; nothing more can be said
 	}
-	w := &streamWriter{sess: sess}
+	w := &streamWriter{sess: sess, rc: http.NewResponseController(res)}
 	w.send(&sse.Message{Retry: streamRetry})
 
 	ctx := c.Request().Context()
@@ -132,9 +138,10 @@ func tooManyStreams(c echo.Context) error {
 // streamTime renders an event time in UTC, RFC 3339.
 func streamTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// streamWriter sends messages and keeps the first write error.
+// streamWriter sends messages, each within streamWriteTimeout, and keeps the first write error.
 type streamWriter struct {
 	sess *sse.Session
+	rc   *http.ResponseController
 	err  error
 }
 
@@ -142,6 +149,8 @@ func (w *streamWriter) send(m *sse.Message) {
 	if w.err != nil {
 		return
 	}
+	// Unsupported only by writers without a connection (recorders): nothing to replace there.
+	_ = w.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 	if w.err = w.sess.Send(m); w.err == nil {
 		w.err = w.sess.Flush()
 	}

@@ -66,6 +66,12 @@ var streamActors = func() streamTokens {
 
 func newStreamEnv(t *testing.T, o live.Options) *streamEnv {
 	t.Helper()
+	return newStreamEnvServer(t, o, nil)
+}
+
+// newStreamEnvServer is newStreamEnv with the HTTP server's settings changed by configure.
+func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Server)) *streamEnv {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	u := "sqlite:" + filepath.Join(t.TempDir(), "stream.db")
 	if err := repository.Migrate(ctx, u); err != nil {
@@ -84,7 +90,11 @@ func newStreamEnv(t *testing.T, o live.Options) *streamEnv {
 	e := echo.New()
 	e.HTTPErrorHandler = errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	RegisterStream(e.Group("/api/v1"), b, store, authenticate(streamActors))
-	srv := httptest.NewServer(e)
+	srv := httptest.NewUnstartedServer(e)
+	if configure != nil {
+		configure(srv.Config)
+	}
+	srv.Start()
 	t.Cleanup(func() {
 		cancel() // ends the broker, which ends every stream, so the server can close
 		<-ran

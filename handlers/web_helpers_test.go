@@ -22,6 +22,7 @@ import (
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/websession"
 )
 
 // webFixture is a running web server on a real SQLite file store with the lifecycle service.
@@ -29,7 +30,7 @@ type webFixture struct {
 	store    *repository.Store
 	svc      *tasks.Service
 	srv      *httptest.Server
-	sessions *handlers.Sessions
+	sessions *websession.Manager
 	now      time.Time
 }
 
@@ -83,7 +84,7 @@ func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.W
 	}
 	t.Cleanup(func() { store.Close() })
 	f := &webFixture{store: store, svc: tasks.New(store, opts), now: time.Now()}
-	f.sessions, err = handlers.NewSessions(handlers.SessionConfig{Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}})
+	f.sessions, err = websession.New(websession.Config{Store: store, Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +450,7 @@ func webPtr[T any](v T) *T { return &v }
 
 // newBareWeb is the web routes alone, on a service without a store: enough for the sign-in
 // pages, which never call it.
-func newBareWeb(t *testing.T, s *handlers.Sessions) http.Handler {
+func newBareWeb(t *testing.T, s *websession.Manager) http.Handler {
 	t.Helper()
 	e := echo.New()
 	handlers.RegisterWeb(e, handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: s, DevUsers: webDevUsers,
@@ -466,4 +467,14 @@ func metaCSRF(t *testing.T, body string) string {
 	}
 	p := &webPage{t: t, doc: doc, body: body}
 	return p.csrf()
+}
+
+// events returns every event of a task in tenant t1.
+func (f *webFixture) events(t *testing.T, id string) []models.Event {
+	t.Helper()
+	evs, err := f.store.Events(context.Background(), "t1", id, 0, models.MaxPageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
 }

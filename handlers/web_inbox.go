@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -292,6 +293,11 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	case code == models.CodeMalformedRequest:
 		m.State = views.ListBadRange
 		return w.render(c, http.StatusBadRequest, views.InboxView(m))
+	case code == models.CodeValidationFailed:
+		// A filter the service refuses (a control character in the search): shown like the
+		// filters this page refuses itself.
+		m.State, m.FilterErrors, m.FiltersOpen = views.ListInvalid, inboxFilterErrors(err, m.T), true
+		return w.render(c, http.StatusUnprocessableEntity, views.InboxView(m))
 	default:
 		m.State = views.ListError
 		st, _, _ := w.describeError(c, err, m.T) // logs internal errors once
@@ -331,6 +337,21 @@ func countTabs(m *views.InboxPage) {
 			m.Tabs[i].Count = m.Total
 		}
 	}
+}
+
+// inboxFilterErrors names the service's field errors by the inbox inputs they came from.
+func inboxFilterErrors(err error, t *i18n.Catalog) map[string]string {
+	inputs := map[string]string{"search": "q", "workflowDefinitionId": "workflow"}
+	out := map[string]string{}
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		for _, fe := range ve.Fields {
+			if in, ok := inputs[fe.Field]; ok {
+				out[in] = t.FieldMessage(fe.Message)
+			}
+		}
+	}
+	return out
 }
 
 // inboxRow builds one row; claim and release are offered only when allowed.

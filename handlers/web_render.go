@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -43,6 +45,7 @@ func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chr
 	c.Response().Header().Set("Content-Language", t.Lang)
 	if d, ok := w.sessions.read(c.Request()); ok {
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
+		ch.TimeZone = d.Location().String()
 	}
 	// Submitting and cancelling are told by the task page's status banner instead.
 	if f, ok := w.takeFlash(c); ok && f.Key != flashSubmitted && f.Key != flashCancelled {
@@ -64,6 +67,8 @@ const (
 	flashRetried   = "retried"       // resolved; Code names a remaining advisory finding
 	flashRetryHeld = "retry-blocked" // still blocked; Code says why
 	flashSignedOut = "signed-out"
+
+	flashSignedOutEverywhere = "signed-out-everywhere"
 )
 
 // webFlash is a one-time message carried across a redirect in a sealed cookie. It carries a
@@ -131,6 +136,8 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 		flashRetried:   t.FlashRetried,
 		flashRetryHeld: t.Format(t.FlashRetryBlocked, t.HealthText(f.Code)),
 		flashSignedOut: t.FlashSignedOut,
+
+		flashSignedOutEverywhere: t.FlashSignedOutEverywhere,
 	}[f.Key]
 	if msg == "" {
 		return nil
@@ -140,7 +147,7 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 	}
 	kind := views.FlashSuccess
 	switch f.Key {
-	case flashSignedOut:
+	case flashSignedOut, flashSignedOutEverywhere:
 		kind = views.FlashInfo
 	case flashRetryHeld:
 		kind = views.FlashWarning
@@ -246,21 +253,35 @@ func conflictMessage(t *i18n.Catalog, err error) (string, bool) {
 
 // ----- Small helpers -----
 
-// localPath accepts a return address only when it is a path on this site: it starts with one
-// slash, names no host, and leads to a page (the inbox or a task).
+// maxReturnBytes bounds a return address; no page of this site needs a longer one.
+const maxReturnBytes = 2048
+
+// localPath accepts a return address only when it is a page of this site (the inbox or a
+// task). A browser resolves dot segments itself, encoded ones ("%2e%2e") included, so the
+// decoded path is cleaned before the check and the cleaned path is what is returned: the
+// page checked is the page the browser goes to.
 func localPath(raw string) (string, bool) {
-	if raw == "" || !strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "//") || strings.ContainsAny(raw, "\\\r\n") {
+	if raw == "" || len(raw) > maxReturnBytes || !strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "//") ||
+		strings.ContainsFunc(raw, unsafeInURL) {
 		return "", false
 	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
 		return "", false
 	}
-	if u.Path != "/inbox" && !strings.HasPrefix(u.Path, "/tasks/") {
+	if strings.ContainsFunc(u.Path, unsafeInURL) { // decoded: %5C, %0A, %09, …
 		return "", false
 	}
-	return u.RequestURI(), true
+	p := path.Clean(u.Path)
+	if p != "/inbox" && !strings.HasPrefix(p, "/tasks/") {
+		return "", false
+	}
+	return (&url.URL{Path: p, RawQuery: u.RawQuery}).RequestURI(), true
 }
+
+// unsafeInURL reports runes a browser strips or reads as a slash (tab, newline, backslash),
+// and the other control characters.
+func unsafeInURL(r rune) bool { return r == '\\' || unicode.IsControl(r) }
 
 func queryEscape(s string) string { return url.QueryEscape(s) }
 

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/tasks"
+	"usertasks/websession"
 )
 
 // WebTasks is what the web pages need from the lifecycle service; *tasks.Service satisfies it.
@@ -29,8 +31,10 @@ type WebTasks interface {
 
 // WebDeps are what the web pages need.
 type WebDeps struct {
-	Tasks    WebTasks
-	Sessions *Sessions
+	Tasks WebTasks
+	// Sessions keeps the browser sessions; RegisterWeb makes the dev users and the OIDC login
+	// the sources it re-reads identities from.
+	Sessions *websession.Manager
 	// DevUsers enables the dev login (SPEC 9: dev mode only); empty means no dev login.
 	DevUsers []DevUser
 	// OIDC enables the OIDC login; nil means none.
@@ -44,7 +48,7 @@ type WebDeps struct {
 // or redirects; errors become HTML error pages (webErrorPages), never problem+json.
 type web struct {
 	tasks    WebTasks
-	sessions *Sessions
+	sessions webSessions
 	devUsers []DevUser
 	oidc     *OIDCLogin
 	log      *slog.Logger
@@ -57,9 +61,16 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, sessions: d.Sessions, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now}
 	if w.log == nil {
 		w.log = slog.Default()
+	}
+	w.sessions = webSessions{Manager: d.Sessions, log: w.log}
+	if len(d.DevUsers) > 0 {
+		d.Sessions.SetIdentitySource(models.WebViaDev, devDirectory(d.DevUsers))
+	}
+	if d.OIDC != nil {
+		d.Sessions.SetIdentitySource(models.WebViaOIDC, d.OIDC)
 	}
 	if w.now == nil {
 		w.now = time.Now
@@ -67,7 +78,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	page := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages}
 	signedIn := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSession}
 	posted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSession, w.requireCSRF}
-	anonPosted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireCSRF}
+	signInPosted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSignInCSRF}
 
 	for _, r := range []struct {
 		method, path string
@@ -76,10 +87,12 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	}{
 		{http.MethodGet, "/", w.home, page},
 		{http.MethodGet, "/login", w.loginPage, page},
-		{http.MethodPost, "/login/dev", w.devLogin, anonPosted},
+		{http.MethodPost, "/login/dev", w.devLogin, signInPosted},
 		{http.MethodGet, "/login/oidc", w.oidcStart, page},
 		{http.MethodGet, "/login/oidc/callback", w.oidcCallback, page},
-		{http.MethodPost, "/logout", w.logout, anonPosted},
+		{http.MethodPost, "/logout", w.logout, page}, // checks the token itself: only a session has one
+		{http.MethodPost, "/logout/everywhere", w.logoutEverywhere, posted},
+		{http.MethodPost, "/session/time-zone", w.setTimeZone, posted},
 
 		{http.MethodGet, "/inbox", w.inbox, signedIn},
 		{http.MethodGet, "/tasks/:id", w.taskPage, signedIn},
@@ -93,18 +106,23 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/tasks/:id/retry-resolution", w.retryResolution, posted},
 
 		{http.MethodGet, "/static/*", webStatic, []echo.MiddlewareFunc{webSecurityHeaders}},
+		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
 	}
+	e.HTTPErrorHandler = w.browserErrors(e.HTTPErrorHandler)
 }
 
 // home handles GET /: the inbox is the start page. In dev mode an anonymous visitor is signed
 // in as the first demo user, so `make run` opens straight onto the demo inbox; /login still
 // lists every demo user to switch to.
 func (w *web) home(c echo.Context) error {
-	if len(w.devUsers) > 0 && !w.sessions.HasSession(c.Request()) {
+	if len(w.devUsers) == 0 {
+		return c.Redirect(http.StatusSeeOther, "/inbox")
+	}
+	if _, signedIn := w.sessions.read(c.Request()); !signedIn {
 		first := w.devUsers[0].actor()
-		if err := w.sessions.start(c, first, "dev"); err != nil {
+		if err := w.sessions.start(c, first, models.WebViaDev, ""); err != nil {
 			return err
 		}
 		if first.Manager {
@@ -115,40 +133,59 @@ func (w *web) home(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/inbox")
 }
 
-// sessionKey is where requireSession leaves the session in the echo context.
-const sessionKey = "usertasks.web.session"
-
-// requireSession puts the signed-in person in the context; anonymous requests go to /login
-// (remembering the page to return to, for GETs).
+// requireSession puts the signed-in person in the request's context; anonymous requests (and
+// ended sessions) go to /login, remembering the page to return to for GETs. A store failure
+// is an error page, not a sign-out.
 func (w *web) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		d, ok := w.sessions.read(c.Request())
-		if !ok {
+		d, err := w.sessions.Read(c.Request())
+		if errors.Is(err, models.ErrUnauthorized) {
 			target := "/login"
 			if c.Request().Method == http.MethodGet {
 				target += "?next=" + queryEscape(c.Request().URL.RequestURI())
 			}
 			return c.Redirect(http.StatusSeeOther, target)
 		}
-		c.Set(sessionKey, d)
+		if err != nil {
+			return err
+		}
+		withSessionContext(c, d)
 		return next(c)
 	}
 }
 
-// requireCSRF refuses a POST without a valid CSRF token with 403.
+// requireCSRF refuses a signed-in POST from another origin or without the session's CSRF
+// token with 403.
 func (w *web) requireCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !w.sessions.checkCSRF(c.Request()) {
+		if !w.sessions.checkCSRF(c, false) {
 			return errCSRF
 		}
 		return next(c)
 	}
 }
 
+// requireSignInCSRF is requireCSRF for the sign-in forms, which may carry the anonymous
+// binding's token.
+func (w *web) requireSignInCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !w.sessions.checkCSRF(c, true) {
+			return errCSRF
+		}
+		return next(c)
+	}
+}
+
+// pageSession is the signed-in person as the page handlers see them.
+type pageSession struct{ websession.Session }
+
+// actor is the actor the session speaks for.
+func (d pageSession) actor() models.Actor { return d.Actor() }
+
 // webSession returns the session requireSession found.
-func webSession(c echo.Context) (sessionData, bool) {
-	d, ok := c.Get(sessionKey).(sessionData)
-	return d, ok
+func webSession(c echo.Context) (pageSession, bool) {
+	d, ok := c.Request().Context().Value(sessionContextKey{}).(websession.Session)
+	return pageSession{d}, ok
 }
 
 // webActor returns the signed-in actor; the zero actor (refused by every service call) when

@@ -52,8 +52,15 @@ type completeState struct {
 
 // taskPage handles GET /tasks/:id.
 func (w *web) taskPage(c echo.Context) error {
+	id := c.Param("id")
 	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events")}
-	return w.renderTask(c, c.Param("id"), st)
+	if f, ok := w.takeRevealFlash(c, id); ok {
+		st.revealed = map[string]string{f.Key: f.Value}
+		if f.Revision > 0 {
+			st.complete = &completeState{values: f.Values, revision: f.Revision}
+		}
+	}
+	return w.renderTask(c, id, st)
 }
 
 // renderTask loads the task as the caller may see it and renders its page.
@@ -154,7 +161,7 @@ func (w *web) renderTask(c echo.Context, id string, st taskState) error {
 		}
 	default:
 		if m.Protected {
-			m.Instructions = views.ParseMarkdown(t.Protected.Instructions)
+			m.Instructions = views.ParseMarkdown(ctx, t.Protected.Instructions)
 			m.Form = taskForm(m.Clock(), d, st)
 		}
 	}

@@ -340,7 +340,14 @@ func TestTaskPageReveal(t *testing.T) {
 	task, p := claimed(t, f, b, webTaskOpts{})
 
 	t.Run("FromTheEditableForm", func(t *testing.T) {
-		res := b.submit(p, "task-form", url.Values{"comment": {"half written"}}, p.one("reveal-iban")).wantStatus(http.StatusOK)
+		posted := b.submit(p, "task-form", url.Values{"comment": {"half written"}}, p.one("reveal-iban")).wantStatus(http.StatusSeeOther)
+		if want := "/tasks/" + task.ID + "#f-iban"; posted.location != want {
+			t.Fatalf("reveal redirects to %q, want %q", posted.location, want)
+		}
+		if strings.Contains(posted.location+posted.body, "DE89370400440532013000") {
+			t.Fatal("the redirect carries the revealed value")
+		}
+		res := b.follow(posted).wantStatus(http.StatusOK)
 		if got := webAttr(fieldInput(t, res, "iban"), "value"); got != "DE89370400440532013000" {
 			t.Fatalf("revealed value %q", got)
 		}
@@ -350,13 +357,22 @@ func TestTaskPageReveal(t *testing.T) {
 		if res.has("masked-iban") {
 			t.Fatal("the revealed field is still masked")
 		}
+		// A refresh is a plain GET: the value is masked again and nothing is revealed twice.
+		before := len(f.events(t, task.ID))
+		again := b.get("/tasks/" + task.ID).wantStatus(http.StatusOK)
+		if strings.Contains(again.body, "DE89370400440532013000") || !again.has("masked-iban") {
+			t.Fatal("a refresh after the reveal shows the value again")
+		}
+		if after := len(f.events(t, task.ID)); after != before {
+			t.Fatalf("a refresh wrote %d events", after-before)
+		}
 	})
 	t.Run("ReadOnlyForTheManager", func(t *testing.T) {
 		boss := f.signIn(t, "boss")
 		page := boss.get("/tasks/" + task.ID)
 		page.one("masked-iban")
 		form := page.one("reveal-iban").Parent
-		res := boss.post(webAttr(form, "action"), webFormValues(form)).wantStatus(http.StatusOK)
+		res := boss.follow(boss.post(webAttr(form, "action"), webFormValues(form)).wantStatus(http.StatusSeeOther))
 		if got := res.text("shown-iban"); got != "DE89370400440532013000" {
 			t.Fatalf("revealed %q", got)
 		}

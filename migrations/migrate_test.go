@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,7 +190,7 @@ func TestCheck(t *testing.T) {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			tg := openTarget(t, d)
-			latest := int64(1)
+			latest := latestVersion(t, d)
 
 			t.Run("ErrPending", func(t *testing.T) {
 				gotCurrent, gotLatest, err := Check(ctx, d, tg.db)
@@ -255,6 +256,25 @@ func TestLatestVersionMatchesFiles(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("no migrations")
 	}
+}
+
+// latestVersion is the version of the dialect's newest migration file (files are numbered
+// 00001, 00002, … without gaps, as TestLatestVersionMatchesFiles keeps them alike).
+func latestVersion(t *testing.T, d Dialect) int64 {
+	t.Helper()
+	fsys, err := Files(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := readDirNames(fsys)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no %s migrations: %v", d, err)
+	}
+	v, err := strconv.ParseInt(strings.SplitN(names[len(names)-1], "_", 2)[0], 10, 64)
+	if err != nil {
+		t.Fatalf("migration %s has no version number: %v", names[len(names)-1], err)
+	}
+	return v
 }
 
 func readDirNames(fsys fs.FS) ([]string, error) {

@@ -2,8 +2,8 @@ package migrations
 
 import "slices"
 
-// This file states the logical v1 schema once, in Go. Every dialect's migration must produce
-// exactly this: parity_test.go applies sqlite, postgres and mysql live and introspects them, and
+// This file states the logical schema of the latest migration once, in Go. Every dialect's
+// migrations must produce exactly this: parity_test.go applies sqlite, postgres and mysql live and introspects them, and
 // parses the sqlserver and oracle DDL; keysize_test.go proves every index key fits MySQL's and SQL
 // Server's limits. Change a migration and this description together.
 
@@ -447,6 +447,35 @@ func Schema() []Table {
 				{"updated_at", Timestamp, 0, NotNull},
 			},
 			PrimaryKey: []string{"tenant_id"},
+		},
+		// 00002: browser sessions kept on the server.
+		{
+			Name: "user_task_web_sessions",
+			Columns: []Column{
+				{"id_hash", Varchar, 64, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"subject_provider", Varchar, 64, NotNull},
+				{"subject_id", Varchar, 255, NotNull},
+				{"display_name", Varchar, 256, Null},
+				{"groups_json", Text, 0, NotNull},
+				{"permissions_json", Text, 0, NotNull},
+				{"is_manager", Boolean, 0, NotNull},
+				{"via", Varchar, 8, NotNull},
+				{"refresh_token_enc", Text, 0, Null},
+				{"time_zone", Varchar, 64, Null},
+				{"idle_timeout_seconds", Integer, 0, NotNull},
+				{"created_at", Timestamp, 0, NotNull},
+				{"last_seen_at", Timestamp, 0, NotNull},
+				{"refreshed_at", Timestamp, 0, NotNull},
+				{"expires_at", Timestamp, 0, NotNull},
+				{"idle_expires_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"id_hash"},
+			Indexes: []Index{
+				index("ix_web_sessions_subject", "tenant_id", "subject_provider", "subject_id"),
+				index("ix_web_sessions_expiry", "expires_at"),
+				index("ix_web_sessions_idle", "idle_expires_at"),
+			},
 		},
 	}
 }

@@ -42,13 +42,15 @@ type Command struct {
 	Prior *Operation
 }
 
-// CheckReplay implements the idempotency rule: same id and hash → replay the stored result;
-// same id and another hash → idempotency-conflict; no prior → proceed.
+// CheckReplay implements the idempotency rule: same id, actor and hash → replay the stored
+// result; same id with another hash or from another actor → idempotency-conflict (an operation
+// id is no capability: whoever learns another caller's id must not receive that caller's
+// answer); no prior → proceed.
 func (c Command) CheckReplay() (*Operation, error) {
 	if c.Prior == nil {
 		return nil, nil
 	}
-	if c.Prior.RequestHash != c.RequestHash || c.Prior.Kind != c.Kind {
+	if c.Prior.RequestHash != c.RequestHash || c.Prior.Kind != c.Kind || !c.Prior.RanBy(c.Actor) {
 		return nil, Conflict(CodeIdempotencyConflict)
 	}
 	return c.Prior, nil

@@ -91,3 +91,16 @@ type Resumption struct {
 	UpdatedAt   time.Time
 	DeliveredAt *time.Time
 }
+
+// RanBy reports whether a is the actor that ran op: the same subject (tenant, provider, type and
+// id; display names are snapshots), or the system for an operation without an actor. An
+// operation id belongs to its actor, so only that actor may replay it (SPEC 3.4).
+func (op *Operation) RanBy(a Actor) bool {
+	switch {
+	case op == nil:
+		return false
+	case a.System || op.Actor == nil:
+		return a.System && op.Actor == nil
+	}
+	return op.Actor.Same(a.Subject)
+}

@@ -58,23 +58,23 @@ const (
 func Project(p Projection, now time.Time) (Change, error) {
 	var pr problems
 	tenant := p.Tenant
-	pr.text("tenant", tenant, MaxTenantLength, true)
+	pr.text("tenant", tenant, MaxTenantLength, true, Identifier)
 
 	w := p.Workflow
-	pr.text("workflowDefinitionId", w.DefinitionID, MaxWorkflowIDLength, true)
-	pr.text("workflowDefinitionName", w.DefinitionName, MaxWorkflowNameLength, false)
+	pr.text("workflowDefinitionId", w.DefinitionID, MaxWorkflowIDLength, true, Identifier)
+	pr.text("workflowDefinitionName", w.DefinitionName, MaxWorkflowNameLength, false, Label)
 	if w.DefinitionVersion != nil && *w.DefinitionVersion < 0 {
 		pr.fail("workflowDefinitionVersion", "must not be negative")
 	}
-	pr.text("workflowInstanceId", w.InstanceID, MaxWorkflowIDLength, true)
-	pr.text("workflowInstanceReference", w.InstanceReference, MaxReferenceLength, false)
-	pr.text("activityInstanceId", w.ActivityInstanceID, MaxWorkflowIDLength, true)
-	pr.text("bookmarkId", w.BookmarkID, MaxBookmarkIDLength, true)
+	pr.text("workflowInstanceId", w.InstanceID, MaxWorkflowIDLength, true, Identifier)
+	pr.text("workflowInstanceReference", w.InstanceReference, MaxReferenceLength, false, Identifier)
+	pr.text("activityInstanceId", w.ActivityInstanceID, MaxWorkflowIDLength, true, Identifier)
+	pr.text("bookmarkId", w.BookmarkID, MaxBookmarkIDLength, true, Identifier)
 
-	pr.text("title", p.Title, MaxTitleLength, true)
-	pr.text("summary", p.Summary, MaxSummaryLength, false)
-	pr.text("reference", p.Reference, MaxReferenceLength, false)
-	pr.text("taskType", p.TaskType, MaxTaskTypeLength, false)
+	pr.text("title", p.Title, MaxTitleLength, true, Label)
+	pr.text("summary", p.Summary, MaxSummaryLength, false, Prose)
+	pr.text("reference", p.Reference, MaxReferenceLength, false, Identifier)
+	pr.text("taskType", p.TaskType, MaxTaskTypeLength, false, Identifier)
 	tags := pr.tags(p.Tags)
 
 	priority := DefaultPriority
@@ -235,7 +235,7 @@ func (p *problems) tags(tags []string) []string {
 	for i, raw := range tags {
 		tag := NormalizeTag(raw)
 		f := fmt.Sprintf("tags[%d]", i)
-		p.text(f, tag, MaxTagLength, true)
+		p.text(f, tag, MaxTagLength, true, Identifier)
 		if tag != "" && !seen[tag] {
 			seen[tag] = true
 			out = append(out, tag)
@@ -271,13 +271,13 @@ func (p *problems) actions(actions []Action) []Action {
 		case seen[lower]:
 			p.fail(f+".key", "is declared twice (keys are compared case-insensitively)")
 		default:
-			p.text(f+".key", a.Key, MaxActionKeyLength, true)
+			p.text(f+".key", a.Key, MaxActionKeyLength, true, Identifier)
 		}
 		seen[lower] = true
 		if a.Label == "" {
 			a.Label = a.Key
 		}
-		p.text(f+".label", a.Label, MaxActionLabelLength, false)
+		p.text(f+".label", a.Label, MaxActionLabelLength, false, Label)
 		out = append(out, a)
 	}
 	return out
@@ -298,9 +298,9 @@ func (p *problems) invitations(defs []InvitationDefinition, actions []Action) []
 	var out []InvitationDefinition
 	for i, d := range defs {
 		f := fmt.Sprintf("invitations[%d]", i)
-		p.text(f+".verifierName", d.VerifierName, maxVerifierNameLength, true)
-		p.text(f+".lifetime", d.Lifetime, maxLifetimeLength, false)
-		p.text(f+".recipient", d.Recipient, maxRecipientLength, false)
+		p.text(f+".verifierName", d.VerifierName, maxVerifierNameLength, true, Identifier)
+		p.text(f+".lifetime", d.Lifetime, maxLifetimeLength, false, Identifier)
+		p.text(f+".recipient", d.Recipient, maxRecipientLength, false, Identifier)
 		if len(d.AllowedActions) == 0 {
 			p.fail(f+".allowedActions", "is required")
 		}

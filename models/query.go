@@ -88,3 +88,27 @@ type TaskPage struct {
 
 // DefaultStaleAfter is the default transitional staleness threshold.
 const DefaultStaleAfter = 15 * time.Minute
+
+// Validate refuses text filters holding characters no stored value may hold (TextProblem), so a
+// NUL or an override never reaches a query: some drivers fail on them, and a NUL could make a
+// substring search match every row. Search is human text, the other filters identifiers; field
+// names are the list's query parameters.
+func (f TaskFilter) Validate() error {
+	var pr problems
+	for _, c := range []struct {
+		field, value string
+		kind         TextKind
+	}{
+		{"search", f.Search, Label},
+		{"tag", f.Tag, Identifier},
+		{"reference", f.Reference, Identifier},
+		{"taskType", f.TaskType, Identifier},
+		{"workflowDefinitionId", f.WorkflowDefinitionID, Identifier},
+		{"workflowInstanceId", f.WorkflowInstanceID, Identifier},
+	} {
+		if msg := TextProblem(c.value, c.kind); msg != "" {
+			pr.fail(c.field, msg)
+		}
+	}
+	return pr.err()
+}

@@ -63,6 +63,10 @@ const (
 	HealthStaleTransition           = "stale-transition"
 	HealthResumeDeliveryFailing     = "resume-delivery-failing"
 	HealthInvitationDeliveryFailing = "invitation-delivery-failing"
+	// HealthRuntimeAnswerAmbiguous (advisory): reconciliation asked the runtime for the task's
+	// bookmark and got neither the bookmark nor its exact bookmark-not-found answer (a proxy's
+	// 404, an error, no answer), so it left the task as it was.
+	HealthRuntimeAnswerAmbiguous = "runtime-answer-ambiguous"
 )
 
 // Health is a safe, separate-from-status finding about a task.

@@ -17,7 +17,7 @@ func FieldRevealed(t Task, a Actor, fieldKey string, now time.Time) (Event, erro
 		return Event{}, ErrNotFound
 	}
 	var pr problems
-	pr.text("fieldKey", fieldKey, maxFieldKeyLength, true)
+	pr.text("fieldKey", fieldKey, maxFieldKeyLength, true, Identifier)
 	if err := pr.err(); err != nil {
 		return Event{}, err
 	}
@@ -52,7 +52,7 @@ func InvitationEvent(t Task, a Actor, typ EventType, invitationID string, now ti
 	if typ != EventInvitationIssued && typ != EventInvitationRevoked {
 		pr.fail("type", "must be invitation-issued or invitation-revoked")
 	}
-	pr.text("invitationId", invitationID, maxInvitationIDLength, true)
+	pr.text("invitationId", invitationID, maxInvitationIDLength, true, Identifier)
 	if err := pr.err(); err != nil {
 		return Event{}, err
 	}

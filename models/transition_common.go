@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // This file holds what every lifecycle transition shares (SPEC 3.3, 3.4, 4): the order of
@@ -18,6 +17,7 @@ import (
 //     health denies everyone but managers); the actor of a stored operation may always replay it;
 //  2. request validation — a *ValidationError (422);
 //  3. idempotency — Command.CheckReplay; a replay returns Change{Replay: prior} and nothing else;
+//     only the actor that ran the operation may replay it;
 //  4. revision — Conflict(CodeRevisionConflict);
 //  5. state — Conflict(CodeTerminal), Conflict(CodeTransitionInProgress), then command specific.
 
@@ -48,8 +48,7 @@ func prepare(cmd Command, kind OperationKind, fields any) (Command, error) {
 // the task has since ended: the releaser is no longer the assignee, the completer's task is closed.
 func replaysOwn(t Task, cmd Command) bool {
 	a := cmd.Actor
-	return cmd.Prior != nil && cmd.Prior.Kind == cmd.Kind && cmd.Prior.Actor != nil &&
-		!a.System && a.Tenant == t.Tenant && cmd.Prior.Actor.Same(a.Subject)
+	return cmd.Prior != nil && cmd.Prior.Kind == cmd.Kind && !a.System && a.Tenant == t.Tenant && cmd.Prior.RanBy(a)
 }
 
 // manages reports whether a may run manager commands on t.
@@ -322,24 +321,26 @@ func (p *problems) err() error {
 }
 
 // text checks a string field against its byte limit (column sizes are bytes in every dialect we
-// support, Oracle's VARCHAR2 included) and for valid UTF-8.
-func (p *problems) text(field, value string, limit int, required bool) {
+// support, Oracle's VARCHAR2 included) and against the characters its kind admits (TextProblem).
+func (p *problems) text(field, value string, limit int, required bool, kind TextKind) {
 	switch {
 	case required && strings.TrimSpace(value) == "":
 		p.fail(field, "is required")
 	case len(value) > limit:
 		p.fail(field, fmt.Sprintf("must be at most %d bytes", limit))
-	case !utf8.ValidString(value):
-		p.fail(field, "must be valid UTF-8")
+	default:
+		if msg := TextProblem(value, kind); msg != "" {
+			p.fail(field, msg)
+		}
 	}
 }
 
-// reason checks an optional free-text reason.
-func (p *problems) reason(reason string) { p.text("reason", reason, MaxReasonLength, false) }
+// reason checks an optional free-text reason; it may span lines (a textarea on the pages).
+func (p *problems) reason(reason string) { p.text("reason", reason, MaxReasonLength, false, Prose) }
 
 // operationID checks the client's operation id; required for complete and cancel (SPEC 3.4).
 func (p *problems) operationID(id string, required bool) {
-	p.text("operationId", id, MaxOperationIDLength, required)
+	p.text("operationId", id, MaxOperationIDLength, required, Identifier)
 }
 
 // priority checks a priority against 0..100.
@@ -371,9 +372,9 @@ func (p *problems) participant(field string, ref ParticipantRef, tenant string, 
 	case ref.Provider == GuestProvider:
 		p.fail(field+".provider", "guest participants come from invitations only")
 	}
-	p.text(field+".id", ref.ID, MaxParticipantIDLength, true)
-	p.text(field+".provider", ref.Provider, MaxProviderLength, true)
-	p.text(field+".displayName", ref.DisplayName, MaxDisplayNameLength, false)
+	p.text(field+".id", ref.ID, MaxParticipantIDLength, true, Identifier)
+	p.text(field+".provider", ref.Provider, MaxProviderLength, true, Identifier)
+	p.text(field+".displayName", ref.DisplayName, MaxDisplayNameLength, false, Label)
 	if len(p.fields) == before && !ref.Valid() {
 		p.fail(field, "is not a valid participant")
 	}
@@ -426,8 +427,8 @@ func (p *problems) health(field string, h Health) {
 	default:
 		p.fail(field+".severity", "must be advisory or blocking")
 	}
-	p.text(field+".code", h.Code, MaxActionKeyLength, true)
-	p.text(field+".message", h.Message, MaxHealthMessageLength, false)
+	p.text(field+".code", h.Code, MaxActionKeyLength, true, Identifier)
+	p.text(field+".message", h.Message, MaxHealthMessageLength, false, Label)
 }
 
 // dedupeCandidates drops identical candidate rows (same source, participant and source group),

@@ -32,7 +32,7 @@ func Complete(t Task, cmd Command, actionKey string, data json.RawMessage, now t
 	if err != nil {
 		return Change{}, err
 	}
-	if !replaysOwn(t, cmd) && !mayComplete(t, cmd.Actor, actionKey) {
+	if !CompleteAdmits(t, cmd, actionKey) {
 		return Change{}, ErrNotFound
 	}
 
@@ -81,6 +81,13 @@ func Complete(t Task, cmd Command, actionKey string, data json.RawMessage, now t
 		payload:     data,
 		metadata:    map[string]string{"actionKey": action.Key},
 	}, now)
+}
+
+// CompleteAdmits is the relationship check of complete, for callers that must decide it before
+// validating the data against the form (404 before 422): the actor may complete now, or replays
+// its own complete operation (cmd.Kind must be OpComplete).
+func CompleteAdmits(t Task, cmd Command, actionKey string) bool {
+	return replaysOwn(t, cmd) || mayComplete(t, cmd.Actor, actionKey)
 }
 
 // mayComplete is the relationship of complete: the signed-in assignee, or the guest assignee

@@ -14,7 +14,7 @@ func VerifyGuest(t Task, invitationID string, now time.Time) (Change, error) {
 		return Change{}, err
 	}
 	var pr problems
-	pr.text("invitationId", invitationID, maxInvitationIDLength, true)
+	pr.text("invitationId", invitationID, maxInvitationIDLength, true, Identifier)
 	if err := pr.err(); err != nil {
 		return Change{}, err
 	}

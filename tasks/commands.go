@@ -28,8 +28,21 @@ func (c Common) command(kind models.OperationKind, a models.Actor, prior *models
 	return models.Command{Kind: kind, OperationID: c.OperationID, ExpectedRevision: c.ExpectedRevision, Actor: a, Prior: prior}
 }
 
+// possibleID answers, as not found, a task id no task can have (ids are minted UUIDs), before
+// it reaches the store: a NUL or invalid UTF-8 makes some database drivers fail instead of
+// finding nothing.
+func possibleID(id string) error {
+	if models.TextProblem(id, models.Identifier) != "" {
+		return models.ErrNotFound
+	}
+	return nil
+}
+
 // run applies one command through the store and shapes its answer.
 func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, decide func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error)) (Result, error) {
+	if err := possibleID(id); err != nil {
+		return Result{}, err
+	}
 	change, err := s.store.Mutate(ctx, a.Tenant, id, opID, decide)
 	if err != nil {
 		return Result{}, err
@@ -144,16 +157,15 @@ func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in Co
 	}
 	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		// The relationship decides before the data is looked at (404 before 422).
-		r := models.Relate(t, a, false)
-		ownReplay := prior != nil && prior.Actor != nil && prior.Actor.Same(a.Subject)
-		if !r.Assignee && !r.Guest && !ownReplay {
+		cmd := in.command(models.OpComplete, a, prior)
+		if !models.CompleteAdmits(t, cmd, in.ActionKey) {
 			return models.Change{}, models.ErrNotFound
 		}
 		data, err := validateCompletion(t, in.Data)
 		if err != nil {
 			return models.Change{}, err
 		}
-		return models.Complete(t, in.command(models.OpComplete, a, prior), in.ActionKey, data, now)
+		return models.Complete(t, cmd, in.ActionKey, data, now)
 	})
 }
 
@@ -200,6 +212,9 @@ func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string
 	if err := requirePermission(a, models.PermSupervise); err != nil {
 		return Result{}, err
 	}
+	if err := possibleID(id); err != nil {
+		return Result{}, err
+	}
 	current, err := s.store.Get(ctx, a.Tenant, id)
 	if err != nil {
 		return Result{}, err
@@ -223,14 +238,14 @@ func (s *Service) Reveal(ctx context.Context, a models.Actor, id, fieldKey strin
 			return nil, err
 		}
 	}
-	t, err := s.readable(ctx, a, id)
+	t, v, err := s.readable(ctx, a, id)
 	if err != nil {
 		return nil, err
 	}
-	if !models.CanReadProtected(t.Task, a, t.Relation) {
+	if !models.CanReadProtected(t, a, v.Relation) {
 		return nil, models.ErrNotFound
 	}
-	form, values, err := formValues(t.Task)
+	form, values, err := formValues(t)
 	if err != nil {
 		return nil, err
 	}
@@ -248,24 +263,4 @@ func (s *Service) Reveal(ctx context.Context, a models.Actor, id, fieldKey strin
 		return nil, err
 	}
 	return value, nil
-}
-
-// formValues returns the pinned form and the values its fields show: the completion data once
-// submitted, otherwise the task data as prefill.
-func formValues(t models.Task) (*forms.Form, json.RawMessage, error) {
-	if !t.Protected.Form.Resolved() {
-		return nil, nil, nil
-	}
-	form, err := forms.Parse(t.Protected.Form.Schema)
-	if err != nil {
-		return nil, nil, models.Invalid(models.CodeFormUnavailable, models.FieldError{Field: "form", Message: "the task's form cannot be used"})
-	}
-	values := t.Protected.CompletionData
-	if len(values) == 0 {
-		values = t.Protected.Data
-	}
-	if len(values) == 0 {
-		values = json.RawMessage(`{}`)
-	}
-	return form, values, nil
 }

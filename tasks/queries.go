@@ -33,6 +33,9 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if f.Scope.ManagerOnly() && !a.Manager {
 		return Page{}, models.ErrForbidden
 	}
+	if err := f.Validate(); err != nil {
+		return Page{}, err
+	}
 	f.Tenant, f.Actor = a.Tenant, a
 	if f.StaleAfter <= 0 {
 		f.StaleAfter = s.stale
@@ -58,28 +61,33 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 
 // readable loads a task the caller may read, or reports it not found: a task that is missing,
 // of another tenant, or invisible to the caller is answered the same way.
-func (s *Service) readable(ctx context.Context, a models.Actor, id string) (TaskView, error) {
+// It returns the stored task (protected content included, for the caller to disclose with care)
+// and the caller's view of it.
+func (s *Service) readable(ctx context.Context, a models.Actor, id string) (models.Task, TaskView, error) {
+	if err := possibleID(id); err != nil {
+		return models.Task{}, TaskView{}, err
+	}
 	t, err := s.store.Get(ctx, a.Tenant, id)
 	if err != nil {
-		return TaskView{}, err
+		return models.Task{}, TaskView{}, err
 	}
 	if a.Guest != nil && a.Guest.TaskID != t.ID {
-		return TaskView{}, models.ErrNotFound
+		return models.Task{}, TaskView{}, models.ErrNotFound
 	}
 	v := viewOf(t, a, false)
 	if !models.CanReadSummary(t, a, v.Relation) && a.Guest == nil {
 		acted, err := s.store.HasActed(ctx, a.Tenant, id, a.Subject)
 		if err != nil {
-			return TaskView{}, err
+			return models.Task{}, TaskView{}, err
 		}
 		if acted {
 			v = viewOf(t, a, true)
 		}
 	}
 	if !models.CanReadSummary(t, a, v.Relation) {
-		return TaskView{}, models.ErrNotFound
+		return models.Task{}, TaskView{}, models.ErrNotFound
 	}
-	return v, nil
+	return t, v, nil
 }
 
 // FieldView is one form field as the caller sees it; masked values are nil.
@@ -109,26 +117,14 @@ func (s *Service) Detail(ctx context.Context, a models.Actor, id string) (Detail
 			return Detail{}, err
 		}
 	}
-	v, err := s.readable(ctx, a, id)
+	t, v, err := s.readable(ctx, a, id)
 	if err != nil {
 		return Detail{}, err
 	}
 	d := Detail{TaskView: v}
-	if !v.Disclosure.CanViewProtected {
-		d.Task.Protected = models.Protected{}
-		return d, nil
+	if v.Disclosure.CanViewProtected {
+		d.Task.Protected, d.Form = protectedView(t)
 	}
-	form, values, err := formValues(v.Task)
-	if err != nil || form == nil {
-		return d, nil // an unusable form shows as none; health tells the manager why
-	}
-	pinned := v.Task.Protected.Form
-	fv := &FormView{Provider: pinned.Provider, Key: pinned.Key, Version: pinned.Version, Schema: pinned.Schema}
-	masked := form.Masked(values)
-	for _, f := range form.Fields() {
-		fv.Fields = append(fv.Fields, FieldView{Field: f, CanReveal: f.Masked, Value: masked[f.Key]})
-	}
-	d.Form = fv
 	return d, nil
 }
 
@@ -148,7 +144,7 @@ func (s *Service) Events(ctx context.Context, a models.Actor, id, cursor string,
 	if err != nil {
 		return EventPage{}, err
 	}
-	v, err := s.readable(ctx, a, id)
+	_, v, err := s.readable(ctx, a, id)
 	if err != nil {
 		return EventPage{}, err
 	}

@@ -3,7 +3,8 @@ package tasks
 import "usertasks/models"
 
 // TaskView is a task as one actor may see it: the summary fields are always safe; Relation,
-// AllowedActions and Disclosure are computed for that actor.
+// AllowedActions and Disclosure are computed for that actor. Task.Protected is empty except in
+// a Detail, which fills in what the actor may read.
 type TaskView struct {
 	Task           models.Task
 	Relation       models.Relation
@@ -13,15 +14,20 @@ type TaskView struct {
 	Manager bool
 }
 
+// viewOf is t as a sees it. Relation, actions and disclosure are decided on the whole task, but
+// the view carries none of its protected content: command results and list items never need it,
+// and Detail adds back only what the caller may see, masked members removed.
 func viewOf(t models.Task, a models.Actor, pastActor bool) TaskView {
 	r := models.Relate(t, a, pastActor)
-	return TaskView{
+	v := TaskView{
 		Task:           t,
 		Relation:       r,
 		AllowedActions: models.AllowedActions(t, a, r),
 		Disclosure:     models.Disclose(t, a, r),
 		Manager:        r.Manager,
 	}
+	v.Task.Protected = models.Protected{}
+	return v
 }
 
 // Result answers a command: {operationId, status, revision, task}.

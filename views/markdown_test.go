@@ -14,10 +14,16 @@ func renderMarkdown(t *testing.T, src string) string {
 	t.Helper()
 	var buf bytes.Buffer
 	c := Chrome{T: i18n.English(), Now: time.Now()}
-	if err := Markdown(ParseMarkdown(src), c).Render(context.Background(), &buf); err != nil {
+	if err := Markdown(ParseMarkdown(context.Background(), src), c).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
+}
+
+// parseForTest parses instructions for a test.
+func parseForTest(t testing.TB, src string) []Block {
+	t.Helper()
+	return ParseMarkdown(context.Background(), src)
 }
 
 func TestWebMarkdown(t *testing.T) {
@@ -61,7 +67,7 @@ func TestWebMarkdown(t *testing.T) {
 }
 
 func TestWebMarkdownEmpty(t *testing.T) {
-	if blocks := ParseMarkdown(" \n\n "); len(blocks) != 0 {
+	if blocks := ParseMarkdown(context.Background(), " \n\n "); len(blocks) != 0 {
 		t.Fatalf("%d blocks from blank text", len(blocks))
 	}
 }

@@ -20,6 +20,10 @@ type Chrome struct {
 	Flash    *Flash
 	Now      time.Time      // relative times count from here
 	Location *time.Location // absolute times are shown in this zone; nil is UTC
+
+	// TimeZone is the signed-in person's IANA zone (UTC until the browser reports one), for the
+	// page's <meta name="time-zone">.
+	TimeZone string
 }
 
 // CSRFField is the name of the hidden CSRF input of every form.

@@ -113,6 +113,8 @@ func checkBookmarkIDs(ids []string) error {
 			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: "is required"})
 		case len(id) > models.MaxBookmarkIDLength:
 			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: fmt.Sprintf("must be at most %d bytes", models.MaxBookmarkIDLength)})
+		case models.TextProblem(id, models.Identifier) != "":
+			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: models.TextProblem(id, models.Identifier)})
 		}
 	}
 	if len(problems) > 0 {

@@ -92,7 +92,9 @@ func (l *Loopback) ListBookmarks(ctx context.Context, tenant, cursor string, lim
 	return items, next, nil
 }
 
-// GetBookmark finds the bookmark of a task that is not terminal.
+// GetBookmark finds the bookmark of a task that is not terminal. A bookmark without a task, or
+// whose task is closed, is gone: found=false without error, the same outcome as an HTTP
+// runtime's exact 404 {"code":"bookmark-not-found"}. The id is matched as it is, never parsed.
 func (l *Loopback) GetBookmark(ctx context.Context, tenant, bookmarkID string) (bool, json.RawMessage, error) {
 	t, err := l.store.FindByBookmarkID(ctx, tenant, bookmarkID)
 	switch {

@@ -148,3 +148,46 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 		}
 	})
 }
+
+// The loopback matches bookmark ids exactly, whatever characters they hold, and its "gone" is
+// the same outcome an HTTP runtime's exact bookmark-not-found answer gives: reconciliation
+// against it finalizes nothing that is live.
+func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
+	ctx := t.Context()
+	clock := &wkClock{}
+	s := wkSQLite(t).open(t, clock)
+	loop := workflow.NewLoopback(s, nil)
+	log, _ := wkLogger(t)
+	var live []models.Task
+	for _, c := range wkProjectableIDs() {
+		live = append(live, wkProject(t, s, wkTaskOpts{BookmarkID: c.id}))
+	}
+	for _, task := range live {
+		found, body, err := loop.GetBookmark(ctx, "t1", task.Workflow.BookmarkID)
+		var b struct {
+			BookmarkID string `json:"bookmarkId"`
+		}
+		if err != nil || !found || json.Unmarshal(body, &b) != nil || b.BookmarkID != task.Workflow.BookmarkID {
+			t.Fatalf("bookmark %q: found %v, body %s, %v", task.Workflow.BookmarkID, found, body, err)
+		}
+	}
+	for _, id := range []string{"proc", "proc/1", "PROC/1/STEP", "%2E%2E", "proc%2F1%2Fstep"} {
+		if found, body, err := loop.GetBookmark(ctx, "t1", id); found || body != nil || err != nil {
+			t.Fatalf("bookmark %q matched: %v %s %v", id, found, body, err)
+		}
+	}
+	if found, _, err := loop.GetBookmark(ctx, "t2", live[0].Workflow.BookmarkID); found || err != nil {
+		t.Fatalf("another tenant's bookmark: %v %v", found, err)
+	}
+
+	clock.advance(10 * time.Minute)
+	run, err := workflow.NewReconciler(s, loop, nil, workflow.ReconcilerOptions{Logger: log, MaxRemembered: 1}).RunOnce(ctx)
+	if err != nil || run.Totals != (workflow.ReconcileCounts{}) {
+		t.Fatalf("reconciliation against the loopback: %+v, %v; want nothing to do", run.Totals, err)
+	}
+	for _, task := range live {
+		if got := wkGet(t, s, "t1", task.ID); got.Status != models.StatusAssigned {
+			t.Fatalf("bookmark %q: task is %s", task.Workflow.BookmarkID, got.Status)
+		}
+	}
+}

@@ -206,15 +206,19 @@ func (f *FormSpec) request() (formRequest, []models.FieldError) {
 			fail("task.form.provider", "is required")
 		case len(ref.Provider) > models.MaxProviderLength:
 			fail("task.form.provider", fmt.Sprintf("must be at most %d bytes", models.MaxProviderLength))
+		case models.TextProblem(ref.Provider, models.Identifier) != "":
+			fail("task.form.provider", models.TextProblem(ref.Provider, models.Identifier))
 		}
 		switch {
 		case strings.TrimSpace(ref.Key) == "":
 			fail("task.form.key", "is required")
 		case len(ref.Key) > maxFormKeyLength:
 			fail("task.form.key", fmt.Sprintf("must be at most %d bytes", maxFormKeyLength))
+		case models.TextProblem(ref.Key, models.Identifier) != "":
+			fail("task.form.key", models.TextProblem(ref.Key, models.Identifier))
 		}
 		if !validFormVersion(ref.Version) {
-			fail("task.form.version", fmt.Sprintf("must be latest or a version of at most %d bytes without spaces", maxFormVersionLength))
+			fail("task.form.version", fmt.Sprintf("must be latest or a version of at most %d bytes without spaces or control characters", maxFormVersionLength))
 		}
 		if len(problems) == 0 {
 			return formRequest{ref: &ref}, nil
@@ -227,7 +231,7 @@ func (f *FormSpec) request() (formRequest, []models.FieldError) {
 // highest), or a version name. Which names exist is the provider's business; the built-in file
 // provider numbers its versions.
 func validFormVersion(v string) bool {
-	return len(v) <= maxFormVersionLength && !strings.ContainsFunc(v, unicode.IsSpace)
+	return len(v) <= maxFormVersionLength && !strings.ContainsFunc(v, unicode.IsSpace) && models.TextProblem(v, models.Identifier) == ""
 }
 
 // parseFormVersion reads a numbered version: a positive decimal integer.

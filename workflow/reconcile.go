@@ -21,6 +21,7 @@ type ReconcileStore interface {
 	AcceptedOperation(ctx context.Context, tenant, taskID string) (*models.Operation, error)
 	RequeueResumption(ctx context.Context, tenant, taskID, operationID string) (bool, error)
 	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
+	ClearHealth(ctx context.Context, tenant, taskID, code string) error
 	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
@@ -58,7 +59,10 @@ type ReconcileCounts struct {
 	Recreated int `json:"recreated"` // committed bookmarks without a task, projected again
 	Requeued  int `json:"requeued"`  // stale transitions whose stimulus was queued again
 	Finalized int `json:"finalized"` // tasks whose bookmark is gone, closed
-	Ambiguous int `json:"ambiguous"` // transitional tasks without a matching accepted operation, left alone
+	// Ambiguous counts tasks left alone because nothing clear could be decided: transitional
+	// tasks without a matching accepted operation, and tasks whose bookmark the runtime
+	// answered for unclearly (anything but the bookmark or the exact bookmark-not-found).
+	Ambiguous int `json:"ambiguous"`
 }
 
 func (c *ReconcileCounts) add(o ReconcileCounts) {
@@ -207,7 +211,7 @@ func (r *Reconciler) ReconcileTenant(ctx context.Context, tenant string) (Tenant
 	if err != nil {
 		return res, err
 	}
-	err = r.tasks(ctx, tenant, listed, &res.ReconcileCounts, renew)
+	err = r.tasks(ctx, tenant, &tenantPass{listed: listed, counts: &res.ReconcileCounts}, renew)
 	if c := res.ReconcileCounts; c != (ReconcileCounts{}) {
 		r.log.Info("reconciled tenant", "tenant", tenant, "recreated", c.Recreated, "requeued", c.Requeued,
 			"finalized", c.Finalized, "ambiguous", c.Ambiguous)
@@ -281,9 +285,21 @@ func (r *Reconciler) bookmarks(ctx context.Context, tenant string, c *ReconcileC
 	}
 }
 
+// tenantPass is the state of one pass over a tenant's tasks.
+type tenantPass struct {
+	listed     map[string]bool // the runtime's listed bookmark ids; nil when too many to remember
+	counts     *ReconcileCounts
+	unanswered int // bookmark GETs in a row that got no answer at all
+}
+
+// maxUnanswered is how many bookmark GETs in a row may get no answer (no connection, a
+// timeout) before the tenant's run stops: the runtime is unreachable, and asking for every
+// other task would only wait out a timeout each.
+const maxUnanswered = 3
+
 // tasks pages through the tenant's open and transitional tasks that nothing touched lately and
 // settles each against the runtime.
-func (r *Reconciler) tasks(ctx context.Context, tenant string, listed map[string]bool, c *ReconcileCounts, renew func() error) error {
+func (r *Reconciler) tasks(ctx context.Context, tenant string, p *tenantPass, renew func() error) error {
 	after := ""
 	for {
 		page, err := r.store.ReconcileTasks(ctx, tenant, r.o.SkipTouchedWithin, after, r.o.PageSize)
@@ -291,7 +307,7 @@ func (r *Reconciler) tasks(ctx context.Context, tenant string, listed map[string
 			return err
 		}
 		for _, t := range page {
-			if err := r.task(ctx, t, listed, c); err != nil {
+			if err := r.task(ctx, t, p); err != nil {
 				return err
 			}
 		}
@@ -314,18 +330,26 @@ var errChangedMeanwhile = errors.New("workflow: the task changed during reconcil
 //   - transitional, bookmark committed: a stale transition — its stimulus is queued again;
 //   - transitional, bookmark gone: finalized when the accepted operation matches the status
 //     (Completing needs an accepted complete, TimingOut a timeout, Cancelling a cancel);
-//   - transitional without a matching accepted operation: ambiguous, reported, never guessed.
-func (r *Reconciler) task(ctx context.Context, t models.Task, listed map[string]bool, c *ReconcileCounts) error {
+//   - transitional without a matching accepted operation: ambiguous, reported, never guessed;
+//   - the runtime's answer about the bookmark unclear: ambiguous, reported, nothing changed.
+//
+// "Gone" is only ever the runtime's explicit answer (GetBookmark's found=false without error).
+func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) error {
 	log := r.log.With("tenant", t.Tenant, "taskId", t.ID)
-	exists := listed[t.Workflow.BookmarkID]
+	c := p.counts
+	exists := p.listed[t.Workflow.BookmarkID]
 	if !exists {
 		// Not in the listing (or the listing was too long to remember): ask for this one, so a
 		// bookmark committed after its page was read is never taken for a removed one.
 		found, _, err := r.runtime.GetBookmark(ctx, t.Tenant, t.Workflow.BookmarkID)
 		if err != nil {
-			return err
+			return r.unclearAnswer(ctx, t, p, err)
 		}
+		p.unanswered = 0
 		exists = found
+	}
+	if exists && t.Health.Code == models.HealthRuntimeAnswerAmbiguous {
+		r.clearFinding(ctx, t, models.HealthRuntimeAnswerAmbiguous)
 	}
 
 	var op *models.Operation
@@ -341,7 +365,7 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, listed map[string]
 		if op == nil || op.Kind != acceptedKindFor(t.Status) {
 			c.Ambiguous++
 			log.Warn("ambiguous transition: no matching accepted operation", "status", string(t.Status), "bookmarkExists", exists)
-			r.flagStale(ctx, t, "The task is waiting for the workflow without a matching accepted decision; check the workflow.")
+			r.flag(ctx, t, models.HealthStaleTransition, "The task is waiting for the workflow without a matching accepted decision; check the workflow.")
 			return nil
 		}
 	}
@@ -355,7 +379,7 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, listed map[string]
 		case errors.Is(err, models.ErrNotFound):
 			c.Ambiguous++
 			log.Warn("ambiguous transition: the accepted operation has no outbox row", "operationId", op.OperationID)
-			r.flagStale(ctx, t, "The task's decision was never queued for the workflow; check the workflow.")
+			r.flag(ctx, t, models.HealthStaleTransition, "The task's decision was never queued for the workflow; check the workflow.")
 			return nil
 		case err != nil:
 			return err
@@ -386,14 +410,50 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, listed map[string]
 	return nil
 }
 
-// flagStale sets the advisory stale-transition finding, unless the task has a finding already.
-func (r *Reconciler) flagStale(ctx context.Context, t models.Task, message string) {
+// unclearAnswer settles a task whose bookmark GET brought neither the bookmark nor the exact
+// bookmark-not-found answer (SPEC 5.2): nothing is decided, the task is counted ambiguous and
+// flagged. Our own failures (the run's context, the store behind the loopback) stop the run,
+// and so does a runtime that has not answered maxUnanswered times in a row.
+func (r *Reconciler) unclearAnswer(ctx context.Context, t models.Task, p *tenantPass, err error) error {
+	var re *RuntimeError
+	if ctx.Err() != nil || !errors.As(err, &re) {
+		return err
+	}
+	p.counts.Ambiguous++
+	// The code only: the runtime's answer is never kept.
+	r.log.Warn("ambiguous runtime answer: the task is left as it is", "tenant", t.Tenant, "taskId", t.ID, "code", re.Code)
+	r.flag(ctx, t, models.HealthRuntimeAnswerAmbiguous,
+		"The workflow runtime gave no clear answer about this task's bookmark; reconciliation left the task as it is.")
+	if re.Status != 0 {
+		p.unanswered = 0
+		return nil
+	}
+	p.unanswered++
+	if p.unanswered >= maxUnanswered {
+		return err
+	}
+	return nil
+}
+
+// flag sets an advisory finding, unless the task has a finding already.
+func (r *Reconciler) flag(ctx context.Context, t models.Task, code, message string) {
 	if t.Health.Severity != models.SeverityNone {
 		return
 	}
-	h := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthStaleTransition, Message: message}
+	h := models.Health{Severity: models.SeverityAdvisory, Code: code, Message: message}
 	if err := r.store.SetHealth(ctx, t.Tenant, t.ID, h); err != nil {
 		r.log.Warn("set health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
+		return
+	}
+	if r.o.Notifier != nil {
+		r.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
+	}
+}
+
+// clearFinding removes the task's advisory finding code once what raised it is settled.
+func (r *Reconciler) clearFinding(ctx context.Context, t models.Task, code string) {
+	if err := r.store.ClearHealth(ctx, t.Tenant, t.ID, code); err != nil {
+		r.log.Warn("clear health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
 		return
 	}
 	if r.o.Notifier != nil {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -30,10 +31,15 @@ type RuntimeClient interface {
 	// ListBookmarks returns one page of the tenant's committed user-task bookmarks as
 	// projection bodies, and the cursor of the next page ("" after the last).
 	ListBookmarks(ctx context.Context, tenant, cursor string, limit int) (items []json.RawMessage, next string, err error)
-	// GetBookmark returns the projection body of one committed bookmark; found is false when
-	// the runtime no longer has it.
+	// GetBookmark returns the projection body of one committed bookmark. found is false with a
+	// nil error only when the runtime said the bookmark no longer exists (SPEC 5.2's exact
+	// bookmark-not-found answer); any answer that is not clear is an error, never "gone".
 	GetBookmark(ctx context.Context, tenant, bookmarkID string) (found bool, body json.RawMessage, err error)
 }
+
+// BookmarkNotFoundCode is the code of the runtime's answer to a GET of a bookmark that no longer
+// exists: 404, application/json, {"code":"bookmark-not-found"}.
+const BookmarkNotFoundCode = "bookmark-not-found"
 
 // Stimulus is the body of POST {runtimeURL}/user-task-stimuli: the decision a transitional
 // task carries back to its workflow. Data is protected content; it is sent to the runtime and
@@ -145,9 +151,13 @@ func RuntimeErrorCode(err error) string {
 
 // HTTPRuntime speaks the runtime protocol of SPEC 5.2 to an engine over HTTP.
 type HTTPRuntime struct {
-	base   *url.URL
-	secret []byte
-	client *http.Client
+	// origin is the runtime URL's scheme and host; basePath its path, escaped as configured,
+	// without a trailing slash. Endpoints are built as text from both so that nothing
+	// re-escapes or unescapes a bookmark id on the way.
+	origin   string
+	basePath string
+	secret   []byte
+	client   *http.Client
 }
 
 // HTTPRuntimeOptions tune an HTTPRuntime.
@@ -161,6 +171,8 @@ type HTTPRuntimeOptions struct {
 // Bounds on what the runtime may answer.
 const (
 	maxStimulusAnswer = 64 << 10
+	// A bookmark-not-found answer is a few bytes; a bigger 404 body is someone else's page.
+	maxNotFoundAnswer = 4 << 10
 	maxBookmarkAnswer = 2 * models.MaxRequestBodyBytes
 	maxBookmarkPage   = 100 * models.MaxRequestBodyBytes
 )
@@ -183,7 +195,8 @@ func NewHTTPRuntime(baseURL, secret string, o HTTPRuntimeOptions) (*HTTPRuntime,
 		// A redirect would carry a signed body somewhere else: report it as the answer it is.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &HTTPRuntime{base: u, secret: []byte(secret), client: client}, nil
+	origin := (&url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}).String()
+	return &HTTPRuntime{origin: origin, basePath: u.EscapedPath(), secret: []byte(secret), client: client}, nil
 }
 
 // Deliver posts the stimulus, signed, with its idempotency key. Any 2xx acknowledges it.
@@ -223,15 +236,16 @@ func (r *HTTPRuntime) ListBookmarks(ctx context.Context, tenant, cursor string, 
 	if cursor != "" {
 		q.Set("cursor", cursor)
 	}
-	status, body, err := r.get(ctx, r.endpoint("user-task-bookmarks"), q, maxBookmarkPage)
+	a, err := r.get(ctx, r.endpoint("user-task-bookmarks"), q, maxBookmarkPage)
 	if err != nil {
 		return nil, "", err
 	}
+	status := a.status
 	if status != http.StatusOK {
 		return nil, "", runtimeStatusError(status)
 	}
 	var page bookmarkPage
-	if err := json.Unmarshal(body, &page); err != nil {
+	if err := json.Unmarshal(a.body, &page); err != nil {
 		return nil, "", &RuntimeError{Code: "bad-response", Status: status}
 	}
 	for _, item := range page.Items {
@@ -246,60 +260,123 @@ func (r *HTTPRuntime) ListBookmarks(ctx context.Context, tenant, cursor string, 
 	return page.Items, page.NextCursor, nil
 }
 
-// GetBookmark gets GET {runtimeURL}/user-task-bookmarks/{bookmarkId}?tenant=.
+// GetBookmark gets GET {runtimeURL}/user-task-bookmarks/{bookmarkId}?tenant=. Only 200 with a
+// projection body is found, and only the exact bookmark-not-found answer is gone; every other
+// answer, 404s included, is a RuntimeError.
 func (r *HTTPRuntime) GetBookmark(ctx context.Context, tenant, bookmarkID string) (bool, json.RawMessage, error) {
-	status, body, err := r.get(ctx, r.endpoint("user-task-bookmarks", bookmarkID), url.Values{"tenant": {tenant}}, maxBookmarkAnswer)
+	a, err := r.get(ctx, r.endpoint("user-task-bookmarks", bookmarkID), url.Values{"tenant": {tenant}}, maxBookmarkAnswer)
 	switch {
 	case err != nil:
 		return false, nil, err
-	case status == http.StatusNotFound:
+	case a.bookmarkNotFound():
 		return false, nil, nil
-	case status != http.StatusOK:
-		return false, nil, runtimeStatusError(status)
-	case !jsonObjectBody(body):
-		return false, nil, &RuntimeError{Code: "bad-response", Status: status}
+	case a.status != http.StatusOK:
+		return false, nil, runtimeStatusError(a.status)
+	case !jsonObjectBody(a.body):
+		return false, nil, &RuntimeError{Code: "bad-response", Status: a.status}
 	}
-	return true, body, nil
+	return true, a.body, nil
 }
 
-// get runs a signed GET: the signature covers the request path with its query string.
-func (r *HTTPRuntime) get(ctx context.Context, endpoint string, q url.Values, limit int64) (int, []byte, error) {
+// answer is what the runtime said to a GET: the body of a 200 (up to the endpoint's limit) or
+// of a 404 (up to maxNotFoundAnswer); other bodies are dropped.
+type answer struct {
+	status      int
+	contentType string
+	body        []byte
+	truncated   bool // the 404 body was longer than maxNotFoundAnswer
+}
+
+// bookmarkNotFound reports whether a is exactly SPEC 5.2's "the bookmark no longer exists":
+// 404, Content-Type application/json, one JSON object whose code is bookmark-not-found.
+// Anything else — a proxy's page, an empty body, another code — is not this answer.
+func (a answer) bookmarkNotFound() bool {
+	if a.status != http.StatusNotFound || a.truncated || !jsonObjectBody(a.body) {
+		return false
+	}
+	if mediaType, _, err := mime.ParseMediaType(a.contentType); err != nil || mediaType != "application/json" {
+		return false
+	}
+	var v struct {
+		Code string `json:"code"`
+	}
+	return json.Unmarshal(a.body, &v) == nil && v.Code == BookmarkNotFoundCode
+}
+
+// get runs a signed GET: the signature covers the request target exactly as it is sent, the
+// path with its query string.
+func (r *HTTPRuntime) get(ctx context.Context, endpoint string, q url.Values, limit int64) (answer, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+"?"+q.Encode(), nil)
 	if err != nil {
-		return 0, nil, err
+		return answer{}, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set(SignatureHeader, Sign(r.secret, []byte(req.URL.RequestURI())))
 	res, err := r.client.Do(req)
 	if err != nil {
-		return 0, nil, runtimeTransportError(ctx, err)
+		return answer{}, runtimeTransportError(ctx, err)
 	}
 	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		io.Copy(io.Discard, io.LimitReader(res.Body, maxStimulusAnswer))
-		return res.StatusCode, nil, nil
+	a := answer{status: res.StatusCode, contentType: res.Header.Get("Content-Type")}
+	switch res.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound:
+		limit = maxNotFoundAnswer
+	default:
+		io.Copy(io.Discard, io.LimitReader(res.Body, maxStimulusAnswer)) // lets the connection be reused
+		return a, nil
 	}
 	body, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
-		return 0, nil, runtimeTransportError(ctx, err)
+		return answer{}, runtimeTransportError(ctx, err)
 	}
 	if int64(len(body)) > limit {
-		return 0, nil, &RuntimeError{Code: "too-large", Status: res.StatusCode}
+		if res.StatusCode == http.StatusNotFound {
+			return answer{status: a.status, truncated: true}, nil
+		}
+		return answer{}, &RuntimeError{Code: "too-large", Status: res.StatusCode}
 	}
-	return res.StatusCode, body, nil
+	a.body = body
+	return a, nil
 }
 
-// endpoint joins path segments, each escaped, to the base URL.
+// endpoint is the URL of an endpoint under the runtime URL's own path, each segment escaped as
+// exactly one path segment.
 func (r *HTTPRuntime) endpoint(segments ...string) string {
-	u := *r.base
+	var b strings.Builder
+	b.WriteString(r.origin)
+	b.WriteString(r.basePath)
 	for _, s := range segments {
-		u.Path += "/" + s
-		u.RawPath += "/" + url.PathEscape(s)
+		b.WriteByte('/')
+		b.WriteString(escapeSegment(s))
 	}
-	if u.RawPath == u.Path {
-		u.RawPath = ""
+	return b.String()
+}
+
+// escapeSegment escapes s as one path segment: every byte but RFC 3986's unreserved characters
+// is percent-encoded, so no router splits or reinterprets it, and "." and ".." are encoded
+// whole, so no proxy resolves them as dot-segments.
+func escapeSegment(s string) string {
+	if s == "." || s == ".." {
+		return strings.Repeat("%2E", len(s))
 	}
-	return u.String()
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if unreserved(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+func unreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }
 
 func runtimeStatusError(status int) error {

@@ -162,7 +162,9 @@ func TestRuntimeHTTPBookmarks(t *testing.T) {
 			}
 			body, ok := bodies[id]
 			if !ok {
-				http.NotFound(w, r)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"code":"bookmark-not-found"}`)
 				return
 			}
 			io.WriteString(w, body)

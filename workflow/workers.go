@@ -48,7 +48,7 @@ type WorkersOptions struct {
 	// ReconcileEvery is the reconciliation's interval. Default 15 min.
 	ReconcileEvery time.Duration
 	// ReconcileAfter delays the first reconciliation after start, so a fleet restarting
-	// together does not reconcile at once. Default 1 min.
+	// together does not reconcile at once. Default 1 min, or ReconcileEvery when shorter.
 	ReconcileAfter time.Duration
 	// ShutdownGrace is how long the runs in progress may go on after the context ends before
 	// they are cancelled (their rows and leases are given back either way). Default 5 s.
@@ -92,7 +92,7 @@ func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Wor
 		o.ReconcileEvery = 15 * time.Minute
 	}
 	if o.ReconcileAfter <= 0 {
-		o.ReconcileAfter = time.Minute
+		o.ReconcileAfter = min(time.Minute, o.ReconcileEvery)
 	}
 	if o.ShutdownGrace <= 0 {
 		o.ShutdownGrace = 5 * time.Second

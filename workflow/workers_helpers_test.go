@@ -94,10 +94,11 @@ const wkSchema = `{"type":"object","properties":{"decision":{"type":"string","en
 
 // wkTaskOpts adjusts a fixture projection.
 type wkTaskOpts struct {
-	Tenant  string
-	DueAt   *time.Time
-	Timeout bool
-	NoForm  bool
+	Tenant     string
+	BookmarkID string // default "bm-<random>"
+	DueAt      *time.Time
+	Timeout    bool
+	NoForm     bool
 }
 
 // wkProject projects a task assigned to ann with a form, cancellation enabled.
@@ -106,10 +107,13 @@ func wkProject(t *testing.T, s *repository.Store, o wkTaskOpts) models.Task {
 	if o.Tenant == "" {
 		o.Tenant = "t1"
 	}
+	if o.BookmarkID == "" {
+		o.BookmarkID = "bm-" + models.NewID()
+	}
 	p := models.Projection{
 		Tenant: o.Tenant,
 		Workflow: models.WorkflowLink{DefinitionID: "invoice", InstanceID: "wf-" + models.NewID(), ActivityInstanceID: "approve",
-			BookmarkID: "bm-" + models.NewID()},
+			BookmarkID: o.BookmarkID},
 		Title: "Approve invoice", Assignee: &models.ParticipantRef{ID: "ann", DisplayName: "Ann"},
 		DueAt: o.DueAt, TimeoutEnabled: o.Timeout, CancellationEnabled: true,
 	}

@@ -12,6 +12,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/websession"
 	"usertasks/workflow"
 )
 
@@ -54,9 +55,9 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		log.Warn("USERTASKS_RUNTIME_URL is not set: the built-in loopback runtime acknowledges every transition itself")
 	}
 	projector := workflow.NewProjector(store, resolver)
-	a.workers = workflow.NewWorkers(store, runtime, workflow.WorkersOptions{
-		Projector: projector.Bodies(), Notifier: a.broker, Logger: log,
-	})
+	workerOpts := workersOptions(cfg)
+	workerOpts.Projector, workerOpts.Notifier, workerOpts.Logger = projector.Bodies(), a.broker, log
+	a.workers = workflow.NewWorkers(store, runtime, workerOpts)
 	notify := kickingNotifier{broker: a.broker, workers: a.workers}
 	projector = projector.WithNotifier(notify)
 	svc := tasks.New(store, tasks.Options{Resolver: resolver, Notifier: notify})
@@ -66,7 +67,8 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 			return nil, err
 		}
 	}
-	sessions, err := handlers.NewSessions(handlers.SessionConfig{Secrets: cfg.SessionSecrets, Insecure: cfg.Dev})
+	sessions, err := websession.New(websession.Config{Store: store, Secrets: cfg.SessionSecrets, BaseURL: cfg.BaseURL,
+		Insecure: cfg.Dev, Logger: log, Lifetime: cfg.Session.Lifetime, IdleTimeout: cfg.Session.Idle, RefreshInterval: cfg.Session.Refresh})
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +99,16 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	return a, nil
+}
+
+// workersOptions are the workers' options the configuration decides: their cadence.
+func workersOptions(cfg config) workflow.WorkersOptions {
+	return workflow.WorkersOptions{
+		DispatchEvery:  cfg.Cadence.Dispatch,
+		SweepEvery:     cfg.Cadence.DueSweep,
+		ReconcileEvery: cfg.Cadence.Reconcile,
+		Reconcile:      workflow.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
+	}
 }
 
 // close releases what buildApp opened (not the store).

@@ -12,6 +12,7 @@ import (
 	"usertasks/handlers"
 	"usertasks/keyring"
 	"usertasks/repository"
+	"usertasks/websession"
 )
 
 // config is the validated configuration of the server and tools.
@@ -22,6 +23,8 @@ type config struct {
 	BaseURL     string
 	Keys        *keyring.Keyring
 
+	HTTP           httpTimeouts
+	Session        sessionTimes
 	Auth           auth.Config
 	SessionSecrets [][]byte
 	OIDC           handlers.OIDCConfig
@@ -31,6 +34,8 @@ type config struct {
 	DirectoryFile string
 	DirectoryURL  string
 	FormsDir      string
+
+	Cadence cadence
 }
 
 const (
@@ -81,15 +86,17 @@ func loadConfig(getenv func(string) string, needKeys bool) (config, error) {
 	return c, c.loadServe(getenv)
 }
 
-// loadServe reads what only the server needs: token verification, browser sessions, OIDC and
-// the workflow side.
+// loadServe reads what only the server needs: token verification, browser sessions, OIDC, the
+// workflow side and the workers' cadence.
 func (c *config) loadServe(getenv func(string) string) error {
-	var err error
-	if c.Auth, err = auth.ConfigFromEnv(getenv); err != nil {
+	if err := c.loadHTTPTimeouts(getenv); err != nil {
 		return err
 	}
-	if !c.Auth.Configured() && !c.Dev {
-		return fmt.Errorf("one of USERTASKS_JWT_HS256_SECRET, USERTASKS_JWT_PUBLIC_KEYS or USERTASKS_JWT_JWKS_URL is required outside dev mode")
+	if err := c.loadAuth(getenv); err != nil {
+		return err
+	}
+	if err := c.loadSessionTimes(getenv); err != nil {
+		return err
 	}
 	sessions, err := secret(getenv, "USERTASKS_SESSION_SECRETS")
 	if err != nil {
@@ -102,12 +109,12 @@ func (c *config) loadServe(getenv func(string) string) error {
 		}
 	}
 	if sessions == "" {
-		return fmt.Errorf("USERTASKS_SESSION_SECRETS is required outside dev mode (at least %d random bytes, base64; comma-separated to rotate)", handlers.MinSessionSecretBytes)
+		return fmt.Errorf("USERTASKS_SESSION_SECRETS is required outside dev mode (at least %d random bytes, base64; comma-separated to rotate)", websession.MinSecretBytes)
 	}
 	for i, part := range strings.Split(sessions, ",") {
 		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(part))
-		if err != nil || len(b) < handlers.MinSessionSecretBytes {
-			return fmt.Errorf("USERTASKS_SESSION_SECRETS: secret %d is not base64 of at least %d bytes", i+1, handlers.MinSessionSecretBytes)
+		if err != nil || len(b) < websession.MinSecretBytes {
+			return fmt.Errorf("USERTASKS_SESSION_SECRETS: secret %d is not base64 of at least %d bytes", i+1, websession.MinSecretBytes)
 		}
 		c.SessionSecrets = append(c.SessionSecrets, b)
 	}
@@ -132,7 +139,25 @@ func (c *config) loadServe(getenv func(string) string) error {
 	c.DirectoryFile = getenv("USERTASKS_DIRECTORY_FILE")
 	c.DirectoryURL = getenv("USERTASKS_DIRECTORY_URL")
 	c.FormsDir = getenv("USERTASKS_FORMS_DIR")
-	return nil
+	c.Cadence, err = loadCadence(getenv)
+	return err
+}
+
+// loadAuth reads how tokens are verified. Outside dev mode a key source, the issuer and the
+// audience are required (each check may be skipped on purpose) and tokens without a tenant
+// claim are refused unless USERTASKS_DEFAULT_TENANT names one; dev mode keeps "default".
+func (c *config) loadAuth(getenv func(string) string) error {
+	var err error
+	if c.Auth, err = auth.ConfigFromEnv(getenv); err != nil {
+		return err
+	}
+	if c.Dev {
+		if c.Auth.DefaultTenant == "" {
+			c.Auth.DefaultTenant = auth.DefaultTenant
+		}
+		return nil
+	}
+	return c.Auth.ValidateStrict()
 }
 
 // secret reads NAME, or the file named by NAME_FILE.
@@ -159,7 +184,7 @@ func devKeys(databaseURL string) (string, error) {
 // devSecret keeps a generated random secret beside the dev database.
 func devSecret(databaseURL, name string) (string, error) {
 	return devFile(databaseURL, name, func() (string, error) {
-		return base64.StdEncoding.EncodeToString(handlers.GenerateSessionSecret()), nil
+		return base64.StdEncoding.EncodeToString(websession.GenerateSecret()), nil
 	})
 }
 

@@ -41,6 +41,13 @@ var listening = regexp.MustCompile(`listening on (http://\S+)`)
 // startServe runs `web serve` until the test ends and returns its base URL.
 func startServe(t *testing.T, vars map[string]string, args ...string) string {
 	t.Helper()
+	base, _ := startServeLogged(t, vars, args...)
+	return base
+}
+
+// startServeLogged is startServe that also returns what the server logs.
+func startServeLogged(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	done := make(chan int, 1)
@@ -61,7 +68,7 @@ func startServe(t *testing.T, vars map[string]string, args ...string) string {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			return m[1]
+			return m[1], errOut
 		}
 		select {
 		case code := <-done:
@@ -70,7 +77,7 @@ func startServe(t *testing.T, vars map[string]string, args ...string) string {
 		}
 	}
 	t.Fatalf("serve printed no URL: %s %s", out.String(), errOut.String())
-	return ""
+	return "", nil
 }
 
 func get(t *testing.T, url string) (int, string) {
@@ -128,6 +135,8 @@ func productionVars(path string) map[string]string {
 		"USERTASKS_DATABASE_URL":     "sqlite:" + path,
 		"USERTASKS_ENCRYPTION_KEYS":  "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
 		"USERTASKS_JWT_HS256_SECRET": "0123456789abcdef0123456789abcdef",
+		"USERTASKS_JWT_ISSUER":       "https://idp.example",
+		"USERTASKS_JWT_AUDIENCE":     "user-tasks",
 		"USERTASKS_SESSION_SECRETS":  "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
 	}
 }
@@ -214,7 +223,8 @@ func TestMigrateUpStatusDown(t *testing.T) {
 		{[]string{"migrate", "up"}, "applied"},
 		{[]string{"migrate", "up"}, "up to date"},
 		{[]string{"migrate", "status"}, "applied 20"},
-		{[]string{"migrate", "down"}, "rolled back"},
+		{[]string{"migrate", "down"}, "rolled back 00002_web_sessions.sql"},
+		{[]string{"migrate", "down"}, "rolled back 00001_user_tasks.sql"},
 	} {
 		out.Reset()
 		if code := run(context.Background(), step.args, env(vars), &out, &errOut); code != 0 || !strings.Contains(out.String(), step.want) {

@@ -36,6 +36,7 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 		cfg.ListenAddr = *listen
 	}
 	log := newLogger(cfg, stderr)
+	logDefaultTenant(cfg, log)
 
 	if *migrate || cfg.Dev {
 		if err := repository.Migrate(ctx, cfg.DatabaseURL); err != nil {
@@ -64,12 +65,7 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	// No WriteTimeout: it would cut the live-update streams, which end themselves.
-	srv := &http.Server{
-		Handler:           handlers.New(a.deps),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
+	srv := newHTTPServer(handlers.New(a.deps), cfg.HTTP)
 
 	// Background work stops with ctx; the broker's streams end first so Shutdown does not wait.
 	work, stopWork := context.WithCancel(context.Background())
@@ -101,6 +97,27 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 		err = nil
 	}
 	return err
+}
+
+// newHTTPServer is the server of `web serve` with every phase of a connection bounded. The
+// live-update stream outlives the read and write timeouts by design: it lifts them for itself
+// and bounds each of its writes instead.
+func newHTTPServer(h http.Handler, t httpTimeouts) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+	}
+}
+
+// logDefaultTenant says at start which tenant tokens without a tenant claim act in, since
+// that is a decision the operator made.
+func logDefaultTenant(cfg config, log *slog.Logger) {
+	if t := cfg.Auth.DefaultTenant; t != "" && (cfg.Auth.Configured() || cfg.OIDC.Issuer != "") {
+		log.Info("tokens without a tenant claim act in tenant "+t, "tenant", t)
+	}
 }
 
 // newLogger logs JSON in production and text in dev mode.

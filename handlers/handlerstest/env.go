@@ -1,5 +1,5 @@
 // Package handlerstest runs the real router over real HTTP for handler tests: a migrated store
-// on a SQLite file or a fresh PostgreSQL database, the lifecycle service, the JWT verifier,
+// on a SQLite file or a fresh PostgreSQL or MariaDB database, the lifecycle service, the JWT verifier,
 // token minting, task seeding through models.Project, and a client that validates every
 // request and response against the served OpenAPI document.
 package handlerstest
@@ -24,6 +24,7 @@ import (
 	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/workflow"
 )
 
 // Options tune the store of an Env.
@@ -64,6 +65,14 @@ func SQLite(t *testing.T, o *Options) *Env {
 func Postgres(t *testing.T, o *Options) *Env {
 	t.Helper()
 	return start(t, "PostgreSQL", migrationstest.PostgresURL(t), o)
+}
+
+// MySQL starts a server on a store in a fresh database (utf8mb4, binary collation) of the
+// MariaDB or MySQL server named by USERTASKS_TEST_MYSQL_URL. Without it the test is skipped,
+// except under CI=true, where it fails.
+func MySQL(t *testing.T, o *Options) *Env {
+	t.Helper()
+	return start(t, "MariaDB", migrationstest.MySQLURL(t), o)
 }
 
 var testKeys = sync.OnceValue(func() *keyring.Keyring {
@@ -107,6 +116,8 @@ func start(t *testing.T, name, dbURL string, o *Options) *Env {
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tasks:  tasks.New(store, tasks.Options{}),
 		Auth:   verifier,
+		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
+		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 
 		Reconciliation: o.Reconciliation,
 	})

@@ -33,6 +33,11 @@ func Manager(tenant, id string) User {
 	return User{Tenant: tenant, ID: id, Name: "Manager " + id, Permissions: []string{"user-tasks:*"}, Roles: []string{"user-tasks:manager"}}
 }
 
+// RuntimeUser is a workflow runtime of tenant: it may call the runtime protocol only.
+func RuntimeUser(tenant string) User {
+	return User{Tenant: tenant, ID: "runtime", Name: "Workflow runtime", Permissions: []string{models.PermRuntimeWrite}}
+}
+
 // Ref is the participant the user's token resolves to.
 func (u User) Ref() models.ParticipantRef {
 	return models.ParticipantRef{Tenant: u.Tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: u.ID, DisplayName: u.Name}

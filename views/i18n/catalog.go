@@ -34,6 +34,11 @@ type Catalog struct {
 	SignOut       string
 	Dismiss       string
 
+	// Browser sessions: the user menu's button that ends every session of the person, and
+	// the message after it.
+	SignOutEverywhere        string
+	FlashSignedOutEverywhere string
+
 	// Statuses, events, scopes, sorts, due filters.
 	Statuses   map[models.Status]string
 	Events     map[models.EventType]string

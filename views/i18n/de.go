@@ -19,6 +19,9 @@ var german = &Catalog{
 	SignOut:       "Abmelden",
 	Dismiss:       "Ausblenden",
 
+	SignOutEverywhere:        "Überall abmelden",
+	FlashSignedOutEverywhere: "Sie wurden auf allen Geräten abgemeldet.",
+
 	Statuses: map[models.Status]string{
 		models.StatusUnassigned: "Nicht zugewiesen",
 		models.StatusAvailable:  "Verfügbar",

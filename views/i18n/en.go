@@ -15,6 +15,9 @@ var english = &Catalog{
 	SignOut:       "Sign out",
 	Dismiss:       "Dismiss",
 
+	SignOutEverywhere:        "Sign out everywhere",
+	FlashSignedOutEverywhere: "You have been signed out on every device.",
+
 	Statuses: map[models.Status]string{
 		models.StatusUnassigned: "Unassigned",
 		models.StatusAvailable:  "Available",

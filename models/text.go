@@ -1,0 +1,48 @@
+package models
+
+import "unicode/utf8"
+
+// TextKind says which characters a text field admits. Every kind refuses invalid UTF-8, the C0
+// and C1 control characters and the bidirectional embeddings, overrides and isolates (U+202A–
+// U+202E, U+2066–U+2069): they hide or reorder text in pages, logs and terminals ("Trojan
+// Source"), break SQL drivers (NUL) and make equal-looking identifiers differ.
+//
+// Protected free content — instructions (Markdown) and task or completion data — is not text in
+// this sense and is not checked.
+type TextKind int
+
+const (
+	// Identifier is machine text compared exactly: participant ids and providers, workflow and
+	// bookmark ids, references, task types, tags, action keys, operation ids, list filters. The
+	// invisible direction marks (LRM, RLM, ALM) are refused too: in an identifier they only make
+	// two equal-looking values differ.
+	Identifier TextKind = iota
+	// Label is one line of human text: titles, names, display names, labels. Direction marks are
+	// allowed: right-to-left scripts need them to show mixed text correctly, and unlike overrides
+	// and isolates they reorder nothing beyond their neighbours.
+	Label
+	// Prose is human text that may span lines: summaries and reasons. It admits what Label does,
+	// plus tab, line feed and carriage return.
+	Prose
+)
+
+// TextProblem returns why s is not acceptable text of kind, as a field error message, or ""
+// when it is. It is the one rule every identifier and short text goes through: projection and
+// command validation and the list filters.
+func TextProblem(s string, kind TextKind) string {
+	if !utf8.ValidString(s) {
+		return "must be valid UTF-8"
+	}
+	for _, r := range s {
+		switch {
+		case kind == Prose && (r == '\t' || r == '\n' || r == '\r'):
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			return "must not contain control characters"
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			return "must not contain bidirectional formatting characters"
+		case kind == Identifier && (r == 0x200e || r == 0x200f || r == 0x061c):
+			return "must not contain bidirectional formatting characters"
+		}
+	}
+	return ""
+}

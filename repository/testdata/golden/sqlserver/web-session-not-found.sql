@@ -1,0 +1,7 @@
+-- Scenario "web-session-not-found": the statements the store sends, in order, as GORM's sqlserver dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYSUTCDATETIME()
+SELECT * FROM "user_task_web_sessions" WHERE id_hash = @p1 AND expires_at > @p2 AND idle_expires_at > @p3 ORDER BY "id_hash" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string, time.Time x2
+ROLLBACK

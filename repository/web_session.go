@@ -1,0 +1,316 @@
+package repository
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+
+	"usertasks/keyring"
+	"usertasks/models"
+)
+
+// Browser sessions (SPEC 5.4). Every expiry decision is made with the database clock, in SQL:
+// a row past its absolute or idle expiry is not found, whatever the hosts' clocks say.
+
+// colRefreshToken is the protected column of the OIDC refresh token.
+const colRefreshToken = "refresh_token_enc"
+
+// webSessionTouchEvery is how stale last_seen_at may get before a read moves it (and the idle
+// expiry) forward: at most one write a minute per session instead of one per request.
+const webSessionTouchEvery = time.Minute
+
+type webSessionRecord struct {
+	IDHash             string    `gorm:"column:id_hash;primaryKey"`
+	TenantID           string    `gorm:"column:tenant_id"`
+	SubjectProvider    string    `gorm:"column:subject_provider"`
+	SubjectID          string    `gorm:"column:subject_id"`
+	DisplayName        *string   `gorm:"column:display_name"`
+	GroupsJSON         string    `gorm:"column:groups_json"`
+	PermissionsJSON    string    `gorm:"column:permissions_json"`
+	IsManager          bool      `gorm:"column:is_manager"`
+	Via                string    `gorm:"column:via"`
+	RefreshTokenEnc    *string   `gorm:"column:refresh_token_enc"`
+	TimeZone           *string   `gorm:"column:time_zone"`
+	IdleTimeoutSeconds int       `gorm:"column:idle_timeout_seconds"`
+	CreatedAt          time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	LastSeenAt         time.Time `gorm:"column:last_seen_at"`
+	RefreshedAt        time.Time `gorm:"column:refreshed_at"`
+	ExpiresAt          time.Time `gorm:"column:expires_at"`
+	IdleExpiresAt      time.Time `gorm:"column:idle_expires_at"`
+}
+
+func (webSessionRecord) TableName() string { return "user_task_web_sessions" }
+
+// CreateWebSession stores a new session for ws.IDHash. Its clock starts now (the database's):
+// it ends lifetime from now, or ws.IdleTimeout after the last request, whichever is first.
+// The stored session is returned.
+func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error) {
+	if err := checkWebSession(ws, lifetime); err != nil {
+		return models.WebSession{}, err
+	}
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
+		ws.ExpiresAt = now.Add(lifetime)
+		ws.IdleExpiresAt = idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+		rec, err := s.webSessionRecordOf(&ws)
+		if err != nil {
+			return err
+		}
+		return translate(tx.Create(&rec).Error)
+	})
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	return ws, nil
+}
+
+// WebSession returns the live session with that id hash; an unknown, expired or idle one is
+// models.ErrNotFound. A read more than a minute after the last one moves last_seen_at and the
+// idle expiry forward.
+func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSession, error) {
+	var rec webSessionRecord
+	var now time.Time
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		var err error
+		if now, err = s.dbNow(tx); err != nil {
+			return err
+		}
+		return translate(liveWebSession(tx, idHash, now).Take(&rec).Error)
+	})
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	ws, err := s.webSessionFromRecord(&rec)
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	ws.Now = now
+	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
+		return ws, nil
+	}
+	err = s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		idle := idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+		// Concurrent requests race here harmlessly: the guard lets one of them write.
+		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
+			Where("last_seen_at <= ?", now.Add(-webSessionTouchEvery)).
+			Updates(map[string]any{"last_seen_at": now, "idle_expires_at": idle})
+		if res.Error != nil {
+			return translate(res.Error)
+		}
+		if res.RowsAffected == 1 {
+			ws.LastSeenAt, ws.IdleExpiresAt, ws.Now = now, idle, now
+		}
+		return nil
+	})
+	return ws, err
+}
+
+// DeleteWebSession ends one session (logout). Ending one that is already gone is no error.
+func (s *Store) DeleteWebSession(ctx context.Context, idHash string) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		return translate(tx.Where("id_hash = ?", idHash).Delete(&webSessionRecord{}).Error)
+	})
+}
+
+// DeleteSubjectWebSessions ends every session of one person in one tenant ("sign out
+// everywhere") and reports how many there were.
+func (s *Store) DeleteSubjectWebSessions(ctx context.Context, tenant, provider, subject string) (int64, error) {
+	var n int64
+	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		res := tx.Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", tenant, provider, subject).Delete(&webSessionRecord{})
+		n = res.RowsAffected
+		return translate(res.Error)
+	})
+	return n, err
+}
+
+// SetWebSessionTimeZone stores the browser's IANA zone name on a live session; the caller has
+// validated it. An ended session is models.ErrNotFound.
+func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error {
+	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
+		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
+	}
+	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).Update("time_zone", zone)
+		return oneRow(res)
+	})
+}
+
+// UpdateWebSessionIdentity stores a re-read identity (groups, permissions, manager flag,
+// display name) on a live session of the same person and marks it refreshed now. A non-empty
+// refreshToken replaces the stored one (providers may rotate it). An ended session, or one of
+// another person, is models.ErrNotFound.
+func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, refreshToken string) error {
+	if err := checkWebIdentity(id); err != nil {
+		return err
+	}
+	groups, perms, err := identityJSON(id)
+	if err != nil {
+		return err
+	}
+	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		set := map[string]any{
+			"display_name": opt(truncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
+			"is_manager": id.Manager, "refreshed_at": now,
+		}
+		if refreshToken != "" {
+			sealed, err := s.seal(idHash, colRefreshToken, []byte(refreshToken))
+			if err != nil {
+				return err
+			}
+			set["refresh_token_enc"] = sealed
+		}
+		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
+			Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", id.Tenant, id.Provider, id.Subject).
+			Updates(set)
+		return oneRow(res)
+	})
+}
+
+// PurgeWebSessions deletes the sessions past their absolute or idle expiry and reports how
+// many went. Ended sessions are never found anyway; this only keeps the table small.
+func (s *Store) PurgeWebSessions(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		n = 0
+		// Two statements, each served by its own index, rather than one OR over both columns.
+		for _, column := range []string{"expires_at", "idle_expires_at"} {
+			res := tx.Where(column+" <= ?", now).Delete(&webSessionRecord{})
+			if res.Error != nil {
+				return translate(res.Error)
+			}
+			n += res.RowsAffected
+		}
+		return nil
+	})
+	return n, err
+}
+
+// idleExpiry is when a session seen at now ends without another request: never past its
+// absolute expiry.
+func idleExpiry(now time.Time, idle time.Duration, expires time.Time) time.Time {
+	if t := now.Add(idle); t.Before(expires) {
+		return t
+	}
+	return expires
+}
+
+// liveWebSession selects the session by id hash only while it is live at now.
+func liveWebSession(tx *gorm.DB, idHash string, now time.Time) *gorm.DB {
+	return tx.Where("id_hash = ? AND expires_at > ? AND idle_expires_at > ?", idHash, now, now)
+}
+
+// oneRow maps an update of a live session to not-found when no row matched.
+func oneRow(res *gorm.DB) error {
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return errNoRows
+	}
+	return nil
+}
+
+func checkWebSession(ws models.WebSession, lifetime time.Duration) error {
+	if b, err := hex.DecodeString(ws.IDHash); err != nil || len(b) != 32 {
+		return fmt.Errorf("repository: a web session id hash is 64 hex digits")
+	}
+	if ws.Via != models.WebViaDev && ws.Via != models.WebViaOIDC {
+		return fmt.Errorf("repository: unknown web session sign-in %q", ws.Via)
+	}
+	if lifetime <= 0 || ws.IdleTimeout < time.Second {
+		return fmt.Errorf("repository: a web session needs a lifetime and an idle timeout")
+	}
+	return checkWebIdentity(ws.WebIdentity)
+}
+
+// checkWebIdentity refuses identities the columns cannot hold, before the database does.
+func checkWebIdentity(id models.WebIdentity) error {
+	switch {
+	case id.Tenant == "" || len(id.Tenant) > models.MaxTenantLength:
+		return models.InvalidField("tenant", fmt.Sprintf("must have 1 to %d characters", models.MaxTenantLength))
+	case id.Provider == "" || len(id.Provider) > models.MaxProviderLength:
+		return models.InvalidField("provider", fmt.Sprintf("must have 1 to %d characters", models.MaxProviderLength))
+	case id.Subject == "" || len(id.Subject) > models.MaxParticipantIDLength:
+		return models.InvalidField("subject", fmt.Sprintf("must have 1 to %d characters", models.MaxParticipantIDLength))
+	}
+	return nil
+}
+
+// identityJSON encodes groups and permissions as JSON arrays ("[]" when empty: the columns are
+// NOT NULL and Oracle would store "" as NULL).
+func identityJSON(id models.WebIdentity) (groups, perms string, err error) {
+	enc := func(field string, v []string) (string, error) {
+		if v == nil {
+			v = []string{}
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		if len(b) > models.MaxWebIdentityBytes {
+			return "", models.InvalidField(field, fmt.Sprintf("must fit in %d bytes as JSON", models.MaxWebIdentityBytes))
+		}
+		return string(b), nil
+	}
+	if groups, err = enc("groups", id.Groups); err != nil {
+		return "", "", err
+	}
+	perms, err = enc("permissions", id.Permissions)
+	return groups, perms, err
+}
+
+func (s *Store) webSessionRecordOf(ws *models.WebSession) (webSessionRecord, error) {
+	groups, perms, err := identityJSON(ws.WebIdentity)
+	if err != nil {
+		return webSessionRecord{}, err
+	}
+	rec := webSessionRecord{
+		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
+		DisplayName: opt(truncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
+		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
+		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
+		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
+	}
+	rec.RefreshTokenEnc, err = s.seal(ws.IDHash, colRefreshToken, []byte(ws.RefreshToken))
+	return rec, err
+}
+
+func (s *Store) webSessionFromRecord(r *webSessionRecord) (models.WebSession, error) {
+	ws := models.WebSession{
+		IDHash: r.IDHash,
+		WebIdentity: models.WebIdentity{Tenant: r.TenantID, Provider: r.SubjectProvider, Subject: r.SubjectID,
+			DisplayName: str(r.DisplayName), Manager: r.IsManager},
+		Via: r.Via, TimeZone: str(r.TimeZone), IdleTimeout: time.Duration(r.IdleTimeoutSeconds) * time.Second,
+		CreatedAt: utc(r.CreatedAt), LastSeenAt: utc(r.LastSeenAt), RefreshedAt: utc(r.RefreshedAt),
+		ExpiresAt: utc(r.ExpiresAt), IdleExpiresAt: utc(r.IdleExpiresAt),
+	}
+	if json.Unmarshal([]byte(r.GroupsJSON), &ws.Groups) != nil || json.Unmarshal([]byte(r.PermissionsJSON), &ws.Permissions) != nil {
+		return models.WebSession{}, fmt.Errorf("%w: a web session's groups or permissions do not decode", models.ErrCorrupt)
+	}
+	if r.RefreshTokenEnc != nil && *r.RefreshTokenEnc != "" {
+		plain, err := s.keys.Open(*r.RefreshTokenEnc, aad(r.IDHash, colRefreshToken))
+		if errors.Is(err, keyring.ErrUndecodable) {
+			return models.WebSession{}, fmt.Errorf("%w: a web session's refresh token does not decrypt", models.ErrCorrupt)
+		}
+		if err != nil {
+			return models.WebSession{}, err
+		}
+		ws.RefreshToken = string(plain)
+	}
+	return ws, nil
+}
+
+// truncateRunes shortens s to at most n characters (display names are shown, not matched).
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
