@@ -40,12 +40,13 @@ func catalog(c echo.Context) *i18n.Catalog {
 // chrome builds what every page shares. It consumes the flash message, if any.
 func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chrome {
 	t := catalog(c)
-	// Times are shown in UTC until the session carries the person's zone.
+	// Times are shown in the zone the person's browser reported, UTC until it has.
 	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), Location: time.UTC, CSRF: w.sessions.csrfToken(c)}
 	c.Response().Header().Set("Content-Language", t.Lang)
 	if d, ok := w.sessions.read(c.Request()); ok {
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
-		ch.TimeZone = d.Location().String()
+		ch.Location = d.Location()
+		ch.TimeZone = ch.Location.String()
 	}
 	// Submitting and cancelling are told by the task page's status banner instead.
 	if f, ok := w.takeFlash(c); ok && f.Key != flashSubmitted && f.Key != flashCancelled {

@@ -198,6 +198,14 @@ func webActor(c echo.Context) models.Actor {
 	return d.actor()
 }
 
+// webLocation is the signed-in person's time zone; UTC when there is none.
+func webLocation(c echo.Context) *time.Location {
+	if d, ok := webSession(c); ok {
+		return d.Location()
+	}
+	return time.UTC
+}
+
 // webSecurityHeaders sets the headers of every page and asset: a CSP without inline script or
 // style and nothing from other origins, no framing, no sniffing, a strict referrer policy.
 func webSecurityHeaders(next echo.HandlerFunc) echo.HandlerFunc {

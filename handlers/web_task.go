@@ -166,7 +166,7 @@ func (w *web) renderTask(c echo.Context, id string, st taskState) error {
 		}
 	}
 	if v.Manager {
-		m.Manage = managePanel(m.T, v, st)
+		m.Manage = managePanel(m.T, m.Location, v, st)
 	}
 	status := st.status
 	if status == 0 {
@@ -345,7 +345,7 @@ func valueText(v any) (text string, checked, has bool) {
 }
 
 // managePanel builds the manager's forms for the commands allowed now.
-func managePanel(t *i18n.Catalog, v tasks.TaskView, st taskState) *views.ManagePanel {
+func managePanel(t *i18n.Catalog, loc *time.Location, v tasks.TaskView, st taskState) *views.ManagePanel {
 	task := v.Task
 	href := taskHref(task.ID)
 	cmd := func(path string) views.Command {
@@ -362,7 +362,7 @@ func managePanel(t *i18n.Catalog, v tasks.TaskView, st taskState) *views.ManageP
 	if allowed(models.ActUpdateScheduling) {
 		p.Schedule = &views.ScheduleForm{Command: cmd("/schedule"), Priority: strconv.Itoa(task.Priority)}
 		if task.DueAt != nil {
-			p.Schedule.Due = task.DueAt.UTC().Format(datetimeLocal)
+			p.Schedule.Due = task.DueAt.In(loc).Format(datetimeLocal)
 		}
 		if st.schedule != nil {
 			p.Schedule = st.schedule

@@ -226,7 +226,7 @@ func (w *web) scheduleTask(c echo.Context) error {
 		input.Priority = &p
 	}
 	if form.Due != "" && !form.ClearDue {
-		due, err := parseDatetimeLocal(form.Due)
+		due, err := parseDatetimeLocal(form.Due, webLocation(c))
 		if err != nil {
 			form.Errors["due"] = t.DueInvalid
 		}
@@ -322,10 +322,11 @@ func (w *web) manageAnswer(c echo.Context, id string, err error, flashKey string
 	return err
 }
 
-// parseDatetimeLocal reads a datetime-local value as UTC.
-func parseDatetimeLocal(s string) (time.Time, error) {
+// parseDatetimeLocal reads a datetime-local value in the person's zone (the one the page showed
+// it in) and returns it in UTC.
+func parseDatetimeLocal(s string, loc *time.Location) (time.Time, error) {
 	for _, layout := range []string{datetimeLocal, datetimeLocal + ":05", time.RFC3339} {
-		if t, err := time.Parse(layout, s); err == nil {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
 			return t.UTC(), nil
 		}
 	}

@@ -376,3 +376,12 @@ type ErrorPage struct {
 	Heading string
 	Message string
 }
+
+// ZoneName names the zone the page's times are shown in, for the footer note and the labels of
+// date inputs.
+func (c Chrome) ZoneName() string {
+	if c.Location == nil {
+		return "UTC"
+	}
+	return c.Location.String()
+}

@@ -91,7 +91,7 @@ var german = &Catalog{
 	Hours:          [2]string{"%d Stunde", "%d Stunden"},
 	Days:           [2]string{"%d Tag", "%d Tagen"},
 	MonthsCount:    [2]string{"%d Monat", "%d Monaten"},
-	TimeZoneNote:   "Zeiten werden in UTC angezeigt.",
+	TimeZoneNote:   "Zeiten werden in %s angezeigt.",
 	UTCSuffix:      "(UTC)",
 
 	InboxTitle:          "Posteingang",
@@ -221,7 +221,7 @@ var german = &Catalog{
 	AssignSubmit:         "Zuweisen",
 	ScheduleHeading:      "Priorität und Fälligkeit",
 	PriorityField:        "Priorität (0–100)",
-	DueField:             "Fällig (UTC)",
+	DueField:             "Fällig (%s)",
 	ClearDue:             "Fälligkeit entfernen",
 	ScheduleSubmit:       "Speichern",
 	RetryHeading:         "Auflösung",

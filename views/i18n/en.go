@@ -87,7 +87,7 @@ var english = &Catalog{
 	Hours:          [2]string{"%d hour", "%d hours"},
 	Days:           [2]string{"%d day", "%d days"},
 	MonthsCount:    [2]string{"%d month", "%d months"},
-	TimeZoneNote:   "Times are shown in UTC.",
+	TimeZoneNote:   "Times are shown in %s.",
 	UTCSuffix:      "(UTC)",
 
 	InboxTitle:          "Inbox",
@@ -217,7 +217,7 @@ var english = &Catalog{
 	AssignSubmit:         "Assign",
 	ScheduleHeading:      "Priority and due date",
 	PriorityField:        "Priority (0–100)",
-	DueField:             "Due (UTC)",
+	DueField:             "Due (%s)",
 	ClearDue:             "Remove the due date",
 	ScheduleSubmit:       "Save",
 	RetryHeading:         "Resolution",
