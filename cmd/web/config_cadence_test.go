@@ -3,20 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
 func TestLoadConfigWorkerCadence(t *testing.T) {
-	vars := func(t *testing.T, extra map[string]string) map[string]string {
-		v := productionVars(filepath.Join(t.TempDir(), "ut.db"))
-		for k, x := range extra {
-			v[k] = x
-		}
-		return v
-	}
+	vars := productionVarsWith
 
 	t.Run("Defaults", func(t *testing.T) {
 		cfg, err := loadConfig(env(vars(t, nil)), true)

@@ -130,6 +130,15 @@ func TestServeDevModeMigratesAndAnswersHealth(t *testing.T) {
 }
 
 // productionVars is a complete non-dev configuration on a SQLite file.
+// productionVarsWith is productionVars on a fresh database file of t, with extra set on top.
+func productionVarsWith(t *testing.T, extra map[string]string) map[string]string {
+	v := productionVars(filepath.Join(t.TempDir(), "ut.db"))
+	for k, x := range extra {
+		v[k] = x
+	}
+	return v
+}
+
 func productionVars(path string) map[string]string {
 	return map[string]string{
 		"USERTASKS_DATABASE_URL":     "sqlite:" + path,
