@@ -49,6 +49,14 @@ var (
 	phone   = viewport{name: "375px", width: 375, height: 812, mobile: true}
 )
 
+// newRig starts what every browser test needs: the web server in dev mode, one Chromium and the
+// screenshot log (skipped without Chromium, except under CI=true).
+func newRig(t *testing.T) (*server, *browser, *shotLog) {
+	t.Helper()
+	chromiumPath(t)
+	return startServer(t), newBrowser(t), newShotLog(t)
+}
+
 // browser is one headless Chromium process; each user gets an isolated browser context in it
 // (own cookies and storage), as two people on two machines would.
 type browser struct {

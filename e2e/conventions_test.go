@@ -55,10 +55,7 @@ func (p *page) refreshChangesNothing(what, id string) {
 // a refused submit, complete — and refreshes the page after every successful POST: the
 // browser lands on a GET each time, so nothing is sent twice.
 func TestRefreshAfterEveryPost(t *testing.T) {
-	chromiumPath(t)
-	srv := startServer(t)
-	b := newBrowser(t)
-	shots := newShotLog(t)
+	srv, b, shots := newRig(t)
 	ben := b.open(t, srv.URL, "ben", desktop, shots)
 	ben.signIn("acme", false)
 
@@ -102,10 +99,7 @@ func TestRefreshAfterEveryPost(t *testing.T) {
 // TestUnknownURLShowsTheErrorPage: a browser that opens a URL that does not exist gets the
 // HTML error page with a way back, in its language, never problem+json.
 func TestUnknownURLShowsTheErrorPage(t *testing.T) {
-	chromiumPath(t)
-	srv := startServer(t)
-	b := newBrowser(t)
-	shots := newShotLog(t)
+	srv, b, shots := newRig(t)
 	ben := b.open(t, srv.URL, "ben", desktop, shots)
 	ben.signIn("acme", false)
 	for _, lang := range []string{"en", "de"} {
@@ -165,10 +159,7 @@ const overflowScript = `(() => {
 // TestGermanPagesFit opens every page kind in German at 1366 px and 375 px, as a candidate
 // and as the manager, and fails on any control that does not fit its box.
 func TestGermanPagesFit(t *testing.T) {
-	chromiumPath(t)
-	srv := startServer(t)
-	b := newBrowser(t)
-	shots := newShotLog(t)
+	srv, b, shots := newRig(t)
 	for _, vp := range []viewport{desktop, phone} {
 		t.Run(vp.name, func(t *testing.T) {
 			for _, user := range []string{"ava", "ben"} {

@@ -87,10 +87,7 @@ func TestCandidateFlow(t *testing.T) {
 }
 
 func candidateFlow(t *testing.T, vp viewport) {
-	chromiumPath(t)
-	srv := startServer(t)
-	b := newBrowser(t)
-	shots := newShotLog(t)
+	srv, b, shots := newRig(t)
 	ben := b.open(t, srv.URL, "ben", vp, shots)
 
 	ben.signIn("acme", true)
@@ -168,10 +165,7 @@ func candidateFlow(t *testing.T, vp viewport) {
 // arrives at the other's open page without a reload, and never takes their focus or their
 // typing.
 func TestLiveUpdates(t *testing.T) {
-	chromiumPath(t)
-	srv := startServer(t)
-	b := newBrowser(t)
-	shots := newShotLog(t)
+	srv, b, shots := newRig(t)
 	ben := b.open(t, srv.URL, "ben", desktop, shots)
 	cara := b.open(t, srv.URL, "cara", desktop, shots)
 	ben.signIn("acme", false)

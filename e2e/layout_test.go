@@ -9,10 +9,7 @@ var wideScreen = viewport{name: "1366px", width: 1366, height: 768}
 // is one line, so 50 tasks take about two screens; on a phone rows wrap inside their cards.
 // (TestGermanPagesFit checks that nothing sticks out anywhere.)
 func TestInboxDensity(t *testing.T) {
-	chromiumPath(t)
-	srv := startServer(t)
-	b := newBrowser(t)
-	shots := newShotLog(t)
+	srv, b, shots := newRig(t)
 	for _, vp := range []viewport{wideScreen, phone} {
 		t.Run(vp.name, func(t *testing.T) {
 			ava := b.open(t, srv.URL, "ava", vp, shots)
