@@ -2,10 +2,11 @@ package migrations
 
 import "slices"
 
-// This file states the logical schema of the latest migration once, in Go. Every dialect's
-// migrations must produce exactly this: parity_test.go applies sqlite, postgres and mysql live and introspects them, and
-// parses the sqlserver and oracle DDL; keysize_test.go proves every index key fits MySQL's and SQL
-// Server's limits. Change a migration and this description together.
+// This file states the logical schema of the latest migration once, in Go, for the tests
+// only. Every dialect's migrations must produce exactly this: parity_test.go applies sqlite,
+// postgres and mysql live and introspects them, and parses the sqlserver and oracle DDL;
+// keysize_test.go proves every index key fits MySQL's and SQL Server's limits. Change a
+// migration and this description together.
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
