@@ -82,9 +82,7 @@ type DispatcherOptions struct {
 	// FailureThreshold is the attempt count from which the task gets the advisory health
 	// resume-delivery-failing. Default 20.
 	FailureThreshold int
-	// Notifier hears about health changes; may be nil.
-	Notifier ChangeNotifier
-	Logger   *slog.Logger
+	Logger           *slog.Logger
 }
 
 // Dispatcher delivers the resumption outbox (SPEC 5.2, 7): it claims due rows with fenced
@@ -214,8 +212,6 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 	if task.Health.Code == models.HealthResumeDeliveryFailing {
 		if err := d.store.ClearHealth(book, r.Tenant, r.TaskID, models.HealthResumeDeliveryFailing); err != nil {
 			log.Warn("clear health", "code", RuntimeErrorCode(err))
-		} else {
-			d.changed(task)
 		}
 	}
 	log.Debug("resumption delivered", "attempt", r.Attempts+1)
@@ -246,17 +242,9 @@ func (d *Dispatcher) retry(ctx, book context.Context, log *slog.Logger, r models
 			Message: "The workflow runtime has not accepted the resumption; delivery is being retried."}
 		if err := d.store.SetHealth(book, r.Tenant, r.TaskID, h); err != nil {
 			log.Warn("set health", "code", RuntimeErrorCode(err))
-		} else {
-			d.changed(task)
 		}
 	}
 	return outcomeFailed
-}
-
-func (d *Dispatcher) changed(t models.Task) {
-	if d.o.Notifier != nil {
-		d.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
-	}
 }
 
 // bookkeeping is the context of the store writes that record an outcome: they outlive a

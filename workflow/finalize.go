@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // MaxRemovedBookmarks bounds one bookmarks/removed call.
@@ -16,27 +15,17 @@ const MaxRemovedBookmarks = 200
 
 // FinalizeStore is what finalization needs from the store; *repository.Store satisfies it.
 type FinalizeStore interface {
+	models.Mutator
 	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
 // Finalizer closes tasks whose bookmarks the runtime removed. It is safe for concurrent use.
 type Finalizer struct {
-	store  FinalizeStore
-	notify ChangeNotifier
+	store FinalizeStore
 }
 
 // NewFinalizer builds a Finalizer.
 func NewFinalizer(store FinalizeStore) *Finalizer { return &Finalizer{store: store} }
-
-// WithNotifier makes f tell n about every task it finalizes (SSE invalidation) and returns f.
-// Call it before f is used.
-func (f *Finalizer) WithNotifier(n ChangeNotifier) *Finalizer {
-	if !nilOrTypedNil(n) {
-		f.notify = n
-	}
-	return f
-}
 
 // finalizeAttempts bounds the retries of a finalization that lost a race with another command
 // (a claim committed between load and update on a multi-writer database).
@@ -83,16 +72,11 @@ func (f *Finalizer) finalize(ctx context.Context, tenant, bookmarkID string) (st
 		return "", err
 	}
 	for attempt := 1; ; attempt++ {
-		change, err := f.store.Mutate(ctx, tenant, t.ID, "", func(now time.Time, current models.Task, _ *models.Operation) (models.Change, error) {
+		_, err := f.store.Mutate(ctx, tenant, t.ID, "", func(now time.Time, current models.Task, _ *models.Operation) (models.Change, error) {
 			return models.Finalize(current, now)
 		})
 		switch code := models.ErrorCode(err); {
-		case err == nil:
-			if f.notify != nil {
-				f.notify.Changed(tenant, t.ID, change.Task.Revision)
-			}
-			return t.ID, nil
-		case code == models.CodeTerminal:
+		case err == nil, code == models.CodeTerminal:
 			return t.ID, nil
 		case code == models.CodeRevisionConflict && attempt < finalizeAttempts:
 			continue

@@ -37,7 +37,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	clock := &wkClock{}
 	s := wkSQLite(t).open(t, clock)
 	notes := &wkNotes{}
-	loop := workflow.NewLoopback(s, notes)
+	loop := workflow.NewLoopback(s)
 	log, _ := wkLogger(t)
 
 	completed := wkProject(t, s, wkTaskOpts{})
@@ -45,6 +45,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	cancelled := wkProject(t, s, wkTaskOpts{})
 	wkCancel(t, s, cancelled, "not needed")
 	open := wkProject(t, s, wkTaskOpts{})
+	s.NotifyChanges(notes) // from here on: what the delivery commits
 
 	res, err := workflow.NewDispatcher(s, loop, workflow.DispatcherOptions{Logger: log}).RunOnce(ctx)
 	if err != nil || res.Delivered != 2 {
@@ -156,7 +157,7 @@ func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 	ctx := t.Context()
 	clock := &wkClock{}
 	s := wkSQLite(t).open(t, clock)
-	loop := workflow.NewLoopback(s, nil)
+	loop := workflow.NewLoopback(s)
 	log, _ := wkLogger(t)
 	var live []models.Task
 	for _, c := range wkProjectableIDs() {

@@ -627,7 +627,8 @@ func TestProjectionNotifies(t *testing.T) {
 	ctx := context.Background()
 	store := newProjectionStore(t, nil)
 	notes := &pjNotes{}
-	p := newTestProjector(store, nil).WithNotifier(notes)
+	store.NotifyChanges(notes)
+	p := newTestProjector(store, nil)
 	req := sampleBookmark(nil)
 	task, _, err := p.Project(ctx, "t1", req)
 	if err != nil {

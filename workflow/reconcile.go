@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // ReconcileStore is what the Reconciler needs from the repository.
 type ReconcileStore interface {
 	LeaseStore
+	models.Mutator
 	Tenants(ctx context.Context) ([]string, error)
 	KnownBookmarks(ctx context.Context, tenant string, bookmarkIDs []string) (map[string]bool, error)
 	ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error)
@@ -22,7 +22,6 @@ type ReconcileStore interface {
 	RequeueResumption(ctx context.Context, tenant, taskID, operationID string) (bool, error)
 	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
 	ClearHealth(ctx context.Context, tenant, taskID, code string) error
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
 // BookmarkProjector materializes a committed bookmark that has no task: the same path as POST
@@ -50,7 +49,6 @@ type ReconcilerOptions struct {
 	// MaxRemembered bounds the bookmark ids kept from the listing to spare per-task lookups;
 	// beyond it tasks are checked one by one. Default 200,000.
 	MaxRemembered int
-	Notifier      ChangeNotifier
 	Logger        *slog.Logger
 }
 
@@ -404,9 +402,6 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) err
 	}
 	c.Finalized++
 	log.Info("finalized a task whose bookmark is gone", "status", string(ch.Task.Status))
-	if r.o.Notifier != nil {
-		r.o.Notifier.Changed(ch.Task.Tenant, ch.Task.ID, ch.Task.Revision)
-	}
 	return nil
 }
 
@@ -443,10 +438,6 @@ func (r *Reconciler) flag(ctx context.Context, t models.Task, code, message stri
 	h := models.Health{Severity: models.SeverityAdvisory, Code: code, Message: message}
 	if err := r.store.SetHealth(ctx, t.Tenant, t.ID, h); err != nil {
 		r.log.Warn("set health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
-		return
-	}
-	if r.o.Notifier != nil {
-		r.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
 	}
 }
 
@@ -454,10 +445,6 @@ func (r *Reconciler) flag(ctx context.Context, t models.Task, code, message stri
 func (r *Reconciler) clearFinding(ctx context.Context, t models.Task, code string) {
 	if err := r.store.ClearHealth(ctx, t.Tenant, t.ID, code); err != nil {
 		r.log.Warn("clear health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
-		return
-	}
-	if r.o.Notifier != nil {
-		r.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
 	}
 }
 

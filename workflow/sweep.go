@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // LeaseStore takes the named singleton leases of the sweep and the reconciliation.
@@ -20,8 +19,8 @@ type LeaseStore interface {
 // SweepStore is what the DueSweeper needs from the repository.
 type SweepStore interface {
 	LeaseStore
+	models.Mutator
 	DueTasks(ctx context.Context, limit int, afterID string) ([]models.Task, error)
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
 // SweepLease is the name of the due sweep's lease.
@@ -32,7 +31,6 @@ type SweepOptions struct {
 	Owner    string        // default NodeID()
 	PageSize int           // default 200
 	LeaseTTL time.Duration // default 5 min, renewed after every page
-	Notifier ChangeNotifier
 	Logger   *slog.Logger
 }
 
@@ -141,9 +139,6 @@ func (s *DueSweeper) sweep(ctx context.Context, t models.Task, res *SweepResult)
 		res.TimedOut++
 	} else {
 		res.Overdue++
-	}
-	if s.o.Notifier != nil {
-		s.o.Notifier.Changed(ch.Task.Tenant, ch.Task.ID, ch.Task.Revision)
 	}
 	return nil
 }

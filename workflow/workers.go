@@ -59,9 +59,7 @@ type WorkersOptions struct {
 	Reconcile  ReconcilerOptions
 	// Projector recreates missing projections during reconciliation; nil only logs them.
 	Projector BookmarkProjector
-	// Notifier hears about every change the workers commit; may be nil.
-	Notifier ChangeNotifier
-	Logger   *slog.Logger
+	Logger    *slog.Logger
 }
 
 // Workers runs the resumption outbox, the due sweep and the reconciliation on their intervals.
@@ -76,8 +74,8 @@ type Workers struct {
 }
 
 // NewWorkers builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
-// Loopback in dev mode). Owner, Notifier and Logger are handed down to each worker unless its
-// own options set them.
+// Loopback in dev mode). Owner and Logger are handed down to each worker unless its own
+// options set them. The store tells its change notifier about what the workers commit.
 func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Workers {
 	if o.Owner == "" {
 		o.Owner = NodeID()
@@ -101,20 +99,17 @@ func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Wor
 	if log == nil {
 		log = slog.Default()
 	}
-	inherit := func(owner *string, n *ChangeNotifier, l **slog.Logger) {
+	inherit := func(owner *string, l **slog.Logger) {
 		if *owner == "" {
 			*owner = o.Owner
-		}
-		if *n == nil {
-			*n = o.Notifier
 		}
 		if *l == nil {
 			*l = log
 		}
 	}
-	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Notifier, &o.Dispatcher.Logger)
-	inherit(&o.Sweep.Owner, &o.Sweep.Notifier, &o.Sweep.Logger)
-	inherit(&o.Reconcile.Owner, &o.Reconcile.Notifier, &o.Reconcile.Logger)
+	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Logger)
+	inherit(&o.Sweep.Owner, &o.Sweep.Logger)
+	inherit(&o.Reconcile.Owner, &o.Reconcile.Logger)
 	return &Workers{
 		Dispatcher: NewDispatcher(store, runtime, o.Dispatcher),
 		Sweeper:    NewDueSweeper(store, o.Sweep),

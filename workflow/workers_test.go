@@ -27,7 +27,7 @@ func (n *wkNode) ClaimResumptions(ctx context.Context, owner string, limit int, 
 	return rows, err
 }
 
-func (n *wkNode) Mutate(ctx context.Context, tenant, taskID, opID string, decide repository.MutateFunc) (models.Change, error) {
+func (n *wkNode) Mutate(ctx context.Context, tenant, taskID, opID string, decide models.MutateFunc) (models.Change, error) {
 	ch, err := n.Store.Mutate(ctx, tenant, taskID, opID, decide)
 	if err == nil && ch.Event != nil {
 		switch ch.Event.Type {
@@ -184,17 +184,18 @@ func TestWorkersRunAndShutDown(t *testing.T) {
 	timing := wkProject(t, s, wkTaskOpts{DueAt: &due, Timeout: true})
 	completing := wkProject(t, s, wkTaskOpts{})
 
-	w := workflow.NewWorkers(s, workflow.NewLoopback(s, notes), workflow.WorkersOptions{
+	w := workflow.NewWorkers(s, workflow.NewLoopback(s), workflow.WorkersOptions{
 		DispatchEvery: time.Hour, SweepEvery: 20 * time.Millisecond,
 		ReconcileAfter: 10 * time.Millisecond, ReconcileEvery: 30 * time.Millisecond,
-		Notifier: notes, Logger: log,
+		Logger: log,
 	})
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
 
 	wkComplete(t, s, completing, wkPayload)
-	w.Kick() // the dispatcher would otherwise wait its hour
+	s.NotifyChanges(notes) // from here on: what the workers commit
+	w.Kick()               // the dispatcher would otherwise wait its hour
 	clock.advance(2 * time.Minute)
 	wkEventually(t, 10*time.Second, "the loopback to finish both tasks", func() bool {
 		return wkGet(t, s, "t1", completing.ID).Status == models.StatusCompleted

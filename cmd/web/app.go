@@ -46,7 +46,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	resolver := workflow.NewResolver(resolverOpts)
 
-	var runtime workflow.RuntimeClient = workflow.NewLoopback(store, a.broker)
+	var runtime workflow.RuntimeClient = workflow.NewLoopback(store)
 	if cfg.RuntimeURL != "" {
 		if runtime, err = workflow.NewHTTPRuntime(cfg.RuntimeURL, cfg.RuntimeSecret, workflow.HTTPRuntimeOptions{}); err != nil {
 			return nil, err
@@ -56,11 +56,11 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	projector := workflow.NewProjector(store, resolver)
 	workerOpts := workersOptions(cfg)
-	workerOpts.Projector, workerOpts.Notifier, workerOpts.Logger = projector.Bodies(), a.broker, log
+	workerOpts.Projector, workerOpts.Logger = projector.Bodies(), log
 	a.workers = workflow.NewWorkers(store, runtime, workerOpts)
-	notify := kickingNotifier{broker: a.broker, workers: a.workers}
-	projector = projector.WithNotifier(notify)
-	svc := tasks.New(store, tasks.Options{Resolver: resolver, Notifier: notify})
+	// Every committed change leaves through the store's post-commit hook, whoever made it.
+	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
+	svc := tasks.New(store, tasks.Options{Resolver: resolver})
 
 	if cfg.Auth.Configured() {
 		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {
@@ -85,7 +85,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	a.deps = handlers.Deps{
 		Store: store, Logger: log, Tasks: svc, Web: &web,
-		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store).WithNotifier(notify)},
+		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store)},
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,
 		Watchers:       store,
