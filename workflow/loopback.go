@@ -37,7 +37,7 @@ var errBookmarkClosed = errors.New("workflow: the bookmark was removed before")
 // the stimulus is a repeat. A task that is not transitional, or whose bookmark differs, is
 // refused with a validation error (the stimulus does not belong to it).
 func (l *Loopback) Deliver(ctx context.Context, s Stimulus) error {
-	_, err := closeRemovedBookmark(ctx, l.store, s.Tenant, s.TaskID, func(t models.Task) error {
+	_, err := CloseRemovedBookmark(ctx, l.store, s.Tenant, s.TaskID, func(t models.Task) error {
 		switch {
 		case t.Workflow.BookmarkID != s.BookmarkID:
 			return models.InvalidField("bookmarkId", "the stimulus names another bookmark")
@@ -132,25 +132,4 @@ func loopbackBookmarkOf(t models.Task) (json.RawMessage, error) {
 			Priority: t.Priority, DueAt: t.DueAt, TimeoutEnabled: t.TimeoutEnabled, CancellationEnabled: t.CancellationEnabled,
 		},
 	})
-}
-
-// closeRemovedBookmark finalizes a task whose bookmark is gone (SPEC 3.3 "bookmark removed"),
-// after check approves the task as loaded inside the write transaction. A revision conflict
-// (another node changed the task between load and write) is decided again on fresh state, a
-// few times.
-func closeRemovedBookmark(ctx context.Context, store models.Mutator, tenant, taskID string, check func(models.Task) error) (models.Change, error) {
-	var ch models.Change
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		ch, err = store.Mutate(ctx, tenant, taskID, "", func(now time.Time, t models.Task, _ *models.Operation) (models.Change, error) {
-			if err := check(t); err != nil {
-				return models.Change{}, err
-			}
-			return models.Finalize(t, now)
-		})
-		if models.ErrorCode(err) != models.CodeRevisionConflict {
-			break
-		}
-	}
-	return ch, err
 }

@@ -1,7 +1,8 @@
-// Package workflow is the workflow-runtime side of User Tasks (SPEC 5.2, 7): projecting
+// Package workflow is the workflow-runtime protocol of User Tasks (SPEC 5.2): projecting
 // committed bookmarks into tasks (with snapshot expansion through a participant directory and
-// form pinning through form providers), finalizing removed bookmarks, the resumption outbox,
-// the due sweep and reconciliation, and the dev-mode demo seed.
+// form pinning through form sources), finalizing removed bookmarks, and the runtimes that
+// receive resumptions (the HTTP runtime client and the built-in loopback). The background
+// jobs that drive the protocol live in package workers.
 package workflow
 
 import (

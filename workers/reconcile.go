@@ -1,4 +1,4 @@
-package workflow
+package workers
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/workflow"
 )
 
 // ReconcileStore is what the Reconciler needs from the repository.
@@ -91,7 +92,7 @@ type ReconcileRun struct {
 // time (a named lease); every change is a revision compare-and-swap.
 type Reconciler struct {
 	store     ReconcileStore
-	runtime   RuntimeClient
+	runtime   workflow.RuntimeClient
 	projector BookmarkProjector
 	o         ReconcilerOptions
 	log       *slog.Logger
@@ -102,7 +103,7 @@ type Reconciler struct {
 
 // NewReconciler builds a Reconciler; projector may be nil, and then missing projections are
 // only logged.
-func NewReconciler(store ReconcileStore, runtime RuntimeClient, projector BookmarkProjector, o ReconcilerOptions) *Reconciler {
+func NewReconciler(store ReconcileStore, runtime workflow.RuntimeClient, projector BookmarkProjector, o ReconcilerOptions) *Reconciler {
 	if o.Owner == "" {
 		o.Owner = NodeID()
 	}
@@ -157,7 +158,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) (ReconcileRun, error) {
 		seen[tenant] = true
 		res, err := r.ReconcileTenant(ctx, tenant)
 		if err != nil {
-			res.Error = RuntimeErrorCode(err)
+			res.Error = workflow.RuntimeErrorCode(err)
 			if first == nil {
 				first = err
 			}
@@ -196,7 +197,7 @@ func (r *Reconciler) ReconcileTenant(ctx context.Context, tenant string) (Tenant
 		book, cancel := bookkeeping(ctx)
 		defer cancel()
 		if err := r.store.ReleaseLease(book, name, lease); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			r.log.Warn("release lease", "tenant", tenant, "code", RuntimeErrorCode(err))
+			r.log.Warn("release lease", "tenant", tenant, "code", workflow.RuntimeErrorCode(err))
 		}
 	}()
 	renew := func() error {
@@ -268,7 +269,7 @@ func (r *Reconciler) bookmarks(ctx context.Context, tenant string, c *ReconcileC
 			case errors.Is(err, models.ErrInvalid), errors.Is(err, models.ErrCapacity):
 				// The body is refused as it would be on the projection endpoint; the runtime
 				// must fix it. Nothing here can.
-				r.log.Warn("a committed bookmark cannot be projected", "tenant", tenant, "bookmarkId", id, "code", RuntimeErrorCode(err))
+				r.log.Warn("a committed bookmark cannot be projected", "tenant", tenant, "bookmarkId", id, "code", workflow.RuntimeErrorCode(err))
 			case err != nil:
 				return nil, err
 			}
@@ -388,7 +389,7 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) err
 		return nil
 	}
 
-	ch, err := closeRemovedBookmark(ctx, r.store, t.Tenant, t.ID, func(cur models.Task) error {
+	ch, err := workflow.CloseRemovedBookmark(ctx, r.store, t.Tenant, t.ID, func(cur models.Task) error {
 		if cur.Revision != t.Revision || cur.Status != t.Status {
 			return errChangedMeanwhile
 		}
@@ -410,7 +411,7 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) err
 // flagged. Our own failures (the run's context, the store behind the loopback) stop the run,
 // and so does a runtime that has not answered maxUnanswered times in a row.
 func (r *Reconciler) unclearAnswer(ctx context.Context, t models.Task, p *tenantPass, err error) error {
-	var re *RuntimeError
+	var re *workflow.RuntimeError
 	if ctx.Err() != nil || !errors.As(err, &re) {
 		return err
 	}
@@ -437,14 +438,14 @@ func (r *Reconciler) flag(ctx context.Context, t models.Task, code, message stri
 	}
 	h := models.Health{Severity: models.SeverityAdvisory, Code: code, Message: message}
 	if err := r.store.SetHealth(ctx, t.Tenant, t.ID, h); err != nil {
-		r.log.Warn("set health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
+		r.log.Warn("set health", "tenant", t.Tenant, "taskId", t.ID, "code", workflow.RuntimeErrorCode(err))
 	}
 }
 
 // clearFinding removes the task's advisory finding code once what raised it is settled.
 func (r *Reconciler) clearFinding(ctx context.Context, t models.Task, code string) {
 	if err := r.store.ClearHealth(ctx, t.Tenant, t.ID, code); err != nil {
-		r.log.Warn("clear health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
+		r.log.Warn("clear health", "tenant", t.Tenant, "taskId", t.ID, "code", workflow.RuntimeErrorCode(err))
 	}
 }
 

@@ -1,4 +1,6 @@
-package workflow
+// Package workers runs the background jobs of SPEC 7: the resumption outbox dispatcher, the
+// due sweep and reconciliation against the workflow runtime. Each is safe to run on many nodes.
+package workers
 
 import (
 	"context"
@@ -10,15 +12,16 @@ import (
 	"time"
 
 	"usertasks/repository"
+	"usertasks/workflow"
 )
 
-// WorkerStore is everything the background workers need from the repository;
+// Store is everything the background workers need from the repository;
 // *repository.Store implements it.
-type WorkerStore interface {
+type Store interface {
 	DispatchStore
 	SweepStore
 	ReconcileStore
-	LoopbackStore
+	workflow.LoopbackStore
 }
 
 // NodeID names this process on leases: the host name and a random suffix, so two processes on
@@ -36,8 +39,8 @@ func NodeID() string {
 	return host + "-" + hex.EncodeToString(b[:])
 }
 
-// WorkersOptions configure the background workers of SPEC 7; zero values take its defaults.
-type WorkersOptions struct {
+// Options configure the background workers of SPEC 7; zero values take its defaults.
+type Options struct {
 	// Owner names this node on every lease. Default NodeID().
 	Owner string
 	// DispatchEvery is the resumption outbox's poll interval. Default 1 s. A full batch is
@@ -68,15 +71,15 @@ type Workers struct {
 	Sweeper    *DueSweeper
 	Reconciler *Reconciler
 
-	o    WorkersOptions
+	o    Options
 	log  *slog.Logger
 	kick chan struct{}
 }
 
-// NewWorkers builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
+// New builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
 // Loopback in dev mode). Owner and Logger are handed down to each worker unless its own
 // options set them. The store tells its change notifier about what the workers commit.
-func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Workers {
+func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	if o.Owner == "" {
 		o.Owner = NodeID()
 	}
@@ -218,8 +221,8 @@ func (f *failureReporter) outcome(err error) {
 	case err != nil && (!f.failing || time.Since(f.last) >= time.Minute):
 		f.failing, f.last = true, time.Now()
 		// Store and runtime errors name no payload; RuntimeErrors carry only their code.
-		f.log.Warn("worker run failed", "worker", f.worker, "code", RuntimeErrorCode(err), "error", err.Error())
+		f.log.Warn("worker run failed", "worker", f.worker, "code", workflow.RuntimeErrorCode(err), "error", err.Error())
 	}
 }
 
-var _ WorkerStore = (*repository.Store)(nil)
+var _ Store = (*repository.Store)(nil)

@@ -1,4 +1,4 @@
-package workflow
+package workers
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/workflow"
 )
 
 // LeaseStore takes the named singleton leases of the sweep and the reconciliation.
@@ -86,7 +87,7 @@ func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 		book, cancel := bookkeeping(ctx)
 		defer cancel()
 		if err := s.store.ReleaseLease(book, SweepLease, lease); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			s.log.Warn("release lease", "code", RuntimeErrorCode(err))
+			s.log.Warn("release lease", "code", workflow.RuntimeErrorCode(err))
 		}
 	}()
 
