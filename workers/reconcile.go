@@ -184,37 +184,20 @@ func (r *Reconciler) RunOnce(ctx context.Context) (ReconcileRun, error) {
 // what is missing), then our tasks that nothing touched lately.
 func (r *Reconciler) ReconcileTenant(ctx context.Context, tenant string) (TenantReconcile, error) {
 	var res TenantReconcile
-	name := ReconcileLeasePrefix + tenant
-	lease, err := r.store.AcquireLease(ctx, name, r.o.Owner, r.o.LeaseTTL)
-	if errors.Is(err, models.ErrLeaseLost) {
-		res.Skipped = true
-		return res, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	defer func() {
-		book, cancel := bookkeeping(ctx)
-		defer cancel()
-		if err := r.store.ReleaseLease(book, name, lease); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			r.log.Warn("release lease", "tenant", tenant, "code", workflow.RuntimeErrorCode(err))
-		}
-	}()
-	renew := func() error {
-		var err error
-		lease, err = r.store.RenewLease(ctx, name, lease, r.o.LeaseTTL)
-		return err
-	}
-
-	listed, err := r.bookmarks(ctx, tenant, &res.ReconcileCounts, renew)
-	if err != nil {
-		return res, err
-	}
-	err = r.tasks(ctx, tenant, &tenantPass{listed: listed, counts: &res.ReconcileCounts}, renew)
-	if c := res.ReconcileCounts; c != (ReconcileCounts{}) {
-		r.log.Info("reconciled tenant", "tenant", tenant, "recreated", c.Recreated, "requeued", c.Requeued,
-			"finalized", c.Finalized, "ambiguous", c.Ambiguous)
-	}
+	held, err := withLease(ctx, r.store, ReconcileLeasePrefix+tenant, r.o.Owner, r.o.LeaseTTL, r.log.With("tenant", tenant),
+		func(renew func() error) error {
+			listed, err := r.bookmarks(ctx, tenant, &res.ReconcileCounts, renew)
+			if err != nil {
+				return err
+			}
+			err = r.tasks(ctx, tenant, &tenantPass{listed: listed, counts: &res.ReconcileCounts}, renew)
+			if c := res.ReconcileCounts; c != (ReconcileCounts{}) {
+				r.log.Info("reconciled tenant", "tenant", tenant, "recreated", c.Recreated, "requeued", c.Requeued,
+					"finalized", c.Finalized, "ambiguous", c.Ambiguous)
+			}
+			return err
+		})
+	res.Skipped = !held && err == nil
 	return res, err
 }
 
