@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The flows run on the dev-mode demo (workflow.SeedDemo): tenant acme, the invoice INV-1042
+// The flows run on the dev-mode demo (demo.Seed): tenant acme, the invoice INV-1042
 // (candidates: group finance, so ben and cara; eve excluded; form invoice-approval v2 with a
 // masked IBAN whose pattern only the server checks), the vendor task VEN-77 (candidates ben
 // and cara) and the manager ava.

@@ -7,13 +7,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
-	"usertasks/workflow"
+	"usertasks/workers"
 )
 
-// ReconciliationReport gives the last reconciliation run of this node; *workflow.Reconciler
+// ReconciliationReport gives the last reconciliation run of this node; *workers.Reconciler
 // satisfies it.
 type ReconciliationReport interface {
-	LastRun() (workflow.ReconcileRun, bool)
+	LastRun() (workers.ReconcileRun, bool)
 }
 
 // reconciliationJSON is the caller's tenant's share of the last run.
@@ -24,7 +24,7 @@ type reconciliationJSON struct {
 type reconciliationRunJSON struct {
 	StartedAt  string `json:"startedAt"`
 	FinishedAt string `json:"finishedAt"`
-	workflow.ReconcileCounts
+	workers.ReconcileCounts
 	Skipped bool   `json:"skipped"`
 	Error   string `json:"error,omitempty"`
 }

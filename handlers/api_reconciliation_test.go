@@ -7,15 +7,15 @@ import (
 	"time"
 
 	"usertasks/handlers/handlerstest"
-	"usertasks/workflow"
+	"usertasks/workers"
 )
 
 type lastRun struct {
-	run workflow.ReconcileRun
+	run workers.ReconcileRun
 	ok  bool
 }
 
-func (l *lastRun) LastRun() (workflow.ReconcileRun, bool) { return l.run, l.ok }
+func (l *lastRun) LastRun() (workers.ReconcileRun, bool) { return l.run, l.ok }
 
 func TestReconciliationReport(t *testing.T) {
 	report := &lastRun{}
@@ -31,10 +31,10 @@ func TestReconciliationReport(t *testing.T) {
 	})
 	t.Run("TheCallersTenantOnly", func(t *testing.T) {
 		start := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
-		report.run, report.ok = workflow.ReconcileRun{StartedAt: start, FinishedAt: start.Add(2 * time.Second),
-			Tenants: map[string]workflow.TenantReconcile{
-				"t1": {ReconcileCounts: workflow.ReconcileCounts{Recreated: 1, Requeued: 2, Finalized: 3, Ambiguous: 4}},
-				"t2": {ReconcileCounts: workflow.ReconcileCounts{Recreated: 9}},
+		report.run, report.ok = workers.ReconcileRun{StartedAt: start, FinishedAt: start.Add(2 * time.Second),
+			Tenants: map[string]workers.TenantReconcile{
+				"t1": {ReconcileCounts: workers.ReconcileCounts{Recreated: 1, Requeued: 2, Finalized: 3, Ambiguous: 4}},
+				"t2": {ReconcileCounts: workers.ReconcileCounts{Recreated: 9}},
 			}}, true
 		res := env.Do(t, handlerstest.Request{Method: http.MethodGet, Path: "/api/v1/reconciliation", Token: manager})
 		var got struct {

@@ -23,8 +23,8 @@ import (
 	"usertasks/tasks"
 )
 
-// streamEnv is a server with only the stream route, on a real SQLite file store, the lifecycle
-// service notifying a real broker, and the real authentication middleware over a token table.
+// streamEnv is a server with only the stream route, on a real SQLite file store that notifies
+// a real broker, the lifecycle service, and the real authentication middleware over a token table.
 type streamEnv struct {
 	url    string
 	store  *repository.Store
@@ -84,6 +84,7 @@ func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Serve
 		t.Fatal(err)
 	}
 	b := live.NewBroker(store, o)
+	store.NotifyChanges(b)
 	ran := make(chan struct{})
 	go func() { _ = b.Run(ctx); close(ran) }()
 
@@ -101,7 +102,7 @@ func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Serve
 		srv.Close()
 		store.Close()
 	})
-	return &streamEnv{url: srv.URL, store: store, svc: tasks.New(store, tasks.Options{Notifier: b}), broker: b}
+	return &streamEnv{url: srv.URL, store: store, svc: tasks.New(store, tasks.Options{}), broker: b}
 }
 
 // task projects a task with candidates through the real projection path.

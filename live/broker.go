@@ -109,7 +109,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Broker implements tasks.Notifier and fans changes out to subscribers.
+// Broker implements models.ChangeNotifier and fans changes out to subscribers.
 type Broker struct {
 	loader Loader
 	o      Options
@@ -166,7 +166,7 @@ func NewBroker(loader Loader, o Options) *Broker {
 	return b
 }
 
-// Changed is tasks.Notifier: it records a committed change and returns at once. It never
+// Changed is models.ChangeNotifier: it records a committed change and returns at once. It never
 // blocks; when the queue is full the change is dropped and subscribers are told to resync.
 func (b *Broker) Changed(tenant, taskID string, revision int) {
 	c := Change{Tenant: tenant, TaskID: taskID, Revision: revision, OccurredAt: b.o.Now().UTC()}

@@ -430,7 +430,7 @@ func failOnceOn(err error, verb, table string) func(string, string, int) error {
 }
 
 func createScenarios() []goldenScenario {
-	build := func(c models.Change) BuildFunc {
+	build := func(c models.Change) models.BuildFunc {
 		return func(now time.Time) (models.Change, error) {
 			c.Task.CreatedAt, c.Task.UpdatedAt, c.Event.OccurredAt = now, now, now
 			return c, nil
@@ -1265,7 +1265,7 @@ func goldenResumption(t models.Task, i int) *resumptionRecord {
 }
 
 // goldenBump is storetest.Bump: priority +1, revision +1, one event, an operation when opID is set.
-func goldenBump(opID, hash string) MutateFunc {
+func goldenBump(opID, hash string) models.MutateFunc {
 	return func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		if prior != nil {
 			if prior.RequestHash != hash {
@@ -1291,7 +1291,7 @@ func goldenBump(opID, hash string) MutateFunc {
 }
 
 // goldenTransition is storetest's transition: the rows a real transition to status writes.
-func goldenTransition(to models.Status, opID string) MutateFunc {
+func goldenTransition(to models.Status, opID string) models.MutateFunc {
 	return func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		if prior != nil {
 			return models.Change{Replay: prior}, nil

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -50,6 +51,7 @@ type Store struct {
 	keys    *keyring.Keyring
 	cfg     Config
 	tenants sync.Map // tenants whose counter row is known to exist
+	notify  atomic.Pointer[notifierRef]
 }
 
 // Open connects to the database named by cfg.URL. It neither creates nor migrates the schema:

@@ -11,14 +11,12 @@ import (
 	"usertasks/models"
 )
 
-// BuildFunc computes a change at the database time read inside the write transaction.
-type BuildFunc func(now time.Time) (models.Change, error)
-
 // Create inserts a projected task idempotently: when a task with the same materialization key
 // or bookmark id already exists in tenant, it is returned with created false and nothing is
 // written. Concurrent duplicate deliveries race on the unique keys; the losers read the
 // winner's task. The tenant's open-task count is checked and raised in the same transaction.
-func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build BuildFunc) (models.Task, bool, error) {
+// A created task is told to the change notifier after the commit.
+func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error) {
 	if err := s.ensureTenant(ctx, tenant); err != nil {
 		return models.Task{}, false, err
 	}
@@ -27,6 +25,8 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		var existingID string
 		created := false
 		err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+			// A retried transaction starts over: nothing of a rolled-back pass may leak out.
+			task, existingID, created = models.Task{}, "", false
 			var ids []string
 			err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND (materialization_key = ? OR bookmark_id = ?)", tenant, materializationKey, bookmarkID).
 				Limit(1).Pluck("id", &ids).Error
@@ -64,6 +64,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		}
 		if err == nil && existingID != "" {
 			task, err = s.Get(ctx, tenant, existingID)
+		}
+		if err == nil && created {
+			s.changed(task.Tenant, task.ID, task.Revision)
 		}
 		return task, created, err
 	}

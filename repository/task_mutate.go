@@ -12,11 +12,6 @@ import (
 	"usertasks/models"
 )
 
-// MutateFunc decides a change for the task as loaded inside the write transaction, at the
-// database time. prior is the stored operation with the command's operation id, if any, so
-// the decision can replay it (the idempotency lookup precedes the revision check).
-type MutateFunc func(now time.Time, task models.Task, prior *models.Operation) (models.Change, error)
-
 // Mutate applies one command as a single transaction: the task row guarded by
 // revision = change.ExpectedRevision, the candidate status copies, rewritten candidates and
 // exclusions when the assignment changed, the event, the operation and the outbox row, and on
@@ -25,10 +20,14 @@ type MutateFunc func(now time.Time, task models.Task, prior *models.Operation) (
 //
 // A command with an operation id that loses a race is decided once more on fresh state: if
 // the winner was the same operation, the decision replays it instead of reporting a conflict.
-func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, decide MutateFunc) (models.Change, error) {
+// A committed change (not a replay) is told to the change notifier after the commit.
+func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
 	change, err := s.mutateOnce(ctx, tenant, taskID, operationID, decide)
 	if operationID != "" && isRevisionConflict(err) {
 		change, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide)
+	}
+	if err == nil && change.Replay == nil {
+		s.changed(change.Task.Tenant, change.Task.ID, change.Task.Revision)
 	}
 	return change, err
 }
@@ -57,7 +56,7 @@ func isRevisionConflict(err error) bool {
 	return models.ErrorCode(err) == models.CodeRevisionConflict
 }
 
-func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide MutateFunc) (models.Change, error) {
+func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
 	var change models.Change
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		if err := s.lockTask(tx, tenant, taskID); err != nil {
@@ -157,12 +156,10 @@ func (s *Store) settle(tx *gorm.DB, t *models.Task, now time.Time) error {
 	return translate(err)
 }
 
-// AppendFunc builds an event that changes no state (field-revealed, invitation events).
-type AppendFunc func(now time.Time, task models.Task) (models.Event, error)
-
 // AppendEvent appends an event without bumping the revision. The task's event sequence is
-// advanced with its own compare-and-swap so sequences stay unique and monotonic.
-func (s *Store) AppendEvent(ctx context.Context, tenant, taskID string, build AppendFunc) (models.Event, error) {
+// advanced with its own compare-and-swap so sequences stay unique and monotonic. Nothing a
+// list or a detail shows changes, so the change notifier is not told.
+func (s *Store) AppendEvent(ctx context.Context, tenant, taskID string, build models.AppendFunc) (models.Event, error) {
 	var ev models.Event
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		// Taking the next sequence number first locks the row on every dialect, so concurrent

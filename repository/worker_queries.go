@@ -124,9 +124,12 @@ func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) er
 }
 
 // updateHealth writes h where the task is not terminal, its finding is not blocking and, when
-// onlyCode is set, its finding has that code.
+// onlyCode is set, its finding has that code. A written finding is told to the change
+// notifier after the commit, with the task's revision (health does not bump it).
 func (s *Store) updateHealth(ctx context.Context, tenant, taskID, onlyCode string, h models.Health) error {
-	return s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+	written, revision := false, 0
+	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		written = false
 		q := tx.Model(&taskRecord{}).
 			Where("tenant_id = ? AND id = ? AND status IN ? AND (health_severity IS NULL OR health_severity <> ?)",
 				tenant, taskID, openTransitionalStatuses, string(models.SeverityBlocking))
@@ -139,18 +142,19 @@ func (s *Store) updateHealth(ctx context.Context, tenant, taskID, onlyCode strin
 		if res.Error != nil {
 			return translate(res.Error)
 		}
-		if res.RowsAffected > 0 {
-			return nil
-		}
-		var n int64
-		if err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND id = ?", tenant, taskID).Count(&n).Error; err != nil {
+		// Read in the same transaction: the revision the notifier hears, and whether the task
+		// exists at all when the guard matched nothing.
+		var cur taskRecord
+		if err := tx.Select("revision").Where("tenant_id = ? AND id = ?", tenant, taskID).Take(&cur).Error; err != nil {
 			return translate(err)
 		}
-		if n == 0 {
-			return models.ErrNotFound
-		}
+		written, revision = res.RowsAffected > 0, cur.Revision
 		return nil
 	})
+	if err == nil && written {
+		s.changed(tenant, taskID, revision)
+	}
+	return err
 }
 
 // AcceptedOperation returns the task's accepted complete, timeout or cancel operation, with its

@@ -50,7 +50,6 @@ func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, deci
 	if change.Replay != nil {
 		return s.replayed(ctx, a, id, change.Replay)
 	}
-	s.changed(change)
 	res := Result{OperationID: change.Operation.OperationID, Status: "completed", Revision: change.Task.Revision, Task: viewOf(change.Task, a, true)}
 	if change.Operation.State == models.OperationAccepted {
 		res.Status = "accepted"

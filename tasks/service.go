@@ -7,15 +7,15 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
-// Store is what the service needs from the repository.
+// Store is what the service needs from the repository. The store tells the change notifier
+// about committed changes itself, after each commit.
 type Store interface {
+	models.Mutator
 	Get(ctx context.Context, tenant, id string) (models.Task, error)
 	Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error)
-	Mutate(ctx context.Context, tenant, id, operationID string, decide repository.MutateFunc) (models.Change, error)
-	AppendEvent(ctx context.Context, tenant, id string, build repository.AppendFunc) (models.Event, error)
+	AppendEvent(ctx context.Context, tenant, id string, build models.AppendFunc) (models.Event, error)
 	Events(ctx context.Context, tenant, id string, afterSeq, limit int) ([]models.Event, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
 }
@@ -34,30 +34,23 @@ type Resolution struct {
 	Health   models.Health
 }
 
-// Notifier hears about committed changes (SSE invalidation). It must not block.
-type Notifier interface {
-	Changed(tenant, taskID string, revision int)
-}
-
 // Options tune the service.
 type Options struct {
 	// StaleAfter is how long a task may stay transitional before needs-attention lists it.
 	StaleAfter time.Duration
 	Resolver   Resolver
-	Notifier   Notifier
 }
 
 // Service runs the lifecycle commands and queries.
 type Service struct {
 	store    Store
 	resolver Resolver
-	notify   Notifier
 	stale    time.Duration
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, notify: o.Notifier, stale: o.StaleAfter}
+	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
 	}
@@ -65,10 +58,4 @@ func New(store Store, o Options) *Service {
 		s.resolver = PinnedResolver{}
 	}
 	return s
-}
-
-func (s *Service) changed(c models.Change) {
-	if s.notify != nil && c.Replay == nil {
-		s.notify.Changed(c.Task.Tenant, c.Task.ID, c.Task.Revision)
-	}
 }

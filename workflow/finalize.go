@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // MaxRemovedBookmarks bounds one bookmarks/removed call.
@@ -16,31 +15,45 @@ const MaxRemovedBookmarks = 200
 
 // FinalizeStore is what finalization needs from the store; *repository.Store satisfies it.
 type FinalizeStore interface {
+	models.Mutator
 	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
 // Finalizer closes tasks whose bookmarks the runtime removed. It is safe for concurrent use.
 type Finalizer struct {
-	store  FinalizeStore
-	notify ChangeNotifier
+	store FinalizeStore
 }
 
 // NewFinalizer builds a Finalizer.
 func NewFinalizer(store FinalizeStore) *Finalizer { return &Finalizer{store: store} }
 
-// WithNotifier makes f tell n about every task it finalizes (SSE invalidation) and returns f.
-// Call it before f is used.
-func (f *Finalizer) WithNotifier(n ChangeNotifier) *Finalizer {
-	if !nilOrTypedNil(n) {
-		f.notify = n
-	}
-	return f
-}
-
 // finalizeAttempts bounds the retries of a finalization that lost a race with another command
 // (a claim committed between load and update on a multi-writer database).
 const finalizeAttempts = 3
+
+// CloseRemovedBookmark finalizes a task whose bookmark is gone (SPEC 3.3 "bookmark removed"),
+// after check, when set, approves the task as loaded inside the write transaction. A revision
+// conflict (another node changed the task between load and write) is decided again on fresh
+// state, up to finalizeAttempts times. The finalizer, the loopback runtime and reconciliation
+// all close bookmarks through it.
+func CloseRemovedBookmark(ctx context.Context, store models.Mutator, tenant, taskID string, check func(models.Task) error) (models.Change, error) {
+	var ch models.Change
+	var err error
+	for attempt := 0; attempt < finalizeAttempts; attempt++ {
+		ch, err = store.Mutate(ctx, tenant, taskID, "", func(now time.Time, t models.Task, _ *models.Operation) (models.Change, error) {
+			if check != nil {
+				if err := check(t); err != nil {
+					return models.Change{}, err
+				}
+			}
+			return models.Finalize(t, now)
+		})
+		if models.ErrorCode(err) != models.CodeRevisionConflict {
+			break
+		}
+	}
+	return ch, err
+}
 
 // Removed finalizes the tasks of the removed bookmarks of tenant (SPEC 3.3 "bookmark removed",
 // 5.2): Completing → Completed, TimingOut → TimedOut, Cancelling → Cancelled, any open status →
@@ -82,23 +95,10 @@ func (f *Finalizer) finalize(ctx context.Context, tenant, bookmarkID string) (st
 	if err != nil {
 		return "", err
 	}
-	for attempt := 1; ; attempt++ {
-		change, err := f.store.Mutate(ctx, tenant, t.ID, "", func(now time.Time, current models.Task, _ *models.Operation) (models.Change, error) {
-			return models.Finalize(current, now)
-		})
-		switch code := models.ErrorCode(err); {
-		case err == nil:
-			if f.notify != nil {
-				f.notify.Changed(tenant, t.ID, change.Task.Revision)
-			}
-			return t.ID, nil
-		case code == models.CodeTerminal:
-			return t.ID, nil
-		case code == models.CodeRevisionConflict && attempt < finalizeAttempts:
-			continue
-		}
+	if _, err := CloseRemovedBookmark(ctx, f.store, tenant, t.ID, nil); err != nil && models.ErrorCode(err) != models.CodeTerminal {
 		return "", err
 	}
+	return t.ID, nil
 }
 
 // checkBookmarkIDs validates a removal request.

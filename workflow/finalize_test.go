@@ -186,7 +186,8 @@ func TestFinalizer(t *testing.T) {
 		f := newFinalizeFixture(t)
 		task := f.assigned(t, "bm-note", nil)
 		notes := &pjNotes{}
-		fin := workflow.NewFinalizer(f.store).WithNotifier(notes)
+		f.store.NotifyChanges(notes)
+		fin := workflow.NewFinalizer(f.store)
 		for range 2 {
 			if _, _, err := fin.Removed(ctx, "t1", []string{"bm-note", "bm-nope"}); err != nil {
 				t.Fatal(err)

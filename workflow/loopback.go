@@ -7,20 +7,13 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // LoopbackStore is what the Loopback runtime needs from the repository.
 type LoopbackStore interface {
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
+	models.Mutator
 	ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error)
 	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
-}
-
-// ChangeNotifier hears about the changes the workers commit (SSE invalidation); it must not
-// block. tasks.Notifier has the same shape.
-type ChangeNotifier interface {
-	Changed(tenant, taskID string, revision int)
 }
 
 // Loopback is the built-in runtime of dev mode and tests (SPEC 5.2): there is no engine behind
@@ -29,13 +22,12 @@ type ChangeNotifier interface {
 // committed bookmarks are exactly the tasks that are not terminal, so reconciliation against it
 // finds nothing to do.
 type Loopback struct {
-	store  LoopbackStore
-	notify ChangeNotifier
+	store LoopbackStore
 }
 
-// NewLoopback builds the loopback runtime on store; notify may be nil.
-func NewLoopback(store LoopbackStore, notify ChangeNotifier) *Loopback {
-	return &Loopback{store: store, notify: notify}
+// NewLoopback builds the loopback runtime on store.
+func NewLoopback(store LoopbackStore) *Loopback {
+	return &Loopback{store: store}
 }
 
 // errBookmarkClosed ends a finalization that finds the task terminal already.
@@ -45,7 +37,7 @@ var errBookmarkClosed = errors.New("workflow: the bookmark was removed before")
 // the stimulus is a repeat. A task that is not transitional, or whose bookmark differs, is
 // refused with a validation error (the stimulus does not belong to it).
 func (l *Loopback) Deliver(ctx context.Context, s Stimulus) error {
-	ch, err := closeRemovedBookmark(ctx, l.store, s.Tenant, s.TaskID, func(t models.Task) error {
+	_, err := CloseRemovedBookmark(ctx, l.store, s.Tenant, s.TaskID, func(t models.Task) error {
 		switch {
 		case t.Workflow.BookmarkID != s.BookmarkID:
 			return models.InvalidField("bookmarkId", "the stimulus names another bookmark")
@@ -56,16 +48,10 @@ func (l *Loopback) Deliver(ctx context.Context, s Stimulus) error {
 		}
 		return nil
 	})
-	switch {
-	case errors.Is(err, errBookmarkClosed), errors.Is(err, models.ErrNotFound):
+	if errors.Is(err, errBookmarkClosed) || errors.Is(err, models.ErrNotFound) {
 		return nil
-	case err != nil:
-		return err
 	}
-	if l.notify != nil {
-		l.notify.Changed(ch.Task.Tenant, ch.Task.ID, ch.Task.Revision)
-	}
-	return nil
+	return err
 }
 
 // ListBookmarks lists the tenant's tasks that are not terminal, by id; the cursor is the last id.
@@ -146,30 +132,4 @@ func loopbackBookmarkOf(t models.Task) (json.RawMessage, error) {
 			Priority: t.Priority, DueAt: t.DueAt, TimeoutEnabled: t.TimeoutEnabled, CancellationEnabled: t.CancellationEnabled,
 		},
 	})
-}
-
-// taskMutator is the one store write the finalizing workers share.
-type taskMutator interface {
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
-}
-
-// closeRemovedBookmark finalizes a task whose bookmark is gone (SPEC 3.3 "bookmark removed"),
-// after check approves the task as loaded inside the write transaction. A revision conflict
-// (another node changed the task between load and write) is decided again on fresh state, a
-// few times.
-func closeRemovedBookmark(ctx context.Context, store taskMutator, tenant, taskID string, check func(models.Task) error) (models.Change, error) {
-	var ch models.Change
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		ch, err = store.Mutate(ctx, tenant, taskID, "", func(now time.Time, t models.Task, _ *models.Operation) (models.Change, error) {
-			if err := check(t); err != nil {
-				return models.Change{}, err
-			}
-			return models.Finalize(t, now)
-		})
-		if models.ErrorCode(err) != models.CodeRevisionConflict {
-			break
-		}
-	}
-	return ch, err
 }

@@ -1,7 +1,8 @@
-// Package workflow is the workflow-runtime side of User Tasks (SPEC 5.2, 7): projecting
+// Package workflow is the workflow-runtime protocol of User Tasks (SPEC 5.2): projecting
 // committed bookmarks into tasks (with snapshot expansion through a participant directory and
-// form pinning through form providers), finalizing removed bookmarks, the resumption outbox,
-// the due sweep and reconciliation, and the dev-mode demo seed.
+// form pinning through form sources), finalizing removed bookmarks, and the runtimes that
+// receive resumptions (the HTTP runtime client and the built-in loopback). The background
+// jobs that drive the protocol live in package workers.
 package workflow
 
 import (
@@ -11,12 +12,11 @@ import (
 
 	"usertasks/forms"
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // ProjectionStore is what projection needs from the store; *repository.Store satisfies it.
 type ProjectionStore interface {
-	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build repository.BuildFunc) (models.Task, bool, error)
+	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
 	FindByMaterializationKey(ctx context.Context, tenant, key string) (models.Task, error)
 	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
 }
@@ -25,7 +25,6 @@ type ProjectionStore interface {
 type Projector struct {
 	store    ProjectionStore
 	resolver *Resolver
-	notify   ChangeNotifier
 }
 
 // NewProjector builds a Projector; a nil resolver has no directory and no form providers.
@@ -34,15 +33,6 @@ func NewProjector(store ProjectionStore, resolver *Resolver) *Projector {
 		resolver = NewResolver(ResolverOptions{})
 	}
 	return &Projector{store: store, resolver: resolver}
-}
-
-// WithNotifier makes p tell n about every task it creates (SSE invalidation) and returns p.
-// Call it before p is used.
-func (p *Projector) WithNotifier(n ChangeNotifier) *Projector {
-	if !nilOrTypedNil(n) {
-		p.notify = n
-	}
-	return p
 }
 
 // Project materializes one bookmark of tenant (SPEC 5.2, 3.3 first rows). It answers the task
@@ -108,9 +98,6 @@ func (p *Projector) Project(ctx context.Context, tenant string, req ProjectionRe
 	})
 	if err != nil {
 		return models.Task{}, false, wireErrors(err, nil)
-	}
-	if created && p.notify != nil {
-		p.notify.Changed(t.Tenant, t.ID, t.Revision)
 	}
 	return t, created, nil
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"usertasks/directory"
+	"usertasks/formsource"
 	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/repository"
@@ -91,14 +93,14 @@ func testForms() fstest.MapFS {
 }
 
 // testDirectory has tenant t1 with groups finance (ann, bob) and empty (no members).
-var testDirectory = workflow.StaticDirectory{Tenants: map[string]workflow.StaticTenant{
+var testDirectory = directory.Static{Tenants: map[string]directory.StaticTenant{
 	"t1": {
-		Users: []workflow.StaticUser{
+		Users: []directory.StaticUser{
 			{ID: "ann", DisplayName: "Ann", Groups: []string{"finance"}},
 			{ID: "bob", DisplayName: "Bob", Groups: []string{"finance", "ops"}},
 			{ID: "eve", DisplayName: "Eve"},
 		},
-		Groups: []workflow.StaticGroup{{ID: "finance", DisplayName: "Finance"}, {ID: "empty", DisplayName: "Nobody"}},
+		Groups: []directory.StaticGroup{{ID: "finance", DisplayName: "Finance"}, {ID: "empty", DisplayName: "Nobody"}},
 	},
 }}
 
@@ -107,7 +109,7 @@ type countingDirectory struct {
 	mu      sync.Mutex
 	expands int
 	fail    error
-	inner   workflow.Directory
+	inner   directory.Directory
 }
 
 func (d *countingDirectory) Expand(ctx context.Context, tenant string, g models.ParticipantRef) ([]models.ParticipantRef, error) {
@@ -132,8 +134,8 @@ func (d *countingDirectory) count() int {
 }
 
 // newTestProjector projects into s with testDirectory and testForms under provider "files".
-func newTestProjector(s *repository.Store, dir workflow.Directory) *workflow.Projector {
-	forms := map[string]workflow.FormProvider{"files": workflow.NewFileFormProvider(testForms())}
+func newTestProjector(s *repository.Store, dir directory.Directory) *workflow.Projector {
+	forms := map[string]formsource.Provider{"files": formsource.NewFileProvider(testForms())}
 	return workflow.NewProjector(s, workflow.NewResolver(workflow.ResolverOptions{Directory: dir, Forms: forms}))
 }
 

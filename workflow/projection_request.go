@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
+	"usertasks/formsource"
 	"usertasks/models"
 )
 
@@ -79,9 +79,6 @@ type FormSpec struct {
 // JSON integer (3).
 type FormVersion string
 
-// LatestVersion asks a form provider for its highest version.
-const LatestVersion = "latest"
-
 // UnmarshalJSON accepts a string, an integer or null.
 func (v *FormVersion) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
@@ -103,13 +100,6 @@ func (v *FormVersion) UnmarshalJSON(b []byte) error {
 	}
 	return &json.UnmarshalTypeError{Value: "value " + string(b), Type: reflect.TypeFor[FormVersion]()}
 }
-
-// Limits of a form reference. The reference lives inside the protected blob; these only keep
-// it small and make the key safe as a path segment for file-backed providers.
-const (
-	maxFormKeyLength     = 256
-	maxFormVersionLength = 20
-)
 
 // formRequest is what a projection asks for: an inline schema, a provider reference, or neither.
 type formRequest struct {
@@ -212,38 +202,19 @@ func (f *FormSpec) request() (formRequest, []models.FieldError) {
 		switch {
 		case strings.TrimSpace(ref.Key) == "":
 			fail("task.form.key", "is required")
-		case len(ref.Key) > maxFormKeyLength:
-			fail("task.form.key", fmt.Sprintf("must be at most %d bytes", maxFormKeyLength))
+		case len(ref.Key) > formsource.MaxKeyLength:
+			fail("task.form.key", fmt.Sprintf("must be at most %d bytes", formsource.MaxKeyLength))
 		case models.TextProblem(ref.Key, models.Identifier) != "":
 			fail("task.form.key", models.TextProblem(ref.Key, models.Identifier))
 		}
-		if !validFormVersion(ref.Version) {
-			fail("task.form.version", fmt.Sprintf("must be latest or a version of at most %d bytes without spaces or control characters", maxFormVersionLength))
+		if !formsource.ValidVersion(ref.Version) {
+			fail("task.form.version", fmt.Sprintf("must be latest or a version of at most %d bytes without spaces or control characters", formsource.MaxVersionLength))
 		}
 		if len(problems) == 0 {
 			return formRequest{ref: &ref}, nil
 		}
 	}
 	return formRequest{}, problems
-}
-
-// validFormVersion reports whether v may be asked of a form provider: empty or `latest` (the
-// highest), or a version name. Which names exist is the provider's business; the built-in file
-// provider numbers its versions.
-func validFormVersion(v string) bool {
-	return len(v) <= maxFormVersionLength && !strings.ContainsFunc(v, unicode.IsSpace) && models.TextProblem(v, models.Identifier) == ""
-}
-
-// parseFormVersion reads a numbered version: a positive decimal integer.
-func parseFormVersion(v string) (int, bool) {
-	if len(v) == 0 || len(v) > maxFormVersionLength {
-		return 0, false
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || strings.HasPrefix(v, "+") {
-		return 0, false
-	}
-	return n, true
 }
 
 // ref converts a wire participant; the domain fills in the tenant, the default provider and the

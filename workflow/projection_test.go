@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/directory"
+	"usertasks/formsource"
 	"usertasks/models"
 	"usertasks/workflow"
 )
@@ -128,7 +130,7 @@ func TestProjection(t *testing.T) {
 
 	t.Run("FormLatestPinned", func(t *testing.T) {
 		task := project(t, func(r *workflow.ProjectionRequest) {
-			r.Task.Form = &workflow.FormSpec{Provider: "files", Key: "approval", Version: workflow.LatestVersion}
+			r.Task.Form = &workflow.FormSpec{Provider: "files", Key: "approval", Version: formsource.LatestVersion}
 		})
 		f := task.Protected.Form
 		if !f.Resolved() || f.Provider != "files" || f.Key != "approval" || f.Version != "2" {
@@ -230,7 +232,7 @@ func TestProjectionHealth(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		dir    workflow.Directory
+		dir    directory.Directory
 		mutate func(r *workflow.ProjectionRequest)
 		want   want
 		check  func(t *testing.T, task models.Task)
@@ -627,7 +629,8 @@ func TestProjectionNotifies(t *testing.T) {
 	ctx := context.Background()
 	store := newProjectionStore(t, nil)
 	notes := &pjNotes{}
-	p := newTestProjector(store, nil).WithNotifier(notes)
+	store.NotifyChanges(notes)
+	p := newTestProjector(store, nil)
 	req := sampleBookmark(nil)
 	task, _, err := p.Project(ctx, "t1", req)
 	if err != nil {

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"reflect"
 
+	"usertasks/directory"
 	"usertasks/forms"
+	"usertasks/formsource"
 	"usertasks/models"
 	"usertasks/tasks"
 )
@@ -25,9 +27,9 @@ const (
 // ResolverOptions say where snapshot groups and form references are resolved.
 type ResolverOptions struct {
 	// Directory expands snapshot groups; nil means none is configured.
-	Directory Directory
+	Directory directory.Directory
 	// Forms are the form providers by the name a reference uses (`{provider: "files", …}`).
-	Forms map[string]FormProvider
+	Forms map[string]formsource.Provider
 	// Logger receives the causes of failed resolutions. Default: discarded.
 	Logger *slog.Logger
 }
@@ -36,14 +38,14 @@ type ResolverOptions struct {
 // manager's retry-resolution. Failures never refuse anything: they become a blocking health
 // finding on the task (SPEC 3.6, 3.7). It is safe for concurrent use.
 type Resolver struct {
-	dir   Directory
-	forms map[string]FormProvider
+	dir   directory.Directory
+	forms map[string]formsource.Provider
 	log   *slog.Logger
 }
 
 // NewResolver builds a Resolver.
 func NewResolver(o ResolverOptions) *Resolver {
-	r := &Resolver{dir: o.Directory, forms: make(map[string]FormProvider, len(o.Forms)), log: o.Logger}
+	r := &Resolver{dir: o.Directory, forms: make(map[string]formsource.Provider, len(o.Forms)), log: o.Logger}
 	if nilOrTypedNil(r.dir) {
 		r.dir = nil
 	}
@@ -237,7 +239,7 @@ func (r *Resolver) resolveForm(ctx context.Context, tenant string, ref models.Fo
 
 // checkPinned holds a provider to its contract: a concrete version and a valid form.
 func checkPinned(f models.PinnedForm) error {
-	if f.Version == "" || f.Version == LatestVersion || !validFormVersion(f.Version) {
+	if f.Version == "" || f.Version == formsource.LatestVersion || !formsource.ValidVersion(f.Version) {
 		return fmt.Errorf("the provider answered version %q, not a concrete version", f.Version)
 	}
 	if _, err := forms.Parse(f.Schema); err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"usertasks/directory"
+	"usertasks/formsource"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
@@ -61,8 +63,8 @@ func TestResolver(t *testing.T) {
 		r.Task.CandidateUsers = []workflow.Participant{{ID: "ann"}}
 		r.Task.Form = &workflow.FormSpec{Provider: "files", Key: "approval", Version: "latest"}
 	}
-	withForms := func(fsys fstest.MapFS) map[string]workflow.FormProvider {
-		return map[string]workflow.FormProvider{"files": workflow.NewFileFormProvider(fsys)}
+	withForms := func(fsys fstest.MapFS) map[string]formsource.Provider {
+		return map[string]formsource.Provider{"files": formsource.NewFileProvider(fsys)}
 	}
 
 	t.Run("SnapshotExpandedOnRetry", func(t *testing.T) {
@@ -180,7 +182,7 @@ func TestResolver(t *testing.T) {
 
 	t.Run("TypedNilDirectoryIsNone", func(t *testing.T) {
 		store := newProjectionStore(t, nil)
-		var none *workflow.HTTPDirectory
+		var none *directory.HTTP
 		p := workflow.NewProjector(store, workflow.NewResolver(workflow.ResolverOptions{Directory: none}))
 		task, _, err := p.Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil || task.Health.Code != models.HealthSnapshotDirectoryMissing {

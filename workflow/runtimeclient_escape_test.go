@@ -10,43 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/models"
 	"usertasks/workflow"
+	"usertasks/workflow/workflowtest"
 )
-
-// wkHostileIDs are bookmark ids a runtime may use, each with the one path segment it must be
-// sent as. Everything but RFC 3986's unreserved characters is escaped, and "." and ".." as a
-// whole segment too, so no proxy or router collapses them.
-var wkHostileIDs = []struct{ id, segment string }{
-	{"proc/1/step", "proc%2F1%2Fstep"},
-	{"a?b=c", "a%3Fb%3Dc"},
-	{"x#frag", "x%23frag"},
-	{"100%", "100%25"},
-	{"%2F", "%252F"},
-	{"..", "%2E%2E"},
-	{".", "%2E"},
-	{"a..b", "a..b"},
-	{"...", "..."},
-	{"with space", "with%20space"},
-	{"Zürich", "Z%C3%BCrich"},
-	{"日本", "%E6%97%A5%E6%9C%AC"},
-	{"a+b;c,d:e@f", "a%2Bb%3Bc%2Cd%3Ae%40f"},
-	{"tab\tnl\n", "tab%09nl%0A"},
-	{"~_-.ok", "~_-.ok"},
-	{`back\slash"quote'`, "back%5Cslash%22quote%27"},
-}
-
-// wkProjectableIDs are the hostile ids a projection accepts: control characters are refused
-// there (422), so only the client itself ever sees them.
-func wkProjectableIDs() []struct{ id, segment string } {
-	var out []struct{ id, segment string }
-	for _, c := range wkHostileIDs {
-		if models.TextProblem(c.id, models.Identifier) == "" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
 
 // wkRequest is what the escape test's runtime received.
 type wkRequest struct {
@@ -114,23 +80,23 @@ func TestRuntimeHTTPEscapesBookmarkIDs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range wkHostileIDs {
-				found, _, err := rt.GetBookmark(t.Context(), tenant, c.id)
+			for _, c := range workflowtest.HostileBookmarkIDs {
+				found, _, err := rt.GetBookmark(t.Context(), tenant, c.ID)
 				if err != nil || !found {
-					t.Fatalf("get %q: found %v, %v", c.id, found, err)
+					t.Fatalf("get %q: found %v, %v", c.ID, found, err)
 				}
 				r := last(t)
-				want := base.path + "/user-task-bookmarks/" + c.segment + "?" + tenantQuery
+				want := base.path + "/user-task-bookmarks/" + c.Segment + "?" + tenantQuery
 				if r.requestURI != want {
-					t.Fatalf("get %q: sent %q, want %q", c.id, r.requestURI, want)
+					t.Fatalf("get %q: sent %q, want %q", c.ID, r.requestURI, want)
 				}
 				rawPath, _, _ := strings.Cut(r.requestURI, "?")
 				segment := strings.TrimPrefix(rawPath, base.path+"/user-task-bookmarks/")
 				if strings.Contains(segment, "/") {
-					t.Fatalf("get %q: %q is more than one segment", c.id, segment)
+					t.Fatalf("get %q: %q is more than one segment", c.ID, segment)
 				}
-				if decoded, err := url.PathUnescape(segment); err != nil || decoded != c.id {
-					t.Fatalf("get %q: the segment decodes to %q, %v", c.id, decoded, err)
+				if decoded, err := url.PathUnescape(segment); err != nil || decoded != c.ID {
+					t.Fatalf("get %q: the segment decodes to %q, %v", c.ID, decoded, err)
 				}
 			}
 

@@ -7,12 +7,16 @@ import (
 	"os"
 
 	"usertasks/auth"
+	"usertasks/demo"
+	"usertasks/directory"
+	"usertasks/formsource"
 	"usertasks/handlers"
 	"usertasks/live"
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/tasks"
 	"usertasks/websession"
+	"usertasks/workers"
 	"usertasks/workflow"
 )
 
@@ -22,7 +26,7 @@ type app struct {
 	broker   *live.Broker
 	relay    *live.PostgresRelay
 	verifier *auth.Verifier
-	workers  *workflow.Workers
+	workers  *workers.Workers
 	deps     handlers.Deps
 }
 
@@ -46,7 +50,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	resolver := workflow.NewResolver(resolverOpts)
 
-	var runtime workflow.RuntimeClient = workflow.NewLoopback(store, a.broker)
+	var runtime workflow.RuntimeClient = workflow.NewLoopback(store)
 	if cfg.RuntimeURL != "" {
 		if runtime, err = workflow.NewHTTPRuntime(cfg.RuntimeURL, cfg.RuntimeSecret, workflow.HTTPRuntimeOptions{}); err != nil {
 			return nil, err
@@ -56,11 +60,11 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	projector := workflow.NewProjector(store, resolver)
 	workerOpts := workersOptions(cfg)
-	workerOpts.Projector, workerOpts.Notifier, workerOpts.Logger = projector.Bodies(), a.broker, log
-	a.workers = workflow.NewWorkers(store, runtime, workerOpts)
-	notify := kickingNotifier{broker: a.broker, workers: a.workers}
-	projector = projector.WithNotifier(notify)
-	svc := tasks.New(store, tasks.Options{Resolver: resolver, Notifier: notify})
+	workerOpts.Projector, workerOpts.Logger = projector.Bodies(), log
+	a.workers = workers.New(store, runtime, workerOpts)
+	// Every committed change leaves through the store's post-commit hook, whoever made it.
+	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
+	svc := tasks.New(store, tasks.Options{Resolver: resolver})
 
 	if cfg.Auth.Configured() {
 		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {
@@ -74,7 +78,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log}
 	if cfg.Dev {
-		for _, u := range workflow.DemoUsers {
+		for _, u := range demo.Users {
 			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))
 		}
 	}
@@ -85,7 +89,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	a.deps = handlers.Deps{
 		Store: store, Logger: log, Tasks: svc, Web: &web,
-		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store).WithNotifier(notify)},
+		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store)},
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,
 		Watchers:       store,
@@ -94,7 +98,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		a.deps.Auth = a.verifier
 	}
 	if cfg.Dev {
-		if err := workflow.SeedDemo(ctx, store, projector); err != nil {
+		if err := demo.Seed(ctx, store, projector); err != nil {
 			return nil, err
 		}
 	}
@@ -102,12 +106,12 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 }
 
 // workersOptions are the workers' options the configuration decides: their cadence.
-func workersOptions(cfg config) workflow.WorkersOptions {
-	return workflow.WorkersOptions{
+func workersOptions(cfg config) workers.Options {
+	return workers.Options{
 		DispatchEvery:  cfg.Cadence.Dispatch,
 		SweepEvery:     cfg.Cadence.DueSweep,
 		ReconcileEvery: cfg.Cadence.Reconcile,
-		Reconcile:      workflow.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
+		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
 	}
 }
 
@@ -125,20 +129,20 @@ func (a *app) close() {
 // mode, else the configured file or HTTP directory and form folder.
 func resolverOptions(cfg config, log *slog.Logger) (workflow.ResolverOptions, error) {
 	if cfg.Dev && cfg.DirectoryFile == "" && cfg.DirectoryURL == "" && cfg.FormsDir == "" {
-		o := workflow.DemoResolverOptions()
+		o := demo.ResolverOptions()
 		o.Logger = log
 		return o, nil
 	}
-	o := workflow.ResolverOptions{Logger: log, Forms: map[string]workflow.FormProvider{}}
+	o := workflow.ResolverOptions{Logger: log, Forms: map[string]formsource.Provider{}}
 	switch {
 	case cfg.DirectoryFile != "":
-		dir, err := workflow.LoadStaticDirectory(cfg.DirectoryFile)
+		dir, err := directory.LoadStatic(cfg.DirectoryFile)
 		if err != nil {
 			return o, fmt.Errorf("USERTASKS_DIRECTORY_FILE: %w", err)
 		}
 		o.Directory = dir
 	case cfg.DirectoryURL != "":
-		dir, err := workflow.NewHTTPDirectory(cfg.DirectoryURL, workflow.HTTPDirectoryOptions{})
+		dir, err := directory.NewHTTP(cfg.DirectoryURL, directory.HTTPOptions{})
 		if err != nil {
 			return o, fmt.Errorf("USERTASKS_DIRECTORY_URL: %w", err)
 		}
@@ -148,7 +152,7 @@ func resolverOptions(cfg config, log *slog.Logger) (workflow.ResolverOptions, er
 		if _, err := os.Stat(cfg.FormsDir); err != nil {
 			return o, fmt.Errorf("USERTASKS_FORMS_DIR: %w", err)
 		}
-		o.Forms["files"] = workflow.NewFileFormProvider(os.DirFS(cfg.FormsDir))
+		o.Forms["files"] = formsource.NewFileProvider(os.DirFS(cfg.FormsDir))
 	}
 	return o, nil
 }
@@ -157,7 +161,7 @@ func resolverOptions(cfg config, log *slog.Logger) (workflow.ResolverOptions, er
 // dispatcher, so an accepted completion goes out at once instead of on the next poll.
 type kickingNotifier struct {
 	broker  *live.Broker
-	workers *workflow.Workers
+	workers *workers.Workers
 }
 
 func (k kickingNotifier) Changed(tenant, taskID string, revision int) {

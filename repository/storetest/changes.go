@@ -6,14 +6,13 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // The store cases drive the store with small hand-made changes so that they test storage, not
 // the lifecycle rules (models has its own tests for those).
 
 // BumpAt changes the task only if it is still at revision expected, as every real command does.
-func BumpAt(expected int, opID, hash string) repository.MutateFunc {
+func BumpAt(expected int, opID, hash string) models.MutateFunc {
 	inner := Bump(opID, hash)
 	return func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		if prior == nil && t.Revision != expected {
@@ -23,10 +22,21 @@ func BumpAt(expected int, opID, hash string) repository.MutateFunc {
 	}
 }
 
+// transitionReusingOutboxID is transition to Completing whose outbox row reuses the primary
+// key outboxID of an existing row: the last insert of the unit fails after the task row was
+// updated, so the whole unit must roll back.
+func transitionReusingOutboxID(opID, outboxID string) models.MutateFunc {
+	return func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		c, err := transition(models.StatusCompleting, opID)(now, t, prior)
+		c.Resumption.ID = outboxID
+		return c, err
+	}
+}
+
 // transition returns a change that moves the task to status with the rows a real transition
 // writes: the event, the operation (accepted for transitional statuses), the outbox row for a
 // transitional status, and finalization for a terminal one.
-func transition(to models.Status, opID string) repository.MutateFunc {
+func transition(to models.Status, opID string) models.MutateFunc {
 	return func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		if prior != nil {
 			return models.Change{Replay: prior}, nil

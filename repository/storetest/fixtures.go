@@ -163,7 +163,7 @@ func CreateTask(t *testing.T, s *repository.Store, o TaskOpts) models.Task {
 
 // Bump is a generic state change for store cases: priority +1 (mod 101), revision +1, one
 // event, and an operation record when opID is set.
-func Bump(opID, hash string) repository.MutateFunc {
+func Bump(opID, hash string) models.MutateFunc {
 	return func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		if prior != nil {
 			if prior.RequestHash != hash {

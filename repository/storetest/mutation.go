@@ -122,12 +122,7 @@ func testMutation(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		other := CreateTask(t, s, TaskOpts{Assignee: ptr(User("t1", "bob"))})
-		// The outbox row reuses an existing primary key, so the last insert of the unit fails.
-		_, err = s.Mutate(ctx(t), "t1", other.ID, "", func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
-			c, err := transition(models.StatusCompleting, "op-b")(now, cur, prior)
-			c.Resumption.ID = taken.Resumption.ID
-			return c, err
-		})
+		_, err = s.Mutate(ctx(t), "t1", other.ID, "", transitionReusingOutboxID("op-b", taken.Resumption.ID))
 		if err == nil {
 			t.Fatalf("a unit with a duplicate outbox key committed")
 		}

@@ -41,6 +41,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, h) })
 	t.Run("Projection", func(t *testing.T) { testProjection(t, h) })
 	t.Run("Mutation", func(t *testing.T) { testMutation(t, h) })
+	t.Run("Notifications", func(t *testing.T) { testNotifications(t, h) })
 	t.Run("Events", func(t *testing.T) { testEvents(t, h) })
 	t.Run("Capacity", func(t *testing.T) { testCapacity(t, h) })
 	t.Run("Leases", func(t *testing.T) { testLeases(t, h) })

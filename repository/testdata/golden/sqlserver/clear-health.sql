@@ -4,4 +4,6 @@ BEGIN
 SELECT SYSUTCDATETIME()
 UPDATE "user_tasks" SET "health_code"=@p1,"health_message"=@p2,"health_severity"=@p3 WHERE (tenant_id = @p4 AND id = @p5 AND status IN (@p6,@p7,@p8,@p9,@p10,@p11) AND (health_severity IS NULL OR health_severity <> @p12)) AND health_code = @p13
 --   binds: NULL x3, string x10
+SELECT "revision" FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string x2
 COMMIT

@@ -1,4 +1,4 @@
-package workflow
+package workers
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/workflow"
 )
 
 // DispatchStore is what the Dispatcher needs from the repository.
@@ -82,9 +83,7 @@ type DispatcherOptions struct {
 	// FailureThreshold is the attempt count from which the task gets the advisory health
 	// resume-delivery-failing. Default 20.
 	FailureThreshold int
-	// Notifier hears about health changes; may be nil.
-	Notifier ChangeNotifier
-	Logger   *slog.Logger
+	Logger           *slog.Logger
 }
 
 // Dispatcher delivers the resumption outbox (SPEC 5.2, 7): it claims due rows with fenced
@@ -93,13 +92,13 @@ type DispatcherOptions struct {
 // the stimulus's idempotency key. It is safe to run on many nodes.
 type Dispatcher struct {
 	store   DispatchStore
-	runtime RuntimeClient
+	runtime workflow.RuntimeClient
 	o       DispatcherOptions
 	log     *slog.Logger
 }
 
 // NewDispatcher builds a Dispatcher delivering to runtime.
-func NewDispatcher(store DispatchStore, runtime RuntimeClient, o DispatcherOptions) *Dispatcher {
+func NewDispatcher(store DispatchStore, runtime workflow.RuntimeClient, o DispatcherOptions) *Dispatcher {
 	if o.Owner == "" {
 		o.Owner = NodeID()
 	}
@@ -188,7 +187,7 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 	case task.Status.IsTerminal():
 		// Finalized meanwhile (or a stale requeue): nothing more to resume.
 		if err := d.store.SettleResumption(book, r); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			log.Warn("settle resumption", "code", RuntimeErrorCode(err))
+			log.Warn("settle resumption", "code", workflow.RuntimeErrorCode(err))
 		}
 		return outcomeSkipped
 	}
@@ -196,7 +195,7 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 	if err != nil {
 		return d.retry(ctx, book, log, r, task, err)
 	}
-	stimulus, err := NewStimulus(task, op)
+	stimulus, err := workflow.NewStimulus(task, op)
 	if err != nil {
 		return d.retry(ctx, book, log, r, task, err)
 	}
@@ -209,13 +208,11 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 		// loopback does so inside Deliver). Either way the runtime has the stimulus.
 		log.Debug("resumption delivered; its lease was gone at acknowledgement")
 	case err != nil:
-		log.Warn("resumption delivered but not acknowledged; it will be delivered again", "code", RuntimeErrorCode(err))
+		log.Warn("resumption delivered but not acknowledged; it will be delivered again", "code", workflow.RuntimeErrorCode(err))
 	}
 	if task.Health.Code == models.HealthResumeDeliveryFailing {
 		if err := d.store.ClearHealth(book, r.Tenant, r.TaskID, models.HealthResumeDeliveryFailing); err != nil {
-			log.Warn("clear health", "code", RuntimeErrorCode(err))
-		} else {
-			d.changed(task)
+			log.Warn("clear health", "code", workflow.RuntimeErrorCode(err))
 		}
 	}
 	log.Debug("resumption delivered", "attempt", r.Attempts+1)
@@ -227,16 +224,16 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 func (d *Dispatcher) retry(ctx, book context.Context, log *slog.Logger, r models.Resumption, task models.Task, cause error) dispatchOutcome {
 	if ctx.Err() != nil {
 		if err := d.store.ReleaseResumption(book, r); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			log.Warn("release resumption", "code", RuntimeErrorCode(err))
+			log.Warn("release resumption", "code", workflow.RuntimeErrorCode(err))
 		}
 		return outcomeSkipped
 	}
-	code := RuntimeErrorCode(cause)
+	code := workflow.RuntimeErrorCode(cause)
 	attempt := r.Attempts + 1
 	delay := d.o.Backoff.Delay(attempt)
 	if _, err := d.store.RetryResumption(book, r, delay, code); err != nil {
 		if !errors.Is(err, models.ErrLeaseLost) {
-			log.Warn("schedule resumption retry", "code", RuntimeErrorCode(err))
+			log.Warn("schedule resumption retry", "code", workflow.RuntimeErrorCode(err))
 		}
 		return outcomeFailed
 	}
@@ -245,18 +242,10 @@ func (d *Dispatcher) retry(ctx, book context.Context, log *slog.Logger, r models
 		h := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing,
 			Message: "The workflow runtime has not accepted the resumption; delivery is being retried."}
 		if err := d.store.SetHealth(book, r.Tenant, r.TaskID, h); err != nil {
-			log.Warn("set health", "code", RuntimeErrorCode(err))
-		} else {
-			d.changed(task)
+			log.Warn("set health", "code", workflow.RuntimeErrorCode(err))
 		}
 	}
 	return outcomeFailed
-}
-
-func (d *Dispatcher) changed(t models.Task) {
-	if d.o.Notifier != nil {
-		d.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
-	}
 }
 
 // bookkeeping is the context of the store writes that record an outcome: they outlive a

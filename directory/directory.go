@@ -1,4 +1,6 @@
-package workflow
+// Package directory provides participant directories: they expand groups into members for
+// snapshot membership and search participants, from a static document or an HTTP service.
+package directory
 
 import (
 	"context"

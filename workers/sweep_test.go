@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/workflow"
+	"usertasks/workers"
 )
 
 // wkNoLease grants every lease, so two sweepers run at the same time: only the revision
@@ -36,10 +36,10 @@ func TestSweepRacingNodesWriteOnce(t *testing.T) {
 			tasks = append(tasks, wkProject(t, a.Store, wkTaskOpts{DueAt: &past, Timeout: i%2 == 0}))
 		}
 		log, _ := wkLogger(t)
-		var results [2]workflow.SweepResult
+		var results [2]workers.SweepResult
 		var wg sync.WaitGroup
 		for i, n := range []*wkNode{a, b} {
-			s := workflow.NewDueSweeper(wkNoLease{n}, workflow.SweepOptions{PageSize: 3, Logger: log})
+			s := workers.NewDueSweeper(wkNoLease{n}, workers.SweepOptions{PageSize: 3, Logger: log})
 			wg.Go(func() {
 				res, err := s.RunOnce(t.Context())
 				if err != nil {

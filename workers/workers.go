@@ -1,4 +1,6 @@
-package workflow
+// Package workers runs the background jobs of SPEC 7: the resumption outbox dispatcher, the
+// due sweep and reconciliation against the workflow runtime. Each is safe to run on many nodes.
+package workers
 
 import (
 	"context"
@@ -10,15 +12,16 @@ import (
 	"time"
 
 	"usertasks/repository"
+	"usertasks/workflow"
 )
 
-// WorkerStore is everything the background workers need from the repository;
+// Store is everything the background workers need from the repository;
 // *repository.Store implements it.
-type WorkerStore interface {
+type Store interface {
 	DispatchStore
 	SweepStore
 	ReconcileStore
-	LoopbackStore
+	workflow.LoopbackStore
 }
 
 // NodeID names this process on leases: the host name and a random suffix, so two processes on
@@ -36,8 +39,8 @@ func NodeID() string {
 	return host + "-" + hex.EncodeToString(b[:])
 }
 
-// WorkersOptions configure the background workers of SPEC 7; zero values take its defaults.
-type WorkersOptions struct {
+// Options configure the background workers of SPEC 7; zero values take its defaults.
+type Options struct {
 	// Owner names this node on every lease. Default NodeID().
 	Owner string
 	// DispatchEvery is the resumption outbox's poll interval. Default 1 s. A full batch is
@@ -59,9 +62,7 @@ type WorkersOptions struct {
 	Reconcile  ReconcilerOptions
 	// Projector recreates missing projections during reconciliation; nil only logs them.
 	Projector BookmarkProjector
-	// Notifier hears about every change the workers commit; may be nil.
-	Notifier ChangeNotifier
-	Logger   *slog.Logger
+	Logger    *slog.Logger
 }
 
 // Workers runs the resumption outbox, the due sweep and the reconciliation on their intervals.
@@ -70,15 +71,15 @@ type Workers struct {
 	Sweeper    *DueSweeper
 	Reconciler *Reconciler
 
-	o    WorkersOptions
+	o    Options
 	log  *slog.Logger
 	kick chan struct{}
 }
 
-// NewWorkers builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
-// Loopback in dev mode). Owner, Notifier and Logger are handed down to each worker unless its
-// own options set them.
-func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Workers {
+// New builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
+// Loopback in dev mode). Owner and Logger are handed down to each worker unless its own
+// options set them. The store tells its change notifier about what the workers commit.
+func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	if o.Owner == "" {
 		o.Owner = NodeID()
 	}
@@ -101,20 +102,17 @@ func NewWorkers(store WorkerStore, runtime RuntimeClient, o WorkersOptions) *Wor
 	if log == nil {
 		log = slog.Default()
 	}
-	inherit := func(owner *string, n *ChangeNotifier, l **slog.Logger) {
+	inherit := func(owner *string, l **slog.Logger) {
 		if *owner == "" {
 			*owner = o.Owner
-		}
-		if *n == nil {
-			*n = o.Notifier
 		}
 		if *l == nil {
 			*l = log
 		}
 	}
-	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Notifier, &o.Dispatcher.Logger)
-	inherit(&o.Sweep.Owner, &o.Sweep.Notifier, &o.Sweep.Logger)
-	inherit(&o.Reconcile.Owner, &o.Reconcile.Notifier, &o.Reconcile.Logger)
+	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Logger)
+	inherit(&o.Sweep.Owner, &o.Sweep.Logger)
+	inherit(&o.Reconcile.Owner, &o.Reconcile.Logger)
 	return &Workers{
 		Dispatcher: NewDispatcher(store, runtime, o.Dispatcher),
 		Sweeper:    NewDueSweeper(store, o.Sweep),
@@ -223,8 +221,8 @@ func (f *failureReporter) outcome(err error) {
 	case err != nil && (!f.failing || time.Since(f.last) >= time.Minute):
 		f.failing, f.last = true, time.Now()
 		// Store and runtime errors name no payload; RuntimeErrors carry only their code.
-		f.log.Warn("worker run failed", "worker", f.worker, "code", RuntimeErrorCode(err), "error", err.Error())
+		f.log.Warn("worker run failed", "worker", f.worker, "code", workflow.RuntimeErrorCode(err), "error", err.Error())
 	}
 }
 
-var _ WorkerStore = (*repository.Store)(nil)
+var _ Store = (*repository.Store)(nil)

@@ -1,4 +1,4 @@
-package workflow_test
+package formsource_test
 
 import (
 	"context"
@@ -9,13 +9,30 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"usertasks/formsource"
 	"usertasks/models"
-	"usertasks/workflow"
 )
 
-func TestFileFormProvider(t *testing.T) {
+// Two versions of a small form; the provider answers a file's bytes as they are.
+const (
+	formV1 = `{"type":"object","properties":{"decision":{"type":"string","enum":["approve","reject"]}}}`
+	formV2 = `{"type":"object","properties":{"decision":{"type":"string","enum":["approve","reject"]},"note":{"type":"string"}}}`
+)
+
+// testForms is a form folder with two versions of "approval", a file that is no version, and
+// a broken "broken".
+func testForms() fstest.MapFS {
+	return fstest.MapFS{
+		"approval/1.json": {Data: []byte(formV1)},
+		"approval/2.json": {Data: []byte(formV2)},
+		"approval/notes":  {Data: []byte("not a version")},
+		"broken/1.json":   {Data: []byte(`{"type":"array"}`)},
+	}
+}
+
+func TestFileProvider(t *testing.T) {
 	ctx := context.Background()
-	p := workflow.NewFileFormProvider(testForms())
+	p := formsource.NewFileProvider(testForms())
 
 	t.Run("Latest", func(t *testing.T) {
 		for _, v := range []string{"", "latest"} {
@@ -23,7 +40,7 @@ func TestFileFormProvider(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Key != "approval" || f.Version != "2" || !sameJSON(t, f.Schema, approvalSchemaV2) {
+			if f.Key != "approval" || f.Version != "2" || string(f.Schema) != formV2 {
 				t.Errorf("version %q resolved to %s v%s, want approval v2", v, f.Key, f.Version)
 			}
 		}
@@ -31,7 +48,7 @@ func TestFileFormProvider(t *testing.T) {
 
 	t.Run("Explicit", func(t *testing.T) {
 		f, err := p.Resolve(ctx, "t1", models.FormRef{Key: "approval", Version: "1"})
-		if err != nil || f.Version != "1" || !sameJSON(t, f.Schema, approvalSchemaV1) {
+		if err != nil || f.Version != "1" || string(f.Schema) != formV1 {
 			t.Fatalf("v1 = %s, %v", f.Version, err)
 		}
 	})
@@ -39,9 +56,9 @@ func TestFileFormProvider(t *testing.T) {
 	t.Run("LatestIsNumeric", func(t *testing.T) {
 		fsys := fstest.MapFS{}
 		for _, v := range []string{"2", "10", "9"} {
-			fsys["f/"+v+".json"] = &fstest.MapFile{Data: []byte(approvalSchemaV1)}
+			fsys["f/"+v+".json"] = &fstest.MapFile{Data: []byte(formV1)}
 		}
-		f, err := workflow.NewFileFormProvider(fsys).Resolve(ctx, "t1", models.FormRef{Key: "f"})
+		f, err := formsource.NewFileProvider(fsys).Resolve(ctx, "t1", models.FormRef{Key: "f"})
 		if err != nil || f.Version != "10" {
 			t.Fatalf("latest = %q, %v; want 10", f.Version, err)
 		}
@@ -76,10 +93,10 @@ func TestFileFormProvider(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(dir, "leave"), 0o750); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "leave", "3.json"), []byte(approvalSchemaV2), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "leave", "3.json"), []byte(formV2), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		fp, err := workflow.OpenFileFormProvider(dir)
+		fp, err := formsource.OpenFileProvider(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,20 +104,11 @@ func TestFileFormProvider(t *testing.T) {
 		if err != nil || f.Version != "3" {
 			t.Fatalf("leave = %q, %v; want version 3", f.Version, err)
 		}
-		if _, err := workflow.OpenFileFormProvider(filepath.Join(dir, "missing")); err == nil {
+		if _, err := formsource.OpenFileProvider(filepath.Join(dir, "missing")); err == nil {
 			t.Error("a missing folder opened")
 		}
-		if _, err := workflow.OpenFileFormProvider(filepath.Join(dir, "leave", "3.json")); err == nil {
+		if _, err := formsource.OpenFileProvider(filepath.Join(dir, "leave", "3.json")); err == nil {
 			t.Error("a file opened as a folder")
-		}
-	})
-
-	t.Run("DemoForms", func(t *testing.T) {
-		demo := workflow.NewFileFormProvider(workflow.DemoForms)
-		for _, ref := range []models.FormRef{{Key: "invoice-approval"}, {Key: "invoice-approval", Version: "1"}, {Key: "vendor-onboarding"}} {
-			if _, err := demo.Resolve(ctx, "acme", ref); err != nil {
-				t.Errorf("demo form %+v: %v", ref, err)
-			}
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"encoding/json"
@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/workers"
 	"usertasks/workflow"
+	"usertasks/workflow/workflowtest"
 )
 
 // Ways the bookmark endpoint of wkBookmarkRuntime can answer besides the runtime itself.
@@ -184,8 +186,8 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 		rt := newWKBookmarkRuntime(t, "/my%20rt/v1")
 
 		var live []models.Task
-		for _, c := range wkProjectableIDs() {
-			task := wkProject(t, s, wkTaskOpts{BookmarkID: c.id})
+		for _, c := range workflowtest.ProjectableBookmarkIDs() {
+			task := wkProject(t, s, wkTaskOpts{BookmarkID: c.ID})
 			rt.commitTask(task)
 			live = append(live, task)
 		}
@@ -193,12 +195,12 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 		clock.advance(6 * time.Minute)
 
 		// MaxRemembered 1: the listing is too long to remember, so every task is asked for.
-		r := workflow.NewReconciler(s, rt.client(t, "/my%20rt/v1/"), nil, workflow.ReconcilerOptions{Logger: log, MaxRemembered: 1, PageSize: 5})
+		r := workers.NewReconciler(s, rt.client(t, "/my%20rt/v1/"), nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1, PageSize: 5})
 		run, err := r.RunOnce(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := run.Totals, (workflow.ReconcileCounts{Finalized: 1}); got != want {
+		if got, want := run.Totals, (workers.ReconcileCounts{Finalized: 1}); got != want {
 			t.Fatalf("totals %+v, want %+v", got, want)
 		}
 		for _, task := range live {
@@ -215,8 +217,8 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 			t.Fatalf("requests on no route %q, %d bad signatures", strays, badSigs)
 		}
 		want := []string{gone.Workflow.BookmarkID}
-		for _, c := range wkProjectableIDs() {
-			want = append(want, c.id)
+		for _, c := range workflowtest.ProjectableBookmarkIDs() {
+			want = append(want, c.ID)
 		}
 		slices.Sort(want)
 		slices.Sort(gets)
@@ -246,14 +248,14 @@ func TestReconcileHTTPRuntimeAmbiguousAnswers(t *testing.T) {
 		rt.commitTask(liveB)
 		clock.advance(6 * time.Minute)
 
-		r := workflow.NewReconciler(s, rt.client(t, "/rt"), nil, workflow.ReconcilerOptions{Logger: log, MaxRemembered: 1})
+		r := workers.NewReconciler(s, rt.client(t, "/rt"), nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1})
 		for _, answer := range []string{wkAnswerProxyHTML, wkAnswerEmpty404, wkAnswerOtherCode, wkAnswer503} {
 			rt.setAnswer(answer)
 			run, err := r.RunOnce(ctx)
 			if err != nil {
 				t.Fatalf("%s: %v", answer, err)
 			}
-			if got, want := run.Totals, (workflow.ReconcileCounts{Ambiguous: 4}); got != want || run.Tenants["t1"].Error != "" {
+			if got, want := run.Totals, (workers.ReconcileCounts{Ambiguous: 4}); got != want || run.Tenants["t1"].Error != "" {
 				t.Fatalf("%s: totals %+v (error %q), want %+v", answer, got, run.Tenants["t1"].Error, want)
 			}
 			for id, status := range map[string]models.Status{open.ID: models.StatusAssigned, completing.ID: models.StatusCompleting,
@@ -279,7 +281,7 @@ func TestReconcileHTTPRuntimeAmbiguousAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := run.Totals, (workflow.ReconcileCounts{Finalized: 2}); got != want {
+		if got, want := run.Totals, (workers.ReconcileCounts{Finalized: 2}); got != want {
 			t.Fatalf("with clear answers: totals %+v, want %+v", got, want)
 		}
 		if got := wkGet(t, s, "t1", open.ID); got.Status != models.StatusCancelled || got.Outcome.ActionKey != models.ActionCancelled {
@@ -314,12 +316,12 @@ func TestReconcileHTTPRuntimeUnreachable(t *testing.T) {
 	clock.advance(6 * time.Minute)
 	rt.setAnswer(wkAnswerHangUp)
 
-	r := workflow.NewReconciler(s, rt.client(t, "/rt"), nil, workflow.ReconcilerOptions{Logger: log})
+	r := workers.NewReconciler(s, rt.client(t, "/rt"), nil, workers.ReconcilerOptions{Logger: log})
 	run, err := r.RunOnce(ctx)
 	if err == nil || run.Tenants["t1"].Error != "transport" {
 		t.Fatalf("run %+v, %v; want the tenant stopped with code transport", run.Tenants, err)
 	}
-	if got, want := run.Totals, (workflow.ReconcileCounts{Ambiguous: 3}); got != want {
+	if got, want := run.Totals, (workers.ReconcileCounts{Ambiguous: 3}); got != want {
 		t.Fatalf("totals %+v, want %+v: three tries, nothing finalized", got, want)
 	}
 	for _, task := range tasks {

@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/workers"
 	"usertasks/workflow"
+	"usertasks/workflow/workflowtest"
 )
 
 // wkNotes records the notifier's calls.
@@ -37,7 +39,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	clock := &wkClock{}
 	s := wkSQLite(t).open(t, clock)
 	notes := &wkNotes{}
-	loop := workflow.NewLoopback(s, notes)
+	loop := workflow.NewLoopback(s)
 	log, _ := wkLogger(t)
 
 	completed := wkProject(t, s, wkTaskOpts{})
@@ -45,8 +47,9 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	cancelled := wkProject(t, s, wkTaskOpts{})
 	wkCancel(t, s, cancelled, "not needed")
 	open := wkProject(t, s, wkTaskOpts{})
+	s.NotifyChanges(notes) // from here on: what the delivery commits
 
-	res, err := workflow.NewDispatcher(s, loop, workflow.DispatcherOptions{Logger: log}).RunOnce(ctx)
+	res, err := workers.NewDispatcher(s, loop, workers.DispatcherOptions{Logger: log}).RunOnce(ctx)
 	if err != nil || res.Delivered != 2 {
 		t.Fatalf("dispatch %+v, %v; want two deliveries", res, err)
 	}
@@ -138,12 +141,12 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	})
 	t.Run("ReconciliationHasNothingToDo", func(t *testing.T) {
 		clock.advance(10 * time.Minute)
-		r := workflow.NewReconciler(s, loop, nil, workflow.ReconcilerOptions{Logger: log})
+		r := workers.NewReconciler(s, loop, nil, workers.ReconcilerOptions{Logger: log})
 		run, err := r.RunOnce(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if run.Totals != (workflow.ReconcileCounts{}) {
+		if run.Totals != (workers.ReconcileCounts{}) {
 			t.Fatalf("reconciliation against the loopback did %+v", run.Totals)
 		}
 	})
@@ -156,11 +159,11 @@ func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 	ctx := t.Context()
 	clock := &wkClock{}
 	s := wkSQLite(t).open(t, clock)
-	loop := workflow.NewLoopback(s, nil)
+	loop := workflow.NewLoopback(s)
 	log, _ := wkLogger(t)
 	var live []models.Task
-	for _, c := range wkProjectableIDs() {
-		live = append(live, wkProject(t, s, wkTaskOpts{BookmarkID: c.id}))
+	for _, c := range workflowtest.ProjectableBookmarkIDs() {
+		live = append(live, wkProject(t, s, wkTaskOpts{BookmarkID: c.ID}))
 	}
 	for _, task := range live {
 		found, body, err := loop.GetBookmark(ctx, "t1", task.Workflow.BookmarkID)
@@ -181,8 +184,8 @@ func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 	}
 
 	clock.advance(10 * time.Minute)
-	run, err := workflow.NewReconciler(s, loop, nil, workflow.ReconcilerOptions{Logger: log, MaxRemembered: 1}).RunOnce(ctx)
-	if err != nil || run.Totals != (workflow.ReconcileCounts{}) {
+	run, err := workers.NewReconciler(s, loop, nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1}).RunOnce(ctx)
+	if err != nil || run.Totals != (workers.ReconcileCounts{}) {
 		t.Fatalf("reconciliation against the loopback: %+v, %v; want nothing to do", run.Totals, err)
 	}
 	for _, task := range live {

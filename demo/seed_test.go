@@ -1,32 +1,33 @@
-package workflow_test
+package demo_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"usertasks/demo"
 	"usertasks/models"
 	"usertasks/workflow"
 )
 
-func TestSeedDemo(t *testing.T) {
+func TestSeed(t *testing.T) {
 	ctx := context.Background()
-	store := newProjectionStore(t, nil)
-	p := workflow.NewProjector(store, workflow.NewResolver(workflow.DemoResolverOptions()))
+	store := openStore(t)
+	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
 
-	if err := workflow.SeedDemo(ctx, store, p); err != nil {
+	if err := demo.Seed(ctx, store, p); err != nil {
 		t.Fatalf("first seed: %v", err)
 	}
-	acme, globex := countTenantTasks(t, store, "acme"), countTenantTasks(t, store, "globex")
+	acme, globex := countTasks(t, store, "acme"), countTasks(t, store, "globex")
 	if acme+globex < 12 || acme == 0 || globex == 0 {
 		t.Fatalf("seeded %d acme + %d globex tasks, want a dozen over both", acme, globex)
 	}
 
 	t.Run("SecondRunWritesNothing", func(t *testing.T) {
-		if err := workflow.SeedDemo(ctx, store, p); err != nil {
+		if err := demo.Seed(ctx, store, p); err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
-		if a, g := countTenantTasks(t, store, "acme"), countTenantTasks(t, store, "globex"); a != acme || g != globex {
+		if a, g := countTasks(t, store, "acme"), countTasks(t, store, "globex"); a != acme || g != globex {
 			t.Errorf("second seed: %d + %d tasks, want %d + %d", a, g, acme, globex)
 		}
 	})
@@ -82,7 +83,7 @@ func TestSeedDemo(t *testing.T) {
 		for _, want := range []string{
 			"status:Assigned", "status:Available", "status:Unassigned",
 			"candidate:direct-user", "candidate:direct-group", "candidate:snapshot-member",
-			"exclusions", "timeout", "overdue", "due-soon", "form:inline", "form:" + workflow.DemoFormProvider,
+			"exclusions", "timeout", "overdue", "due-soon", "form:inline", "form:" + demo.FormProvider,
 			"invitations", "health:" + models.HealthFormProviderMissing, "health:" + models.HealthNoParticipants,
 		} {
 			if !has[want] {
@@ -96,7 +97,7 @@ func TestSeedDemo(t *testing.T) {
 
 	t.Run("Users", func(t *testing.T) {
 		managers := map[string]int{}
-		for _, u := range workflow.DemoUsers {
+		for _, u := range demo.Users {
 			a := u.Actor()
 			if u.Manager {
 				managers[u.Tenant]++
@@ -107,7 +108,7 @@ func TestSeedDemo(t *testing.T) {
 			if !models.ActorCan(a, models.PermView) || !models.ActorCan(a, models.PermComplete) {
 				t.Errorf("%s cannot view and complete", u.ID)
 			}
-			members, err := workflow.DemoDirectory.Search(ctx, u.Tenant, u.ID, models.UserParticipant, 10)
+			members, err := demo.Directory.Search(ctx, u.Tenant, u.ID, models.UserParticipant, 10)
 			if err != nil || len(members) == 0 {
 				t.Errorf("%s is not in the demo directory", u.ID)
 			}
@@ -117,23 +118,26 @@ func TestSeedDemo(t *testing.T) {
 				t.Errorf("tenant %s has no manager", tenant)
 			}
 		}
-		if err := workflow.DemoDirectory.Check(); err != nil {
+		if err := demo.Directory.Check(); err != nil {
 			t.Errorf("demo directory: %v", err)
 		}
 	})
 }
 
-func TestSeedDemoSkipsAFilledDatabase(t *testing.T) {
+func TestSeedSkipsAFilledDatabase(t *testing.T) {
 	ctx := context.Background()
-	store := newProjectionStore(t, nil)
-	p := workflow.NewProjector(store, workflow.NewResolver(workflow.DemoResolverOptions()))
-	if _, _, err := p.Project(ctx, "acme", sampleBookmark(nil)); err != nil {
+	store := openStore(t)
+	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
+	if _, _, err := p.Project(ctx, "acme", workflow.ProjectionRequest{
+		WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(), ActivityInstanceID: "approve",
+		BookmarkID: models.NewID(), Task: workflow.TaskDefinition{Title: "Approve invoice"},
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := workflow.SeedDemo(ctx, store, p); err != nil {
+	if err := demo.Seed(ctx, store, p); err != nil {
 		t.Fatal(err)
 	}
-	if a, g := countTenantTasks(t, store, "acme"), countTenantTasks(t, store, "globex"); a != 1 || g != 0 {
+	if a, g := countTasks(t, store, "acme"), countTasks(t, store, "globex"); a != 1 || g != 0 {
 		t.Errorf("seed into a filled database wrote %d + %d tasks, want 1 + 0", a, g)
 	}
 }

@@ -1,4 +1,4 @@
-package workflow_test
+package directory_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/directory"
 	"usertasks/models"
-	"usertasks/workflow"
 )
 
 func refIDs(refs []models.ParticipantRef) string {
@@ -37,7 +37,7 @@ func TestStaticDirectory(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d, err := workflow.LoadStaticDirectory(path)
+	d, err := directory.LoadStatic(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,11 +123,11 @@ func TestStaticDirectory(t *testing.T) {
 			"NotJSON":       `{"tenants": `,
 			"Trailing":      `{"tenants": {}} {}`,
 		} {
-			if _, err := workflow.ParseStaticDirectory([]byte(raw)); err == nil {
+			if _, err := directory.ParseStatic([]byte(raw)); err == nil {
 				t.Errorf("%s: parsed, want an error", name)
 			}
 		}
-		if _, err := workflow.LoadStaticDirectory(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		if _, err := directory.LoadStatic(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 			t.Error("a missing file loaded")
 		}
 	})
@@ -181,7 +181,7 @@ func TestHTTPDirectory(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	d, err := workflow.NewHTTPDirectory(srv.URL+"/dir/", workflow.HTTPDirectoryOptions{
+	d, err := directory.NewHTTP(srv.URL+"/dir/", directory.HTTPOptions{
 		Timeout: 200 * time.Millisecond, Header: http.Header{"Authorization": {"Bearer dir-token"}},
 	})
 	if err != nil {
@@ -250,24 +250,9 @@ func TestHTTPDirectory(t *testing.T) {
 
 	t.Run("BadBaseURL", func(t *testing.T) {
 		for _, u := range []string{"", "ftp://x", "/relative", "http://x/?q=1"} {
-			if _, err := workflow.NewHTTPDirectory(u, workflow.HTTPDirectoryOptions{}); err == nil {
-				t.Errorf("NewHTTPDirectory(%q) succeeded", u)
+			if _, err := directory.NewHTTP(u, directory.HTTPOptions{}); err == nil {
+				t.Errorf("NewHTTP(%q) succeeded", u)
 			}
-		}
-	})
-
-	t.Run("ProjectionThroughHTTP", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
-		p := newTestProjector(store, d)
-		task, _, err := p.Project(ctx, "t 1", sampleBookmark(func(r *workflow.ProjectionRequest) {
-			r.Task.CandidateGroups = []workflow.Participant{{ID: "finance team"}}
-			r.Task.MembershipMode = "snapshot"
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if task.CandidateSummary.Users != 2 || task.Health.Severity != models.SeverityNone {
-			t.Errorf("summary %+v health %+v, want 2 snapshot users", task.CandidateSummary, task.Health)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/workers"
 	"usertasks/workflow"
 )
 
@@ -27,7 +28,7 @@ func (n *wkNode) ClaimResumptions(ctx context.Context, owner string, limit int, 
 	return rows, err
 }
 
-func (n *wkNode) Mutate(ctx context.Context, tenant, taskID, opID string, decide repository.MutateFunc) (models.Change, error) {
+func (n *wkNode) Mutate(ctx context.Context, tenant, taskID, opID string, decide models.MutateFunc) (models.Change, error) {
 	ch, err := n.Store.Mutate(ctx, tenant, taskID, opID, decide)
 	if err == nil && ch.Event != nil {
 		switch ch.Event.Type {
@@ -82,13 +83,13 @@ func TestWorkersTwoNodesPostgres(t *testing.T) {
 	var wg sync.WaitGroup
 	started := time.Now()
 	for i, n := range nodes {
-		w := workflow.NewWorkers(n, rt.client(t), workflow.WorkersOptions{
+		w := workers.New(n, rt.client(t), workers.Options{
 			Owner:          []string{"node-a", "node-b"}[i],
 			DispatchEvery:  10 * time.Millisecond,
 			SweepEvery:     25 * time.Millisecond,
 			ReconcileAfter: time.Hour,
-			Dispatcher:     workflow.DispatcherOptions{BatchSize: 7, Parallel: 3, Backoff: workflow.Backoff{Min: 5 * time.Millisecond, Max: 50 * time.Millisecond}},
-			Sweep:          workflow.SweepOptions{PageSize: 4},
+			Dispatcher:     workers.DispatcherOptions{BatchSize: 7, Parallel: 3, Backoff: workers.Backoff{Min: 5 * time.Millisecond, Max: 50 * time.Millisecond}},
+			Sweep:          workers.SweepOptions{PageSize: 4},
 			Logger:         log,
 		})
 		wg.Go(func() {
@@ -160,7 +161,7 @@ func TestWorkersTwoNodesPostgres(t *testing.T) {
 	if strings.Contains(logs.String(), "PAYLOAD-7f3a") {
 		t.Errorf("a payload reached the logs")
 	}
-	for _, name := range []string{workflow.SweepLease} {
+	for _, name := range []string{workers.SweepLease} {
 		if _, err := seed.AcquireLease(t.Context(), name, "after", time.Minute); err != nil {
 			t.Errorf("lease %s still held after shutdown: %v", name, err)
 		}
@@ -184,17 +185,18 @@ func TestWorkersRunAndShutDown(t *testing.T) {
 	timing := wkProject(t, s, wkTaskOpts{DueAt: &due, Timeout: true})
 	completing := wkProject(t, s, wkTaskOpts{})
 
-	w := workflow.NewWorkers(s, workflow.NewLoopback(s, notes), workflow.WorkersOptions{
+	w := workers.New(s, workflow.NewLoopback(s), workers.Options{
 		DispatchEvery: time.Hour, SweepEvery: 20 * time.Millisecond,
 		ReconcileAfter: 10 * time.Millisecond, ReconcileEvery: 30 * time.Millisecond,
-		Notifier: notes, Logger: log,
+		Logger: log,
 	})
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
 
 	wkComplete(t, s, completing, wkPayload)
-	w.Kick() // the dispatcher would otherwise wait its hour
+	s.NotifyChanges(notes) // from here on: what the workers commit
+	w.Kick()               // the dispatcher would otherwise wait its hour
 	clock.advance(2 * time.Minute)
 	wkEventually(t, 10*time.Second, "the loopback to finish both tasks", func() bool {
 		return wkGet(t, s, "t1", completing.ID).Status == models.StatusCompleted
@@ -221,7 +223,7 @@ func TestWorkersRunAndShutDown(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after its context ended")
 	}
-	for _, name := range []string{workflow.SweepLease, workflow.ReconcileLeasePrefix + "t1"} {
+	for _, name := range []string{workers.SweepLease, workers.ReconcileLeasePrefix + "t1"} {
 		if _, err := s.AcquireLease(t.Context(), name, "after", time.Minute); err != nil {
 			t.Errorf("lease %s still held after shutdown: %v", name, err)
 		}

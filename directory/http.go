@@ -1,4 +1,4 @@
-package workflow
+package directory
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"usertasks/models"
 )
 
-// HTTPDirectory is a participant directory behind an HTTP service:
+// HTTP is a participant directory behind an HTTP service:
 //
 //	GET {base}/groups/{groupId}/members?tenant=T   → 200 {"members": [{"id", "displayName"?, "provider"?}]}
 //	GET {base}/participants?tenant=T&search=Q&type=user|group&limit=N
@@ -24,15 +24,15 @@ import (
 // A 404 of the members call means the group is unknown. A member without a provider has its
 // group's provider. Requests carry the configured headers (for example an Authorization header)
 // and are bounded by a timeout; answers are bounded in size.
-type HTTPDirectory struct {
+type HTTP struct {
 	base    *url.URL
 	client  *http.Client
 	header  http.Header
 	timeout time.Duration
 }
 
-// HTTPDirectoryOptions tune an HTTPDirectory.
-type HTTPDirectoryOptions struct {
+// HTTPOptions tune an HTTP.
+type HTTPOptions struct {
 	// Timeout bounds each request. Default 10s.
 	Timeout time.Duration
 	// Client sends the requests. Default a new http.Client.
@@ -44,8 +44,8 @@ type HTTPDirectoryOptions struct {
 // maxDirectoryAnswer bounds a directory answer: 1,000 members with long names fit easily.
 const maxDirectoryAnswer = 4 << 20
 
-// NewHTTPDirectory checks the base URL (absolute http or https) and builds the directory.
-func NewHTTPDirectory(baseURL string, o HTTPDirectoryOptions) (*HTTPDirectory, error) {
+// NewHTTP checks the base URL (absolute http or https) and builds the directory.
+func NewHTTP(baseURL string, o HTTPOptions) (*HTTP, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("directory: base URL %q must be an absolute http or https URL without a query", baseURL)
@@ -56,7 +56,7 @@ func NewHTTPDirectory(baseURL string, o HTTPDirectoryOptions) (*HTTPDirectory, e
 	if o.Client == nil {
 		o.Client = &http.Client{}
 	}
-	return &HTTPDirectory{base: u, client: o.Client, header: o.Header.Clone(), timeout: o.Timeout}, nil
+	return &HTTP{base: u, client: o.Client, header: o.Header.Clone(), timeout: o.Timeout}, nil
 }
 
 // directoryMember is one participant of a directory answer.
@@ -68,7 +68,7 @@ type directoryMember struct {
 }
 
 // Expand implements Directory.
-func (d *HTTPDirectory) Expand(ctx context.Context, tenant string, group models.ParticipantRef) ([]models.ParticipantRef, error) {
+func (d *HTTP) Expand(ctx context.Context, tenant string, group models.ParticipantRef) ([]models.ParticipantRef, error) {
 	path := "/groups/" + url.PathEscape(group.ID) + "/members"
 	var answer struct {
 		Members []directoryMember `json:"members"`
@@ -97,7 +97,7 @@ func (d *HTTPDirectory) Expand(ctx context.Context, tenant string, group models.
 }
 
 // Search implements Directory.
-func (d *HTTPDirectory) Search(ctx context.Context, tenant, query string, typ models.ParticipantType, limit int) ([]models.ParticipantRef, error) {
+func (d *HTTP) Search(ctx context.Context, tenant, query string, typ models.ParticipantType, limit int) ([]models.ParticipantRef, error) {
 	q := url.Values{"tenant": {tenant}, "search": {query}, "limit": {strconv.Itoa(searchLimit(limit))}}
 	if typ != "" {
 		q.Set("type", string(typ))
@@ -130,7 +130,7 @@ func (d *HTTPDirectory) Search(ctx context.Context, tenant, query string, typ mo
 
 // get sends one GET of escapedPath (below the base URL) and decodes a 200 JSON answer into dst.
 // The error names the status, never the answer's body (it may echo anything).
-func (d *HTTPDirectory) get(ctx context.Context, escapedPath string, query url.Values, dst any) error {
+func (d *HTTP) get(ctx context.Context, escapedPath string, query url.Values, dst any) error {
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
 	target := d.base.String() + escapedPath + "?" + query.Encode()

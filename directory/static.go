@@ -1,4 +1,4 @@
-package workflow
+package directory
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"usertasks/models"
 )
 
-// StaticDirectory is a participant directory held in memory, typically loaded from a JSON file:
+// Static is a participant directory held in memory, typically loaded from a JSON file:
 //
 //	{"tenants": {"acme": {"provider": "default",
 //	  "users":  [{"id": "ann", "displayName": "Ann", "groups": ["finance"]}],
@@ -20,7 +20,7 @@ import (
 // A group exists when it is listed under groups or named by a user; its members are the users
 // that name it. Every participant of a tenant has the tenant's provider (default "default").
 // The value is read-only and safe for concurrent use.
-type StaticDirectory struct {
+type Static struct {
 	Tenants map[string]StaticTenant `json:"tenants"`
 }
 
@@ -44,37 +44,37 @@ type StaticGroup struct {
 	DisplayName string `json:"displayName,omitempty"`
 }
 
-// LoadStaticDirectory reads and checks a directory file.
-func LoadStaticDirectory(path string) (StaticDirectory, error) {
+// LoadStatic reads and checks a directory file.
+func LoadStatic(path string) (Static, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return StaticDirectory{}, fmt.Errorf("directory file: %w", err)
+		return Static{}, fmt.Errorf("directory file: %w", err)
 	}
-	d, err := ParseStaticDirectory(raw)
+	d, err := ParseStatic(raw)
 	if err != nil {
-		return StaticDirectory{}, fmt.Errorf("directory file %s: %w", path, err)
+		return Static{}, fmt.Errorf("directory file %s: %w", path, err)
 	}
 	return d, nil
 }
 
-// ParseStaticDirectory decodes a directory document strictly (unknown members are refused, so
+// ParseStatic decodes a directory document strictly (unknown members are refused, so
 // a typo does not silently empty a group) and checks it.
-func ParseStaticDirectory(raw []byte) (StaticDirectory, error) {
-	var d StaticDirectory
+func ParseStatic(raw []byte) (Static, error) {
+	var d Static
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return StaticDirectory{}, fmt.Errorf("decode: %w", err)
+		return Static{}, fmt.Errorf("decode: %w", err)
 	}
 	if dec.More() {
-		return StaticDirectory{}, fmt.Errorf("decode: trailing data after the document")
+		return Static{}, fmt.Errorf("decode: trailing data after the document")
 	}
 	return d, d.Check()
 }
 
 // Check reports the first entry that could not be a participant: empty or over-long ids and
 // names, and ids listed twice.
-func (d StaticDirectory) Check() error {
+func (d Static) Check() error {
 	for tenant, t := range d.Tenants {
 		if tenant == "" || len(tenant) > models.MaxTenantLength {
 			return fmt.Errorf("tenant %q: the name must be 1 to %d bytes", tenant, models.MaxTenantLength)
@@ -146,7 +146,7 @@ func (t StaticTenant) hasGroup(id string) bool {
 }
 
 // Expand implements Directory.
-func (d StaticDirectory) Expand(_ context.Context, tenant string, group models.ParticipantRef) ([]models.ParticipantRef, error) {
+func (d Static) Expand(_ context.Context, tenant string, group models.ParticipantRef) ([]models.ParticipantRef, error) {
 	t, ok := d.Tenants[tenant]
 	if !ok || group.Provider != t.provider() || !t.hasGroup(group.ID) {
 		return nil, fmt.Errorf("directory: group %q: %w", group.ID, models.ErrNotFound)
@@ -162,7 +162,7 @@ func (d StaticDirectory) Expand(_ context.Context, tenant string, group models.P
 }
 
 // Search implements Directory.
-func (d StaticDirectory) Search(_ context.Context, tenant, query string, typ models.ParticipantType, limit int) ([]models.ParticipantRef, error) {
+func (d Static) Search(_ context.Context, tenant, query string, typ models.ParticipantType, limit int) ([]models.ParticipantRef, error) {
 	t, ok := d.Tenants[tenant]
 	if !ok {
 		return []models.ParticipantRef{}, nil

@@ -1,11 +1,11 @@
-package workflow_test
+package workers_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"usertasks/workflow"
+	"usertasks/workers"
 )
 
 // A reconciliation interval shorter than the default first delay is not held back by it: the
@@ -14,7 +14,7 @@ func TestWorkersFirstReconciliationWithinTheInterval(t *testing.T) {
 	s := wkSQLite(t).open(t, nil)
 	log, _ := wkLogger(t)
 	wkProject(t, s, wkTaskOpts{})
-	w := workflow.NewWorkers(s, newWKFakeRuntime(), workflow.WorkersOptions{
+	w := workers.New(s, newWKFakeRuntime(), workers.Options{
 		DispatchEvery: time.Hour, SweepEvery: time.Hour, ReconcileEvery: 150 * time.Millisecond, Logger: log,
 	})
 	ctx, stop := context.WithCancel(t.Context())

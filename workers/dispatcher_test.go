@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/workers"
 	"usertasks/workflow"
 )
 
@@ -55,7 +56,7 @@ func TestDispatchDeliversEveryTransition(t *testing.T) {
 		overdue := []models.Task{wkProject(t, s, wkTaskOpts{DueAt: &past}), wkProject(t, s, wkTaskOpts{DueAt: &past})}
 		untouched := wkProject(t, s, wkTaskOpts{})
 
-		sweeper := workflow.NewDueSweeper(s, workflow.SweepOptions{Logger: log})
+		sweeper := workers.NewDueSweeper(s, workers.SweepOptions{Logger: log})
 		res, err := sweeper.RunOnce(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -67,8 +68,8 @@ func TestDispatchDeliversEveryTransition(t *testing.T) {
 			t.Fatalf("second sweep %+v, %v; want nothing to do", res, err)
 		}
 
-		d := workflow.NewDispatcher(s, rt.client(t), workflow.DispatcherOptions{
-			Backoff: workflow.Backoff{Min: time.Millisecond, Max: 10 * time.Millisecond}, Parallel: 4, Logger: log,
+		d := workers.NewDispatcher(s, rt.client(t), workers.DispatcherOptions{
+			Backoff: workers.Backoff{Min: time.Millisecond, Max: 10 * time.Millisecond}, Parallel: 4, Logger: log,
 		})
 		wkEventually(t, 30*time.Second, "every transition to finish", func() bool {
 			if _, err := d.RunOnce(ctx); err != nil {
@@ -153,8 +154,8 @@ func TestDispatchDeliversEveryTransition(t *testing.T) {
 }
 
 func TestDispatchBackoffGrows(t *testing.T) {
-	highest := workflow.Backoff{Min: time.Second, Max: time.Hour, Jitter: func(n int64) int64 { return n - 1 }}
-	lowest := workflow.Backoff{Min: time.Second, Max: time.Hour, Jitter: func(int64) int64 { return 0 }}
+	highest := workers.Backoff{Min: time.Second, Max: time.Hour, Jitter: func(n int64) int64 { return n - 1 }}
+	lowest := workers.Backoff{Min: time.Second, Max: time.Hour, Jitter: func(int64) int64 { return 0 }}
 	prev := time.Duration(0)
 	for attempt := 1; attempt <= 30; attempt++ {
 		want := min(time.Second<<(attempt-1), time.Hour)
@@ -170,7 +171,7 @@ func TestDispatchBackoffGrows(t *testing.T) {
 		}
 	}
 	t.Run("FullJitterStaysWithinTheCeiling", func(t *testing.T) {
-		b := workflow.DefaultBackoff
+		b := workers.DefaultBackoff
 		seen := map[time.Duration]bool{}
 		for range 500 {
 			d := b.Delay(5)
@@ -196,9 +197,9 @@ func TestDispatchHealthAfterFailureThreshold(t *testing.T) {
 	rt.setFailure(&workflow.RuntimeError{Code: "http-503", Status: 503})
 	task := wkProject(t, s, wkTaskOpts{})
 	wkComplete(t, s, task, wkPayload)
-	d := workflow.NewDispatcher(s, rt, workflow.DispatcherOptions{
+	d := workers.NewDispatcher(s, rt, workers.DispatcherOptions{
 		FailureThreshold: 3, Logger: log,
-		Backoff: workflow.Backoff{Min: time.Second, Max: time.Hour, Jitter: func(n int64) int64 { return n - 1 }},
+		Backoff: workers.Backoff{Min: time.Second, Max: time.Hour, Jitter: func(n int64) int64 { return n - 1 }},
 	})
 
 	for attempt := 1; attempt <= 5; attempt++ {
@@ -255,7 +256,7 @@ func TestDispatchSettlesRowsOfClosedTasks(t *testing.T) {
 	}
 	wkExec(t, s, "UPDATE user_task_resumptions SET state = 'pending' WHERE task_id = ?", task.ID)
 	log, _ := wkLogger(t)
-	res, err := workflow.NewDispatcher(s, rt, workflow.DispatcherOptions{Logger: log}).RunOnce(ctx)
+	res, err := workers.NewDispatcher(s, rt, workers.DispatcherOptions{Logger: log}).RunOnce(ctx)
 	if err != nil || res.Claimed != 1 || res.Skipped != 1 {
 		t.Fatalf("run %+v, %v; want one row claimed and skipped", res, err)
 	}
@@ -273,7 +274,7 @@ func TestDispatchShutdownGivesRowsBack(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	blocking := &wkBlockingRuntime{started: make(chan struct{})}
 	log, _ := wkLogger(t)
-	d := workflow.NewDispatcher(s, blocking, workflow.DispatcherOptions{Logger: log})
+	d := workers.NewDispatcher(s, blocking, workers.DispatcherOptions{Logger: log})
 	go func() { <-blocking.started; cancel() }()
 	res, err := d.RunOnce(ctx)
 	if err != nil || res.Skipped != 1 {

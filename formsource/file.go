@@ -1,4 +1,4 @@
-package workflow
+package formsource
 
 import (
 	"context"
@@ -15,19 +15,19 @@ import (
 	"usertasks/models"
 )
 
-// FileFormProvider serves forms from a folder laid out as `<key>/<version>.json`, where version
+// FileProvider serves forms from a folder laid out as `<key>/<version>.json`, where version
 // is a positive integer (`approval/1.json`, `approval/2.json`); `latest` or no version means the
 // highest. Every schema is checked with forms.Parse when it is resolved. Keys are the same for
 // every tenant.
-type FileFormProvider struct {
+type FileProvider struct {
 	fsys fs.FS
 }
 
-// NewFileFormProvider serves the forms of fsys (for example an embed.FS or os.DirFS).
-func NewFileFormProvider(fsys fs.FS) *FileFormProvider { return &FileFormProvider{fsys: fsys} }
+// NewFileProvider serves the forms of fsys (for example an embed.FS or os.DirFS).
+func NewFileProvider(fsys fs.FS) *FileProvider { return &FileProvider{fsys: fsys} }
 
-// OpenFileFormProvider serves the forms of the folder dir, which must exist.
-func OpenFileFormProvider(dir string) (*FileFormProvider, error) {
+// OpenFileProvider serves the forms of the folder dir, which must exist.
+func OpenFileProvider(dir string) (*FileProvider, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("form folder: %w", err)
@@ -35,7 +35,7 @@ func OpenFileFormProvider(dir string) (*FileFormProvider, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("form folder %s is not a directory", dir)
 	}
-	return NewFileFormProvider(os.DirFS(dir)), nil
+	return NewFileProvider(os.DirFS(dir)), nil
 }
 
 // formKeyPattern keeps a form key one safe path segment.
@@ -44,12 +44,12 @@ var formKeyPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 // versionFile matches the file name of one version.
 var versionFile = regexp.MustCompile(`^([1-9][0-9]{0,8})\.json$`)
 
-// Resolve implements FormProvider.
-func (p *FileFormProvider) Resolve(ctx context.Context, _ string, ref models.FormRef) (models.PinnedForm, error) {
+// Resolve implements Provider.
+func (p *FileProvider) Resolve(ctx context.Context, _ string, ref models.FormRef) (models.PinnedForm, error) {
 	if err := ctx.Err(); err != nil {
 		return models.PinnedForm{}, err
 	}
-	if !formKeyPattern.MatchString(ref.Key) || strings.Contains(ref.Key, "..") || len(ref.Key) > maxFormKeyLength {
+	if !formKeyPattern.MatchString(ref.Key) || strings.Contains(ref.Key, "..") || len(ref.Key) > MaxKeyLength {
 		return models.PinnedForm{}, fmt.Errorf("form %q: the key is not a valid file name: %w", ref.Key, models.ErrNotFound)
 	}
 	version, err := p.version(ref)
@@ -78,9 +78,9 @@ func (p *FileFormProvider) Resolve(ctx context.Context, _ string, ref models.For
 }
 
 // version picks the concrete version of ref: the one named, or the highest file of the key.
-func (p *FileFormProvider) version(ref models.FormRef) (int, error) {
+func (p *FileProvider) version(ref models.FormRef) (int, error) {
 	if ref.Version != "" && ref.Version != LatestVersion {
-		v, ok := parseFormVersion(ref.Version)
+		v, ok := parseVersion(ref.Version)
 		if !ok {
 			return 0, fmt.Errorf("form %q: version %q is not a positive integer: %w", ref.Key, ref.Version, models.ErrNotFound)
 		}

@@ -1,4 +1,4 @@
-package workflow
+package workers
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/workflow"
 )
 
 // ReconcileStore is what the Reconciler needs from the repository.
 type ReconcileStore interface {
 	LeaseStore
+	models.Mutator
 	Tenants(ctx context.Context) ([]string, error)
 	KnownBookmarks(ctx context.Context, tenant string, bookmarkIDs []string) (map[string]bool, error)
 	ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error)
@@ -22,7 +23,6 @@ type ReconcileStore interface {
 	RequeueResumption(ctx context.Context, tenant, taskID, operationID string) (bool, error)
 	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
 	ClearHealth(ctx context.Context, tenant, taskID, code string) error
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
 // BookmarkProjector materializes a committed bookmark that has no task: the same path as POST
@@ -50,7 +50,6 @@ type ReconcilerOptions struct {
 	// MaxRemembered bounds the bookmark ids kept from the listing to spare per-task lookups;
 	// beyond it tasks are checked one by one. Default 200,000.
 	MaxRemembered int
-	Notifier      ChangeNotifier
 	Logger        *slog.Logger
 }
 
@@ -93,7 +92,7 @@ type ReconcileRun struct {
 // time (a named lease); every change is a revision compare-and-swap.
 type Reconciler struct {
 	store     ReconcileStore
-	runtime   RuntimeClient
+	runtime   workflow.RuntimeClient
 	projector BookmarkProjector
 	o         ReconcilerOptions
 	log       *slog.Logger
@@ -104,7 +103,7 @@ type Reconciler struct {
 
 // NewReconciler builds a Reconciler; projector may be nil, and then missing projections are
 // only logged.
-func NewReconciler(store ReconcileStore, runtime RuntimeClient, projector BookmarkProjector, o ReconcilerOptions) *Reconciler {
+func NewReconciler(store ReconcileStore, runtime workflow.RuntimeClient, projector BookmarkProjector, o ReconcilerOptions) *Reconciler {
 	if o.Owner == "" {
 		o.Owner = NodeID()
 	}
@@ -159,7 +158,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) (ReconcileRun, error) {
 		seen[tenant] = true
 		res, err := r.ReconcileTenant(ctx, tenant)
 		if err != nil {
-			res.Error = RuntimeErrorCode(err)
+			res.Error = workflow.RuntimeErrorCode(err)
 			if first == nil {
 				first = err
 			}
@@ -185,37 +184,20 @@ func (r *Reconciler) RunOnce(ctx context.Context) (ReconcileRun, error) {
 // what is missing), then our tasks that nothing touched lately.
 func (r *Reconciler) ReconcileTenant(ctx context.Context, tenant string) (TenantReconcile, error) {
 	var res TenantReconcile
-	name := ReconcileLeasePrefix + tenant
-	lease, err := r.store.AcquireLease(ctx, name, r.o.Owner, r.o.LeaseTTL)
-	if errors.Is(err, models.ErrLeaseLost) {
-		res.Skipped = true
-		return res, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	defer func() {
-		book, cancel := bookkeeping(ctx)
-		defer cancel()
-		if err := r.store.ReleaseLease(book, name, lease); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			r.log.Warn("release lease", "tenant", tenant, "code", RuntimeErrorCode(err))
-		}
-	}()
-	renew := func() error {
-		var err error
-		lease, err = r.store.RenewLease(ctx, name, lease, r.o.LeaseTTL)
-		return err
-	}
-
-	listed, err := r.bookmarks(ctx, tenant, &res.ReconcileCounts, renew)
-	if err != nil {
-		return res, err
-	}
-	err = r.tasks(ctx, tenant, &tenantPass{listed: listed, counts: &res.ReconcileCounts}, renew)
-	if c := res.ReconcileCounts; c != (ReconcileCounts{}) {
-		r.log.Info("reconciled tenant", "tenant", tenant, "recreated", c.Recreated, "requeued", c.Requeued,
-			"finalized", c.Finalized, "ambiguous", c.Ambiguous)
-	}
+	held, err := withLease(ctx, r.store, ReconcileLeasePrefix+tenant, r.o.Owner, r.o.LeaseTTL, r.log.With("tenant", tenant),
+		func(renew func() error) error {
+			listed, err := r.bookmarks(ctx, tenant, &res.ReconcileCounts, renew)
+			if err != nil {
+				return err
+			}
+			err = r.tasks(ctx, tenant, &tenantPass{listed: listed, counts: &res.ReconcileCounts}, renew)
+			if c := res.ReconcileCounts; c != (ReconcileCounts{}) {
+				r.log.Info("reconciled tenant", "tenant", tenant, "recreated", c.Recreated, "requeued", c.Requeued,
+					"finalized", c.Finalized, "ambiguous", c.Ambiguous)
+			}
+			return err
+		})
+	res.Skipped = !held && err == nil
 	return res, err
 }
 
@@ -270,7 +252,7 @@ func (r *Reconciler) bookmarks(ctx context.Context, tenant string, c *ReconcileC
 			case errors.Is(err, models.ErrInvalid), errors.Is(err, models.ErrCapacity):
 				// The body is refused as it would be on the projection endpoint; the runtime
 				// must fix it. Nothing here can.
-				r.log.Warn("a committed bookmark cannot be projected", "tenant", tenant, "bookmarkId", id, "code", RuntimeErrorCode(err))
+				r.log.Warn("a committed bookmark cannot be projected", "tenant", tenant, "bookmarkId", id, "code", workflow.RuntimeErrorCode(err))
 			case err != nil:
 				return nil, err
 			}
@@ -390,7 +372,7 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) err
 		return nil
 	}
 
-	ch, err := closeRemovedBookmark(ctx, r.store, t.Tenant, t.ID, func(cur models.Task) error {
+	ch, err := workflow.CloseRemovedBookmark(ctx, r.store, t.Tenant, t.ID, func(cur models.Task) error {
 		if cur.Revision != t.Revision || cur.Status != t.Status {
 			return errChangedMeanwhile
 		}
@@ -404,9 +386,6 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) err
 	}
 	c.Finalized++
 	log.Info("finalized a task whose bookmark is gone", "status", string(ch.Task.Status))
-	if r.o.Notifier != nil {
-		r.o.Notifier.Changed(ch.Task.Tenant, ch.Task.ID, ch.Task.Revision)
-	}
 	return nil
 }
 
@@ -415,7 +394,7 @@ func (r *Reconciler) task(ctx context.Context, t models.Task, p *tenantPass) err
 // flagged. Our own failures (the run's context, the store behind the loopback) stop the run,
 // and so does a runtime that has not answered maxUnanswered times in a row.
 func (r *Reconciler) unclearAnswer(ctx context.Context, t models.Task, p *tenantPass, err error) error {
-	var re *RuntimeError
+	var re *workflow.RuntimeError
 	if ctx.Err() != nil || !errors.As(err, &re) {
 		return err
 	}
@@ -442,22 +421,14 @@ func (r *Reconciler) flag(ctx context.Context, t models.Task, code, message stri
 	}
 	h := models.Health{Severity: models.SeverityAdvisory, Code: code, Message: message}
 	if err := r.store.SetHealth(ctx, t.Tenant, t.ID, h); err != nil {
-		r.log.Warn("set health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
-		return
-	}
-	if r.o.Notifier != nil {
-		r.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
+		r.log.Warn("set health", "tenant", t.Tenant, "taskId", t.ID, "code", workflow.RuntimeErrorCode(err))
 	}
 }
 
 // clearFinding removes the task's advisory finding code once what raised it is settled.
 func (r *Reconciler) clearFinding(ctx context.Context, t models.Task, code string) {
 	if err := r.store.ClearHealth(ctx, t.Tenant, t.ID, code); err != nil {
-		r.log.Warn("clear health", "tenant", t.Tenant, "taskId", t.ID, "code", RuntimeErrorCode(err))
-		return
-	}
-	if r.o.Notifier != nil {
-		r.o.Notifier.Changed(t.Tenant, t.ID, t.Revision)
+		r.log.Warn("clear health", "tenant", t.Tenant, "taskId", t.ID, "code", workflow.RuntimeErrorCode(err))
 	}
 }
 

@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/workers"
 	"usertasks/workflow"
 )
 
@@ -82,7 +83,7 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 		stale := wkProject(t, s, wkTaskOpts{})
 		staleOp := wkComplete(t, s, stale, wkPayload)
 		rt.commitTask(stale)
-		if res, err := workflow.NewDispatcher(s, rt, workflow.DispatcherOptions{Logger: log}).RunOnce(ctx); err != nil || res.Delivered != 1 {
+		if res, err := workers.NewDispatcher(s, rt, workers.DispatcherOptions{Logger: log}).RunOnce(ctx); err != nil || res.Delivered != 1 {
 			t.Fatalf("first delivery %+v, %v", res, err)
 		}
 		// Orphans: the runtime no longer has their bookmarks.
@@ -101,7 +102,7 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 		clock.advance(6 * time.Minute)
 		recent := wkProject(t, s, wkTaskOpts{}) // no bookmark, but touched within 5 min
 
-		r := workflow.NewReconciler(s, rt, projector, workflow.ReconcilerOptions{Logger: log, PageSize: 2})
+		r := workers.NewReconciler(s, rt, projector, workers.ReconcilerOptions{Logger: log, PageSize: 2})
 		if _, ok := r.LastRun(); ok {
 			t.Fatalf("a last run before any run")
 		}
@@ -109,11 +110,11 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := workflow.ReconcileCounts{Recreated: 1, Requeued: 1, Finalized: 4, Ambiguous: 1}
+		want := workers.ReconcileCounts{Recreated: 1, Requeued: 1, Finalized: 4, Ambiguous: 1}
 		if run.Totals != want {
 			t.Fatalf("totals %+v, want %+v", run.Totals, want)
 		}
-		if got := run.Tenants["t2"].ReconcileCounts; got != (workflow.ReconcileCounts{Finalized: 1}) {
+		if got := run.Tenants["t2"].ReconcileCounts; got != (workers.ReconcileCounts{Finalized: 1}) {
 			t.Fatalf("tenant t2 %+v, want one finalized", got)
 		}
 		last, ok := r.LastRun()
@@ -151,7 +152,7 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if run.Totals != (workflow.ReconcileCounts{Ambiguous: 1}) {
+			if run.Totals != (workers.ReconcileCounts{Ambiguous: 1}) {
 				t.Fatalf("second run %+v, want only the ambiguous task reported again", run.Totals)
 			}
 			if got := projector.calls.Load(); got != 1 {
@@ -159,7 +160,7 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 			}
 		})
 		t.Run("RequeuedStimulusKeepsItsIdentity", func(t *testing.T) {
-			if res, err := workflow.NewDispatcher(s, rt, workflow.DispatcherOptions{Logger: log}).RunOnce(ctx); err != nil || res.Delivered != 1 {
+			if res, err := workers.NewDispatcher(s, rt, workers.DispatcherOptions{Logger: log}).RunOnce(ctx); err != nil || res.Delivered != 1 {
 				t.Fatalf("redelivery %+v, %v; want exactly the stale one", res, err)
 			}
 			got := rt.stimuli()
@@ -179,7 +180,7 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if run.Totals != (workflow.ReconcileCounts{Finalized: 1, Ambiguous: 1}) {
+			if run.Totals != (workers.ReconcileCounts{Finalized: 1, Ambiguous: 1}) {
 				t.Fatalf("run %+v", run.Totals)
 			}
 			got := wkGet(t, s, "t1", stale.ID)
@@ -199,10 +200,10 @@ func TestReconcileLeaseAndFailures(t *testing.T) {
 	wkProject(t, s, wkTaskOpts{})
 	wkProject(t, s, wkTaskOpts{Tenant: "t2"})
 	rt := newWKFakeRuntime()
-	if _, err := s.AcquireLease(ctx, workflow.ReconcileLeasePrefix+"t1", "other-node", time.Hour); err != nil {
+	if _, err := s.AcquireLease(ctx, workers.ReconcileLeasePrefix+"t1", "other-node", time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	r := workflow.NewReconciler(s, rt, nil, workflow.ReconcilerOptions{Logger: log, Tenants: []string{"t3"}})
+	r := workers.NewReconciler(s, rt, nil, workers.ReconcilerOptions{Logger: log, Tenants: []string{"t3"}})
 	run, err := r.RunOnce(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestReconcileLeaseAndFailures(t *testing.T) {
 	if err == nil || run.Tenants["t2"].Error != "http-503" {
 		t.Fatalf("failing runtime: %+v, %v", run.Tenants, err)
 	}
-	if _, err := s.AcquireLease(ctx, workflow.ReconcileLeasePrefix+"t2", "other-node", time.Hour); err != nil {
+	if _, err := s.AcquireLease(ctx, workers.ReconcileLeasePrefix+"t2", "other-node", time.Hour); err != nil {
 		t.Fatalf("the failed run kept its lease: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package workflow_test
+package workers_test
 
 import (
 	"bytes"

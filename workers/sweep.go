@@ -1,4 +1,4 @@
-package workflow
+package workers
 
 import (
 	"context"
@@ -7,21 +7,13 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
-
-// LeaseStore takes the named singleton leases of the sweep and the reconciliation.
-type LeaseStore interface {
-	AcquireLease(ctx context.Context, name, owner string, ttl time.Duration) (models.Lease, error)
-	RenewLease(ctx context.Context, name string, l models.Lease, ttl time.Duration) (models.Lease, error)
-	ReleaseLease(ctx context.Context, name string, l models.Lease) error
-}
 
 // SweepStore is what the DueSweeper needs from the repository.
 type SweepStore interface {
 	LeaseStore
+	models.Mutator
 	DueTasks(ctx context.Context, limit int, afterID string) ([]models.Task, error)
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide repository.MutateFunc) (models.Change, error)
 }
 
 // SweepLease is the name of the due sweep's lease.
@@ -32,7 +24,6 @@ type SweepOptions struct {
 	Owner    string        // default NodeID()
 	PageSize int           // default 200
 	LeaseTTL time.Duration // default 5 min, renewed after every page
-	Notifier ChangeNotifier
 	Logger   *slog.Logger
 }
 
@@ -76,45 +67,33 @@ type SweepResult struct {
 // RunOnce sweeps every due task once, page by page.
 func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 	var res SweepResult
-	lease, err := s.store.AcquireLease(ctx, SweepLease, s.o.Owner, s.o.LeaseTTL)
-	if errors.Is(err, models.ErrLeaseLost) {
-		res.Busy = true
-		return res, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	defer func() {
-		book, cancel := bookkeeping(ctx)
-		defer cancel()
-		if err := s.store.ReleaseLease(book, SweepLease, lease); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-			s.log.Warn("release lease", "code", RuntimeErrorCode(err))
-		}
-	}()
-
-	after := ""
-	for {
-		page, err := s.store.DueTasks(ctx, s.o.PageSize, after)
-		if err != nil {
-			return res, err
-		}
-		for _, t := range page {
-			if err := s.sweep(ctx, t, &res); err != nil {
-				return res, err
+	held, err := withLease(ctx, s.store, SweepLease, s.o.Owner, s.o.LeaseTTL, s.log, func(renew func() error) error {
+		after := ""
+		for {
+			page, err := s.store.DueTasks(ctx, s.o.PageSize, after)
+			if err != nil {
+				return err
+			}
+			for _, t := range page {
+				if err := s.sweep(ctx, t, &res); err != nil {
+					return err
+				}
+			}
+			if len(page) < s.o.PageSize {
+				break
+			}
+			after = page[len(page)-1].ID
+			if err := renew(); err != nil {
+				return err // lost: another node sweeps on from here
 			}
 		}
-		if len(page) < s.o.PageSize {
-			break
+		if res.TimedOut+res.Overdue+res.Skipped > 0 {
+			s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped)
 		}
-		after = page[len(page)-1].ID
-		if lease, err = s.store.RenewLease(ctx, SweepLease, lease, s.o.LeaseTTL); err != nil {
-			return res, err // lost: another node sweeps on from here
-		}
-	}
-	if res.TimedOut+res.Overdue+res.Skipped > 0 {
-		s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped)
-	}
-	return res, nil
+		return nil
+	})
+	res.Busy = !held && err == nil
+	return res, err
 }
 
 // sweep applies the due transition to one task. Conflicts and refusals are skipped; only a
@@ -141,9 +120,6 @@ func (s *DueSweeper) sweep(ctx context.Context, t models.Task, res *SweepResult)
 		res.TimedOut++
 	} else {
 		res.Overdue++
-	}
-	if s.o.Notifier != nil {
-		s.o.Notifier.Changed(ch.Task.Tenant, ch.Task.ID, ch.Task.Revision)
 	}
 	return nil
 }
