@@ -1,29 +1,5 @@
 package handlers
 
-import (
-	"context"
-
-	"usertasks/models"
-	"usertasks/tasks"
-)
-
-// TaskService is what the JSON API needs from the lifecycle service; *tasks.Service satisfies it.
-type TaskService interface {
-	Capabilities(a models.Actor) tasks.Capabilities
-	List(ctx context.Context, a models.Actor, f models.TaskFilter) (tasks.Page, error)
-	Detail(ctx context.Context, a models.Actor, id string) (tasks.Detail, error)
-	Events(ctx context.Context, a models.Actor, id, cursor string, limit int) (tasks.EventPage, error)
-
-	Claim(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
-	Release(ctx context.Context, a models.Actor, id string, in tasks.ReleaseInput) (tasks.Result, error)
-	Assign(ctx context.Context, a models.Actor, id string, in tasks.AssignInput) (tasks.Result, error)
-	UpdateSchedule(ctx context.Context, a models.Actor, id string, in tasks.ScheduleInput) (tasks.Result, error)
-	Complete(ctx context.Context, a models.Actor, id string, in tasks.CompleteInput) (tasks.Result, error)
-	Cancel(ctx context.Context, a models.Actor, id string, in tasks.CancelInput) (tasks.Result, error)
-	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
-	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
-}
-
 // taskAPI holds the handlers of /api/v1/user-tasks. Each handler parses its request, calls the
 // service once and renders the answer; every error goes to the one error handler.
 type taskAPI struct {
