@@ -19,12 +19,6 @@ const problemContentType = "application/problem+json"
 // resolve (RFC 9457 3.1.1).
 const problemTypePrefix = "urn:usertasks:problem:"
 
-// Codes of answers that have no domain error behind them.
-const (
-	codeMethodNotAllowed models.Code = "method-not-allowed"
-	codeInternal         models.Code = "internal-error"
-)
-
 // problem is the body of every error answer. Errors lists the offending fields of validation
 // and form errors. No body carries an id, a request id or anything the caller sent.
 type problem struct {
@@ -36,7 +30,8 @@ type problem struct {
 	Errors []models.FieldError `json:"errors,omitempty"`
 }
 
-// problemKind is the fixed status, title and message of one code. Messages are our own.
+// problemKind is the fixed status, title and message of one code. Messages are our own. The
+// pages answer with the same status; their words come from the catalogue, by code.
 type problemKind struct {
 	status        int
 	title, detail string
@@ -47,8 +42,9 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeMalformedRequest:     {http.StatusBadRequest, "Malformed request", "The request could not be read.", ""},
 	models.CodeUnauthenticated:      {http.StatusUnauthorized, "Unauthenticated", "A valid bearer token is required.", ""},
 	models.CodeForbidden:            {http.StatusForbidden, "Forbidden", "You do not have permission for this request.", ""},
+	models.CodeCSRFRefused:          {http.StatusForbidden, "Forbidden", "The form did not carry the page's CSRF token.", ""},
 	models.CodeNotFound:             {http.StatusNotFound, "Not found", "The resource does not exist or is not visible to you.", ""},
-	codeMethodNotAllowed:            {http.StatusMethodNotAllowed, "Method not allowed", "The resource does not support this method.", ""},
+	models.CodeMethodNotAllowed:     {http.StatusMethodNotAllowed, "Method not allowed", "The resource does not support this method.", ""},
 	models.CodeRevisionConflict:     {http.StatusConflict, "Revision conflict", "The task changed since you read it; reload it and try again.", ""},
 	models.CodeIdempotencyConflict:  {http.StatusConflict, "Idempotency conflict", "The operation id was already used for a different request.", ""},
 	models.CodeTerminal:             {http.StatusConflict, "Task closed", "The task is closed.", ""},
@@ -69,7 +65,7 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeRateLimited:          {http.StatusTooManyRequests, "Too many requests", "Too many attempts; try again later.", "60"},
 	models.CodeCapacityExceeded:     {http.StatusTooManyRequests, "Capacity exceeded", "The tenant has too many open tasks.", "60"},
 	models.CodeDatabaseBusy:         {http.StatusServiceUnavailable, "Database busy", "The database is busy; try again shortly.", "1"},
-	codeInternal:                    {http.StatusInternalServerError, "Internal error", "Something went wrong on our side.", ""},
+	models.CodeInternal:             {http.StatusInternalServerError, "Internal error", "Something went wrong on our side.", ""},
 }
 
 // bodyTooLarge is the 413 of a request body over models.MaxRequestBodyBytes (a field over its
@@ -86,10 +82,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		}
 		p, kind := problemOf(err)
 		if p.Status == http.StatusInternalServerError {
-			req := c.Request()
-			log.ErrorContext(req.Context(), "internal error",
-				"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
-				"method", req.Method, "route", c.Path(), "error", err.Error())
+			logInternal(log, c, err)
 		}
 		h := c.Response().Header()
 		if kind.retryAfter != "" {
@@ -107,20 +100,32 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 	}
 }
 
-// problemOf chooses the answer to err.
+// logInternal logs an internal error once, with the request id; the answer says nothing of it.
+func logInternal(log *slog.Logger, c echo.Context, err error) {
+	req := c.Request()
+	log.ErrorContext(req.Context(), "internal error",
+		"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
+		"method", req.Method, "route", c.Path(), "error", err.Error())
+}
+
+// problemOf chooses the answer to err, for the JSON API and the pages alike.
 func problemOf(err error) (problem, problemKind) {
 	var he *echo.HTTPError
-	if errors.As(err, &he) {
+	switch {
+	case errors.Is(err, errCSRF):
+		kind := problemKinds[models.CodeCSRFRefused]
+		return newProblem(models.CodeCSRFRefused, kind), kind
+	case errors.As(err, &he):
 		return echoProblem(he)
 	}
 	code := models.ErrorCode(err)
 	kind, ok := problemKinds[code]
 	if !ok { // internal, corrupt-store, lease-lost: nothing the caller can act on
-		code, kind = codeInternal, problemKinds[codeInternal]
+		code, kind = models.CodeInternal, problemKinds[models.CodeInternal]
 	}
 	p := newProblem(code, kind)
 	var ve *models.ValidationError
-	if errors.As(err, &ve) && code != codeInternal {
+	if errors.As(err, &ve) && code != models.CodeInternal {
 		p.Errors = ve.Fields
 	}
 	return p, kind
@@ -142,10 +147,10 @@ func echoProblem(he *echo.HTTPError) (problem, problemKind) {
 	case http.StatusNotFound:
 		code = models.CodeNotFound
 	case http.StatusMethodNotAllowed:
-		code = codeMethodNotAllowed
+		code = models.CodeMethodNotAllowed
 	default:
 		if he.Code >= 500 || http.StatusText(he.Code) == "" {
-			code = codeInternal
+			code = models.CodeInternal
 			break
 		}
 		text := http.StatusText(he.Code)
@@ -157,7 +162,7 @@ func echoProblem(he *echo.HTTPError) (problem, problemKind) {
 
 func newProblem(code models.Code, k problemKind) problem {
 	if k.status == 0 {
-		k = problemKinds[codeInternal]
+		k = problemKinds[models.CodeInternal]
 	}
 	return problem{Type: problemTypePrefix + string(code), Title: k.title, Status: k.status, Code: code, Detail: k.detail}
 }

@@ -30,11 +30,11 @@ func TestErrorHandler(t *testing.T) {
 		{fmt.Errorf("write: %w", models.ErrBusy), http.StatusServiceUnavailable, models.CodeDatabaseBusy, "1"},
 		{models.Invalid(models.CodeCrossTenantAssignee, models.FieldError{Field: "assignee", Message: "x"}), http.StatusUnprocessableEntity, models.CodeCrossTenantAssignee, ""},
 		{models.Invalid(models.CodeFormUnavailable), http.StatusUnprocessableEntity, models.CodeFormUnavailable, ""},
-		{&models.CorruptError{TaskID: "t", Reason: "x"}, http.StatusInternalServerError, codeInternal, ""},
-		{models.ErrLeaseLost, http.StatusInternalServerError, codeInternal, ""},
-		{errors.New("boom"), http.StatusInternalServerError, codeInternal, ""},
+		{&models.CorruptError{TaskID: "t", Reason: "x"}, http.StatusInternalServerError, models.CodeInternal, ""},
+		{models.ErrLeaseLost, http.StatusInternalServerError, models.CodeInternal, ""},
+		{errors.New("boom"), http.StatusInternalServerError, models.CodeInternal, ""},
 		{echo.NewHTTPError(http.StatusUnsupportedMediaType), http.StatusUnsupportedMediaType, "unsupported-media-type", ""},
-		{echo.NewHTTPError(http.StatusBadGateway), http.StatusInternalServerError, codeInternal, ""},
+		{echo.NewHTTPError(http.StatusBadGateway), http.StatusInternalServerError, models.CodeInternal, ""},
 	} {
 		rec := httptest.NewRecorder()
 		handle(c.err, e.NewContext(httptest.NewRequest(http.MethodGet, "/", nil), rec))

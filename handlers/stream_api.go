@@ -1,9 +1,9 @@
 package handlers
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -12,6 +12,7 @@ import (
 
 	"usertasks/live"
 	"usertasks/models"
+	"usertasks/tasks"
 )
 
 // The stream's wire format comes from github.com/tmaxmax/go-sse (its Upgrade and Message: field
@@ -19,18 +20,14 @@ import (
 // change must be decided per subscriber with the read policy against one loaded task, which
 // live.Broker does.
 
-// StreamAuthorizer answers what the read policy cannot decide from the task alone: whether
-// the caller acted on it before (a past actor may read its summary). *repository.Store
-// satisfies it.
+// StreamAuthorizer decides who may open a stream and which changed tasks it may hear of, by the
+// read policy of the task queries; *tasks.Service satisfies it.
 type StreamAuthorizer interface {
-	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
+	Watch(a models.Actor) (*tasks.Watch, error)
 }
 
 // streamRetry is the reconnect delay the stream asks EventSource to use.
 const streamRetry = 3 * time.Second
-
-// actedCacheSize bounds one stream's memory of tasks its caller acted on.
-const actedCacheSize = 1024
 
 // streamWriteTimeout bounds each write of a stream. A stream outlives the server's write
 // timeout by design, so it replaces that deadline before every write (net/http already lifts
@@ -41,14 +38,14 @@ var streamWriteTimeout = 30 * time.Second
 // RegisterStream adds GET /user-tasks/stream to g (the /api/v1 group). mw authenticates the
 // caller (bearer token or session cookie); without it every request is 401.
 func RegisterStream(g *echo.Group, b *live.Broker, svc StreamAuthorizer, mw ...echo.MiddlewareFunc) {
-	h := &streamAPI{broker: b, acted: svc}
+	h := &streamAPI{broker: b, watchers: svc}
 	g.GET("/user-tasks/stream", h.streamTasks, mw...)
 }
 
 // streamAPI serves the invalidation stream.
 type streamAPI struct {
-	broker *live.Broker
-	acted  StreamAuthorizer
+	broker   *live.Broker
+	watchers StreamAuthorizer
 }
 
 // invalidation is one event of the stream: what changed, never content.
@@ -64,16 +61,14 @@ type invalidation struct {
 // its maximum age or the server stops.
 func (h *streamAPI) streamTasks(c echo.Context) error {
 	a := actorOf(c)
-	if a.Tenant == "" || a.Subject.ID == "" || a.System {
-		return models.ErrUnauthorized
-	}
-	if a.Guest == nil && !models.ActorCan(a, models.PermView) {
-		return models.ErrForbidden
+	watch, err := h.watchers.Watch(a)
+	if err != nil {
+		return err
 	}
 	sub, err := h.broker.Subscribe(a.Tenant, a.Subject.Key())
 	switch {
 	case errors.Is(err, live.ErrTooManySubscriptions):
-		return tooManyStreams(c)
+		return errTooManyStreams
 	case errors.Is(err, live.ErrClosed):
 		return models.ErrBusy // shutting down: the client retries elsewhere or later
 	case err != nil:
@@ -100,7 +95,6 @@ func (h *streamAPI) streamTasks(c echo.Context) error {
 	defer beat.Stop()
 	maxAge := time.NewTimer(h.broker.MaxAge())
 	defer maxAge.Stop()
-	v := &visibility{actor: a, acted: h.acted, known: map[string]bool{}}
 	for w.err == nil {
 		select {
 		case <-ctx.Done():
@@ -116,7 +110,7 @@ func (h *streamAPI) streamTasks(c echo.Context) error {
 		case <-sub.Lost():
 			w.event(invalidation{Kind: live.KindResync, OccurredAt: streamTime(time.Now())})
 		case ev := <-sub.Events():
-			if !v.allows(ctx, ev.Task) {
+			if ev.Task == nil || !watch.Sees(ctx, *ev.Task) {
 				continue // invisible now: say nothing, not even that something changed
 			}
 			w.event(invalidation{Kind: ev.Kind(), TaskID: ev.TaskID, Revision: ev.Revision, OccurredAt: streamTime(ev.OccurredAt)})
@@ -125,15 +119,9 @@ func (h *streamAPI) streamTasks(c echo.Context) error {
 	return nil // a write failed: the client is gone
 }
 
-// tooManyStreams answers a caller over the per-caller stream cap: 429 rate-limited.
-func tooManyStreams(c echo.Context) error {
-	kind := problemKinds[models.CodeRateLimited]
-	p := newProblem(models.CodeRateLimited, kind)
-	p.Detail = "Too many open live-update streams; close a tab and try again."
-	c.Response().Header().Set("Retry-After", kind.retryAfter)
-	body, _ := json.Marshal(p) // plain strings and ints: cannot fail
-	return c.Blob(p.Status, problemContentType, body)
-}
+// errTooManyStreams refuses a caller over the per-caller stream cap: 429 rate-limited, with
+// Retry-After, from the one error table.
+var errTooManyStreams = fmt.Errorf("too many open live-update streams: %w", models.Invalid(models.CodeRateLimited))
 
 // streamTime renders an event time in UTC, RFC 3339.
 func streamTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
@@ -165,45 +153,4 @@ func (w *streamWriter) event(inv invalidation) {
 	m := &sse.Message{}
 	m.AppendData(string(data))
 	w.send(m)
-}
-
-// visibility decides, per event, whether the stream's caller may see the task: the read
-// policy of the summary (models.Relate, models.CanReadSummary), as the task queries apply it.
-type visibility struct {
-	actor models.Actor
-	acted StreamAuthorizer
-	known map[string]bool // tasks the caller is known to have acted on (that never becomes false)
-}
-
-func (v *visibility) allows(ctx context.Context, t *models.Task) bool {
-	if t == nil {
-		return false
-	}
-	a := v.actor
-	if a.Guest != nil && a.Guest.TaskID != t.ID {
-		return false
-	}
-	if models.CanReadSummary(*t, a, models.Relate(*t, a, false)) {
-		return true
-	}
-	// The last relation left is "past actor": only people with the view permission, and
-	// blocking health hides the task from them anyway.
-	if a.Guest != nil || v.acted == nil || t.Health.Blocking() || !models.ActorCan(a, models.PermView) {
-		return false
-	}
-	acted := v.known[t.ID]
-	if !acted {
-		var err error
-		acted, err = v.acted.HasActed(ctx, a.Tenant, t.ID, a.Subject)
-		if err != nil {
-			return false // undecidable: say nothing
-		}
-		if acted {
-			if len(v.known) >= actedCacheSize {
-				clear(v.known)
-			}
-			v.known[t.ID] = true
-		}
-	}
-	return acted && models.CanReadSummary(*t, a, models.Relate(*t, a, true))
 }

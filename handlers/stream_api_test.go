@@ -90,7 +90,8 @@ func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Serve
 
 	e := echo.New()
 	e.HTTPErrorHandler = errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	RegisterStream(e.Group("/api/v1"), b, store, authenticate(streamActors))
+	svc := tasks.New(store, tasks.Options{})
+	RegisterStream(e.Group("/api/v1"), b, svc, authenticate(streamActors))
 	srv := httptest.NewUnstartedServer(e)
 	if configure != nil {
 		configure(srv.Config)
@@ -102,7 +103,7 @@ func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Serve
 		srv.Close()
 		store.Close()
 	})
-	return &streamEnv{url: srv.URL, store: store, svc: tasks.New(store, tasks.Options{}), broker: b}
+	return &streamEnv{url: srv.URL, store: store, svc: svc, broker: b}
 }
 
 // task projects a task with candidates through the real projection path.

@@ -63,13 +63,13 @@ func newWebFixture(t *testing.T) *webFixture {
 }
 
 // newWebFixtureWith lets a test put a wrapper between the pages and the service.
-func newWebFixtureWith(t *testing.T, wrap func(handlers.WebTasks) handlers.WebTasks) *webFixture {
+func newWebFixtureWith(t *testing.T, wrap func(handlers.TaskService) handlers.TaskService) *webFixture {
 	t.Helper()
 	return newWebFixtureService(t, tasks.Options{}, wrap)
 }
 
 // newWebFixtureService also sets the service's options (a resolver, say).
-func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.WebTasks) handlers.WebTasks) *webFixture {
+func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.TaskService) handlers.TaskService) *webFixture {
 	t.Helper()
 	u := "sqlite:" + filepath.Join(t.TempDir(), "web.db")
 	ctx := context.Background()
@@ -90,7 +90,7 @@ func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.W
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	e := handlers.New(handlers.Deps{Store: store, Logger: log})
-	var svc handlers.WebTasks = f.svc
+	var svc handlers.TaskService = f.svc
 	if wrap != nil {
 		svc = wrap(svc)
 	}

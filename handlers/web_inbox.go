@@ -300,11 +300,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		return w.render(c, http.StatusUnprocessableEntity, views.InboxView(m))
 	default:
 		m.State = views.ListError
-		st, _, _ := w.describeError(c, err, m.T) // logs internal errors once
-		if st == http.StatusServiceUnavailable {
-			c.Response().Header().Set("Retry-After", "1")
-		}
-		return w.render(c, st, views.InboxView(m))
+		return w.render(c, w.answerError(c, err, m.T).status, views.InboxView(m))
 	}
 
 	m.Total = page.Total

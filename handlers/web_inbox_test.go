@@ -383,7 +383,7 @@ func TestInboxGerman(t *testing.T) {
 
 // failingList makes List fail with err.
 type failingList struct {
-	handlers.WebTasks
+	handlers.TaskService
 	err error
 }
 
@@ -400,7 +400,7 @@ func TestInboxErrorState(t *testing.T) {
 		"Busy":     {fmt.Errorf("write: %w", models.ErrBusy), http.StatusServiceUnavailable},
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := newWebFixtureWith(t, func(s handlers.WebTasks) handlers.WebTasks { return failingList{s, tc.err} })
+			f := newWebFixtureWith(t, func(s handlers.TaskService) handlers.TaskService { return failingList{s, tc.err} })
 			p := f.signIn(t, "ann").get("/inbox?tab=available&q=invoice").wantStatus(tc.status)
 			state := p.one("error-state")
 			if webAttr(state, "role") != "alert" {

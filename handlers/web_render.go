@@ -158,8 +158,8 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 
 // ----- Error pages -----
 
-// errCSRF is the refusal of a POST without a valid CSRF token.
-var errCSRF = echo.NewHTTPError(http.StatusForbidden, "csrf")
+// errCSRF is the refusal of a POST without a valid CSRF token (403 csrf-refused).
+var errCSRF = errors.New("csrf: the post did not carry the page's token")
 
 // webErrorPages renders the errors of page handlers as HTML pages with the right status: the
 // same "not found" for missing and invisible tasks, "not allowed" for missing permissions and
@@ -179,65 +179,55 @@ func (w *web) webErrorPages(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (w *web) renderError(c echo.Context, err error) error {
-	status, heading, message := w.describeError(c, err, catalog(c))
-	if status == http.StatusUnauthorized {
+	pe := w.answerError(c, err, catalog(c))
+	if pe.status == http.StatusUnauthorized {
 		return c.Redirect(http.StatusSeeOther, "/login")
 	}
-	if status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "1")
-	}
-	m := views.ErrorPage{Status: status, Heading: heading, Message: message}
-	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return heading })
-	return w.render(c, status, views.ErrorView(m))
+	m := views.ErrorPage{Status: pe.status, Heading: pe.heading, Message: pe.message}
+	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return pe.heading })
+	return w.render(c, pe.status, views.ErrorView(m))
 }
 
-// describeError chooses the status and texts of an error page.
-func (w *web) describeError(c echo.Context, err error, t *i18n.Catalog) (status int, heading, message string) {
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		switch {
-		case errors.Is(err, errCSRF):
-			return http.StatusForbidden, t.ForbiddenTitle, t.CSRFText
-		case he.Code == http.StatusNotFound:
-			return http.StatusNotFound, t.NotFoundTitle, t.NotFoundText
-		case he.Code == http.StatusForbidden:
-			return http.StatusForbidden, t.ForbiddenTitle, t.ForbiddenText
-		case he.Code == http.StatusRequestEntityTooLarge:
-			return he.Code, t.BadRequestTitle, t.PayloadTooLarge
-		case he.Code >= 400 && he.Code < 500:
-			return he.Code, t.BadRequestTitle, t.BadRequestText
-		}
+// pageError is a page's answer to an error: the status and Retry-After of its problem+json
+// answer (problemOf, one table for both) and the catalogue's words for its code.
+type pageError struct {
+	status           int
+	retryAfter       string
+	heading, message string
+}
+
+// pageErrorOf describes the page answering err.
+func pageErrorOf(err error, t *i18n.Catalog) pageError {
+	p, kind := problemOf(err)
+	return pageError{status: p.Status, retryAfter: kind.retryAfter, heading: errorHeading(t, p.Status), message: t.Problem(p.Code)}
+}
+
+// errorHeading titles an error page by its status.
+func errorHeading(t *i18n.Catalog, status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return t.NotFoundTitle
+	case http.StatusForbidden:
+		return t.ForbiddenTitle
+	case http.StatusServiceUnavailable:
+		return t.BusyTitle
+	case http.StatusInternalServerError:
+		return t.InternalTitle
 	}
-	switch models.ErrorCode(err) {
-	case models.CodeNotFound:
-		return http.StatusNotFound, t.NotFoundTitle, t.NotFoundText
-	case models.CodeForbidden:
-		return http.StatusForbidden, t.ForbiddenTitle, t.ForbiddenText
-	case models.CodeUnauthenticated:
-		return http.StatusUnauthorized, "", ""
-	case models.CodeDatabaseBusy:
-		return http.StatusServiceUnavailable, t.BusyTitle, t.BusyText
-	case models.CodeMalformedRequest:
-		return http.StatusBadRequest, t.BadRequestTitle, t.BadRequestText
-	case models.CodePayloadTooLarge:
-		return http.StatusRequestEntityTooLarge, t.BadRequestTitle, t.PayloadTooLarge
+	return t.BadRequestTitle
+}
+
+// answerError prepares a page's answer to err: an internal error is logged once with the
+// request id, and a busy or rate-limited answer says when to retry.
+func (w *web) answerError(c echo.Context, err error, t *i18n.Catalog) pageError {
+	pe := pageErrorOf(err, t)
+	if pe.status == http.StatusInternalServerError {
+		logInternal(w.log, c, err)
 	}
-	// Pages answer validation and conflicts next to the form; one that gets here still
-	// deserves its status rather than a 500.
-	var ve *models.ValidationError
-	var ce *models.ConflictError
-	switch {
-	case errors.As(err, &ve):
-		return http.StatusUnprocessableEntity, t.BadRequestTitle, t.Problem(ve.Code)
-	case errors.As(err, &ce):
-		msg, _ := conflictMessage(t, err)
-		return http.StatusConflict, t.BadRequestTitle, msg
+	if pe.retryAfter != "" {
+		c.Response().Header().Set("Retry-After", pe.retryAfter)
 	}
-	req := c.Request()
-	w.log.ErrorContext(req.Context(), "internal error",
-		"request_id", c.Response().Header().Get(echo.HeaderXRequestID),
-		"method", req.Method, "route", c.Path(), "error", err.Error())
-	return http.StatusInternalServerError, t.InternalTitle, t.InternalText
+	return pe
 }
 
 // errBadForm refuses a form post whose hidden fields do not parse.

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -10,28 +9,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
-	"usertasks/tasks"
 	"usertasks/websession"
 )
 
-// WebTasks is what the web pages need from the lifecycle service; *tasks.Service satisfies it.
-type WebTasks interface {
-	List(ctx context.Context, a models.Actor, f models.TaskFilter) (tasks.Page, error)
-	Detail(ctx context.Context, a models.Actor, id string) (tasks.Detail, error)
-	Events(ctx context.Context, a models.Actor, id, cursor string, limit int) (tasks.EventPage, error)
-	Claim(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
-	Release(ctx context.Context, a models.Actor, id string, in tasks.ReleaseInput) (tasks.Result, error)
-	Assign(ctx context.Context, a models.Actor, id string, in tasks.AssignInput) (tasks.Result, error)
-	UpdateSchedule(ctx context.Context, a models.Actor, id string, in tasks.ScheduleInput) (tasks.Result, error)
-	Complete(ctx context.Context, a models.Actor, id string, in tasks.CompleteInput) (tasks.Result, error)
-	Cancel(ctx context.Context, a models.Actor, id string, in tasks.CancelInput) (tasks.Result, error)
-	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
-	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
-}
-
 // WebDeps are what the web pages need.
 type WebDeps struct {
-	Tasks WebTasks
+	Tasks TaskService
 	// Sessions keeps the browser sessions; RegisterWeb makes the dev users and the OIDC login
 	// the sources it re-reads identities from.
 	Sessions *websession.Manager
@@ -47,7 +30,7 @@ type WebDeps struct {
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
 // or redirects; errors become HTML error pages (webErrorPages), never problem+json.
 type web struct {
-	tasks    WebTasks
+	tasks    TaskService
 	sessions webSessions
 	devUsers []DevUser
 	oidc     *OIDCLogin

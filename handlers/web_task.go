@@ -65,11 +65,16 @@ func (w *web) taskPage(c echo.Context) error {
 
 // renderTask loads the task as the caller may see it and renders its page.
 func (w *web) renderTask(c echo.Context, id string, st taskState) error {
-	ctx, a := c.Request().Context(), webActor(c)
-	d, err := w.tasks.Detail(ctx, a, id)
+	d, err := w.tasks.Detail(c.Request().Context(), webActor(c), id)
 	if err != nil {
 		return err
 	}
+	return w.renderDetail(c, d, st)
+}
+
+// renderDetail renders the page of a task the service answered with.
+func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
+	ctx, a := c.Request().Context(), webActor(c)
 	t, v := d.Task, d.TaskView
 	m := views.TaskPage{Protected: v.Disclosure.CanViewProtected}
 	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return t.Title })
@@ -141,7 +146,7 @@ func (w *web) renderTask(c echo.Context, id string, st taskState) error {
 			Snapshot: t.Assignment.Mode == models.MembershipSnapshot,
 		}
 	case views.SectionHistory:
-		evs, err := w.tasks.Events(ctx, a, id, st.events, historyPageSize)
+		evs, err := w.tasks.Events(ctx, a, t.ID, st.events, historyPageSize)
 		if err != nil {
 			return err
 		}

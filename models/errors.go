@@ -35,6 +35,12 @@ const (
 	CodeDatabaseBusy         Code = "database-busy"
 	CodeCorruptStore         Code = "corrupt-store"
 	CodeLeaseLost            Code = "lease-lost"
+
+	// Codes of answers no domain error produces, listed here so every answer's code (and the
+	// page sentence for it) comes from this one set.
+	CodeMethodNotAllowed Code = "method-not-allowed" // a route that exists, with another method
+	CodeCSRFRefused      Code = "csrf-refused"       // a page's form post without the page's CSRF token
+	CodeInternal         Code = "internal-error"     // anything the caller cannot act on
 )
 
 // Sentinel errors; typed errors below unwrap to them so callers can use errors.Is.

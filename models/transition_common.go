@@ -30,15 +30,24 @@ const maxInvitationIDLength = MaxParticipantIDLength - len("invitation:")
 // prepare fixes the command's kind and, when the caller left RequestHash empty, computes it
 // from the command's meaningful fields so that every caller hashes a command the same way.
 func prepare(cmd Command, kind OperationKind, fields any) (Command, error) {
+	cmd, err := ofKind(cmd, kind)
+	if err != nil {
+		return cmd, err
+	}
+	if cmd.RequestHash == "" {
+		cmd.RequestHash = RequestHash(kind, cmd.ExpectedRevision, fields)
+	}
+	return cmd, nil
+}
+
+// ofKind fixes the command's kind, refusing a command of another kind.
+func ofKind(cmd Command, kind OperationKind) (Command, error) {
 	switch cmd.Kind {
 	case "":
 		cmd.Kind = kind
 	case kind:
 	default:
 		return cmd, fmt.Errorf("models: a %q command was passed to the %q transition", cmd.Kind, kind)
-	}
-	if cmd.RequestHash == "" {
-		cmd.RequestHash = RequestHash(kind, cmd.ExpectedRevision, fields)
 	}
 	return cmd, nil
 }

@@ -9,14 +9,32 @@ import (
 
 // Complete accepts the assignee's decision (SPEC 3.3 `completion-requested`): Assigned →
 // Completing, with the accepted operation carrying the protected completion data and a pending
-// resumption row. The caller validates data against the pinned schema before calling; this
-// checks only what needs no schema.
+// resumption row. The caller validates data against the pinned schema before calling (or
+// through CompleteWith); this checks only what needs no schema.
 //
 // Only the assignee may complete, or the guest assignee with the action among its allowed
 // actions; anyone else — a manager included, managers never complete on someone's behalf — gets
 // ErrNotFound. The completer may replay its operation after the task closed.
 func Complete(t Task, cmd Command, actionKey string, data json.RawMessage, now time.Time) (Change, error) {
+	return CompleteWith(t, cmd, actionKey, now, func() (json.RawMessage, error) { return data, nil })
+}
+
+// CompleteWith is Complete for a caller that checks the data against the pinned form, which
+// this package cannot read: submitted runs once the relationship admits the caller (404 before
+// 422), and its answer is the data the transition checks and records, or the refusal.
+func CompleteWith(t Task, cmd Command, actionKey string, now time.Time, submitted func() (json.RawMessage, error)) (Change, error) {
 	if err := checkStored(t); err != nil {
+		return Change{}, err
+	}
+	cmd, err := ofKind(cmd, OpComplete) // replaysOwn compares the stored operation's kind with it
+	if err != nil {
+		return Change{}, err
+	}
+	if !replaysOwn(t, cmd) && !mayComplete(t, cmd.Actor, actionKey) {
+		return Change{}, ErrNotFound
+	}
+	data, err := submitted()
+	if err != nil {
 		return Change{}, err
 	}
 	action, declared := t.FindAction(actionKey)
@@ -28,12 +46,8 @@ func Complete(t Task, cmd Command, actionKey string, data json.RawMessage, now t
 	if nullJSON(data) || (form == nil && emptyObject(data)) {
 		data = nil // an empty object carries nothing for a task without a form
 	}
-	cmd, err := prepare(cmd, OpComplete, map[string]any{"actionKey": key, "data": hashable(data)})
-	if err != nil {
+	if cmd, err = prepare(cmd, OpComplete, map[string]any{"actionKey": key, "data": hashable(data)}); err != nil {
 		return Change{}, err
-	}
-	if !CompleteAdmits(t, cmd, actionKey) {
-		return Change{}, ErrNotFound
 	}
 
 	var pr problems
@@ -81,13 +95,6 @@ func Complete(t Task, cmd Command, actionKey string, data json.RawMessage, now t
 		payload:     data,
 		metadata:    map[string]string{"actionKey": action.Key},
 	}, now)
-}
-
-// CompleteAdmits is the relationship check of complete, for callers that must decide it before
-// validating the data against the form (404 before 422): the actor may complete now, or replays
-// its own complete operation (cmd.Kind must be OpComplete).
-func CompleteAdmits(t Task, cmd Command, actionKey string) bool {
-	return replaysOwn(t, cmd) || mayComplete(t, cmd.Actor, actionKey)
 }
 
 // mayComplete is the relationship of complete: the signed-in assignee, or the guest assignee

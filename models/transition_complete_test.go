@@ -338,3 +338,35 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("resumption: got %+v, want one for the completion", changes[2].Resumption)
 	}
 }
+
+// TestCompleteWith: the caller's data check runs only once the relationship admits the caller
+// (404 before 422), its refusal is the answer, and its data is what the transition records.
+func TestCompleteWith(t *testing.T) {
+	task := newTask(t, &taskOpts{status: StatusAssigned, projection: func(p *Projection) { p.Form = resolvedForm() }})
+	checked := 0
+	check := func(data string, err error) func() (json.RawMessage, error) {
+		return func() (json.RawMessage, error) { checked++; return json.RawMessage(data), err }
+	}
+	t.Run("ErrNotFoundBeforeTheCheck", func(t *testing.T) {
+		checked = 0
+		_, err := CompleteWith(task, cmdOf(person("mallory"), task), "Approve", now, check(`{}`, nil))
+		if err != ErrNotFound || checked != 0 {
+			t.Fatalf("got %v after %d checks, want not found before the check", err, checked)
+		}
+	})
+	t.Run("ErrFromTheCheck", func(t *testing.T) {
+		checked = 0
+		refused := Invalid(CodeFormInvalid, FieldError{Field: "decision", Message: "is required"})
+		_, err := CompleteWith(task, cmdOf(person("alice"), task), "Approve", now, check("", refused))
+		if err != refused || checked != 1 {
+			t.Fatalf("got %v after %d checks, want the check's refusal", err, checked)
+		}
+	})
+	t.Run("OK_RecordsTheCheckedData", func(t *testing.T) {
+		checked = 0
+		ch, err := CompleteWith(task, cmdOf(person("alice"), task), "Approve", now, check(`{"decision":"approve"}`, nil))
+		if err != nil || checked != 1 || string(ch.Task.Protected.CompletionData) != `{"decision":"approve"}` {
+			t.Fatalf("got %v after %d checks, data %s", err, checked, ch.Task.Protected.CompletionData)
+		}
+	})
+}

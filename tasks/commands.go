@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"usertasks/forms"
 	"usertasks/models"
 )
 
@@ -139,56 +138,6 @@ func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string,
 	})
 }
 
-// CompleteInput is a completion request.
-type CompleteInput struct {
-	Common
-	ActionKey string
-	Data      json.RawMessage
-}
-
-// Complete handles complete: the assignee (or guest assignee) submits the form with an action.
-// The data is validated against the pinned form and normalized before the transition.
-func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in CompleteInput) (Result, error) {
-	if a.Guest == nil {
-		if err := requirePermission(a, models.PermComplete); err != nil {
-			return Result{}, err
-		}
-	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
-		// The relationship decides before the data is looked at (404 before 422).
-		cmd := in.command(models.OpComplete, a, prior)
-		if !models.CompleteAdmits(t, cmd, in.ActionKey) {
-			return models.Change{}, models.ErrNotFound
-		}
-		data, err := validateCompletion(t, in.Data)
-		if err != nil {
-			return models.Change{}, err
-		}
-		return models.Complete(t, cmd, in.ActionKey, data, now)
-	})
-}
-
-// validateCompletion checks the data against the pinned form and returns it normalized. With
-// no form the data passes through, and the transition refuses any non-empty data.
-func validateCompletion(t models.Task, data json.RawMessage) (json.RawMessage, error) {
-	if len(data) > models.MaxProtectedPayloadBytes {
-		return nil, models.Invalid(models.CodePayloadTooLarge, models.FieldError{Field: "data", Message: "completion data is too large"})
-	}
-	f := t.Protected.Form
-	if !f.Resolved() {
-		return data, nil
-	}
-	form, err := forms.Parse(f.Schema)
-	if err != nil {
-		return nil, models.Invalid(models.CodeFormUnavailable, models.FieldError{Field: "form", Message: "the task's form cannot be used"})
-	}
-	if len(data) == 0 || string(data) == "null" {
-		data = json.RawMessage(`{}`)
-	}
-	// Masked values are never shown, so a masked field left empty keeps the task's value.
-	return form.Validate(form.KeepMasked(t.Protected.Data, data))
-}
-
 // CancelInput is a cancellation request.
 type CancelInput struct {
 	Common
@@ -244,14 +193,14 @@ func (s *Service) Reveal(ctx context.Context, a models.Actor, id, fieldKey strin
 	if !models.CanReadProtected(t, a, v.Relation) {
 		return nil, models.ErrNotFound
 	}
-	form, values, err := formValues(t)
+	form, err := pinnedForm(t)
 	if err != nil {
 		return nil, err
 	}
 	if form == nil {
 		return nil, models.InvalidField("fieldKey", "the task has no form")
 	}
-	value, err := form.Reveal(values, fieldKey)
+	value, err := form.Reveal(shownValues(t), fieldKey)
 	if err != nil {
 		return nil, err
 	}

@@ -71,20 +71,13 @@ func (s *Service) readable(ctx context.Context, a models.Actor, id string) (mode
 	if err != nil {
 		return models.Task{}, TaskView{}, err
 	}
-	if a.Guest != nil && a.Guest.TaskID != t.ID {
-		return models.Task{}, TaskView{}, models.ErrNotFound
+	v, ok, err := visibleView(ctx, t, a, func(ctx context.Context) (bool, error) {
+		return s.store.HasActed(ctx, a.Tenant, id, a.Subject)
+	})
+	if err != nil {
+		return models.Task{}, TaskView{}, err
 	}
-	v := viewOf(t, a, false)
-	if !models.CanReadSummary(t, a, v.Relation) && a.Guest == nil {
-		acted, err := s.store.HasActed(ctx, a.Tenant, id, a.Subject)
-		if err != nil {
-			return models.Task{}, TaskView{}, err
-		}
-		if acted {
-			v = viewOf(t, a, true)
-		}
-	}
-	if !models.CanReadSummary(t, a, v.Relation) {
+	if !ok {
 		return models.Task{}, TaskView{}, models.ErrNotFound
 	}
 	return t, v, nil
@@ -121,11 +114,18 @@ func (s *Service) Detail(ctx context.Context, a models.Actor, id string) (Detail
 	if err != nil {
 		return Detail{}, err
 	}
+	return detailOf(t, v, pinnedForm), nil
+}
+
+// detailOf is the detail of t for a caller with view v. form parses t's pinned form, asked only
+// when the caller may read protected content; a form it cannot parse shows as none.
+func detailOf(t models.Task, v TaskView, form func(models.Task) (*forms.Form, error)) Detail {
 	d := Detail{TaskView: v}
 	if v.Disclosure.CanViewProtected {
-		d.Task.Protected, d.Form = protectedView(t)
+		f, _ := form(t)
+		d.Task.Protected, d.Form = protectedView(t, f)
 	}
-	return d, nil
+	return d
 }
 
 // EventPage is one page of a task's history.

@@ -92,7 +92,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store)},
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,
-		Watchers:       store,
+		Watchers:       svc,
 	}
 	if a.verifier != nil {
 		a.deps.Auth = a.verifier

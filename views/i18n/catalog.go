@@ -422,8 +422,12 @@ func (c *Catalog) Problem(code models.Code) string {
 		return c.ForbiddenText
 	case models.CodeDatabaseBusy:
 		return c.BusyText
-	case models.CodeMalformedRequest:
+	case models.CodeMalformedRequest, models.CodeMethodNotAllowed:
 		return c.BadRequestText
+	case models.CodeCSRFRefused:
+		return c.CSRFText
+	case models.CodeInternal:
+		return c.InternalText
 	}
 	return or(c.Problems[code], c.ProblemUnknown)
 }

@@ -7,7 +7,8 @@ import (
 	"usertasks/tasks"
 )
 
-// TaskService is what the JSON API needs from the lifecycle service; *tasks.Service satisfies it.
+// TaskService is what the JSON API and the pages need from the lifecycle service;
+// *tasks.Service satisfies it.
 type TaskService interface {
 	Capabilities(a models.Actor) tasks.Capabilities
 	List(ctx context.Context, a models.Actor, f models.TaskFilter) (tasks.Page, error)
@@ -19,13 +20,9 @@ type TaskService interface {
 	Assign(ctx context.Context, a models.Actor, id string, in tasks.AssignInput) (tasks.Result, error)
 	UpdateSchedule(ctx context.Context, a models.Actor, id string, in tasks.ScheduleInput) (tasks.Result, error)
 	Complete(ctx context.Context, a models.Actor, id string, in tasks.CompleteInput) (tasks.Result, error)
+	// CompleteForm is the task page's completion: form values in, the page to show again out.
+	CompleteForm(ctx context.Context, a models.Actor, id string, in tasks.FormCompleteInput) (tasks.FormCompletion, error)
 	Cancel(ctx context.Context, a models.Actor, id string, in tasks.CancelInput) (tasks.Result, error)
 	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
 	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
-}
-
-// taskAPI holds the handlers of /api/v1/user-tasks. Each handler parses its request, calls the
-// service once and renders the answer; every error goes to the one error handler.
-type taskAPI struct {
-	tasks TaskService
 }

@@ -1,0 +1,22 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// claimTask handles POST /tasks/:id/claim (from the inbox row or the task page).
+func (w *web) claimTask(c echo.Context) error {
+	id := c.Param("id")
+	in, err := webCommon(c)
+	if err != nil {
+		return err
+	}
+	res, err := w.tasks.Claim(c.Request().Context(), webActor(c), id, in)
+	if err != nil {
+		return w.rowActionFailed(c, id, err)
+	}
+	w.setFlash(c, webFlash{Key: flashClaimed, Title: res.Task.Task.Title, TaskID: id})
+	return c.Redirect(http.StatusSeeOther, returnTo(c, id))
+}
