@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"usertasks/auth"
-	"usertasks/handlers"
 	"usertasks/keyring"
+	"usertasks/oidclogin"
 )
 
 // config is the validated configuration of the server and tools, read once from the
@@ -23,7 +23,7 @@ type config struct {
 	Session        sessionTimes
 	Auth           auth.Config
 	SessionSecrets [][]byte
-	OIDC           handlers.OIDCConfig
+	OIDC           oidclogin.Config
 
 	RuntimeURL    string
 	RuntimeSecret string
@@ -132,7 +132,7 @@ func (c *config) checkAuth() error {
 // the base URL and the claim mapping of bearer tokens; without an issuer there is none.
 func (c *config) checkOIDC() error {
 	if c.OIDC.Issuer == "" {
-		c.OIDC = handlers.OIDCConfig{}
+		c.OIDC = oidclogin.Config{}
 		return nil
 	}
 	if c.OIDC.ClientID == "" {
