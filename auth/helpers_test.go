@@ -2,16 +2,10 @@ package auth
 
 import (
 	"context"
-	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,35 +16,20 @@ import (
 	"github.com/MicahParks/jwkset"
 	"github.com/golang-jwt/jwt/v5"
 
+	"usertasks/auth/authtest"
 	"usertasks/models"
 )
 
 // testSecret is a valid HS256 secret (32 bytes).
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
-// Keys are generated once per test binary; RSA generation is the slow part.
+// The keys of authtest, and two more that nothing trusts.
 var (
-	rsaKey      = sync.OnceValue(func() *rsa.PrivateKey { return mustRSA(2048) })
-	otherRSAKey = sync.OnceValue(func() *rsa.PrivateKey { return mustRSA(2048) })
-	ecKey       = sync.OnceValue(func() *ecdsa.PrivateKey { return mustEC(elliptic.P256()) })
-	otherECKey  = sync.OnceValue(func() *ecdsa.PrivateKey { return mustEC(elliptic.P256()) })
+	rsaKey      = authtest.RSAKey
+	otherRSAKey = sync.OnceValue(func() *rsa.PrivateKey { return authtest.MustRSA(2048) })
+	ecKey       = authtest.ECKey
+	otherECKey  = sync.OnceValue(func() *ecdsa.PrivateKey { return authtest.MustEC(elliptic.P256()) })
 )
-
-func mustRSA(bits int) *rsa.PrivateKey {
-	k, err := rsa.GenerateKey(rand.Reader, bits)
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
-
-func mustEC(c elliptic.Curve) *ecdsa.PrivateKey {
-	k, err := ecdsa.GenerateKey(c, rand.Reader)
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
 
 // fixedNow is the clock of every verifier built by newVerifier.
 var fixedNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -86,32 +65,6 @@ func sign(t *testing.T, method jwt.SigningMethod, key any, c jwt.MapClaims, kid 
 		t.Fatalf("sign: %v", err)
 	}
 	return s
-}
-
-// pemPublic encodes a public key as a PKIX PEM block.
-func pemPublic(t *testing.T, pub crypto.PublicKey) []byte {
-	t.Helper()
-	der, err := x509.MarshalPKIXPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
-}
-
-// pemCertificate encodes a self-signed certificate for priv.
-func pemCertificate(t *testing.T, priv crypto.Signer) []byte {
-	t.Helper()
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "issuer"},
-		NotBefore:    fixedNow.Add(-time.Hour),
-		NotAfter:     fixedNow.Add(time.Hour),
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, priv.Public(), priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
 
 // newVerifier builds a verifier on the fixed clock and closes it with the test.

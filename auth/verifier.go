@@ -47,7 +47,7 @@ type Verifier struct {
 // until ctx ends or Close is called.
 func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
 	cfg = cfg.withDefaults()
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if !cfg.Configured() {

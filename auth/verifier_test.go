@@ -16,11 +16,12 @@ import (
 	"github.com/MicahParks/jwkset"
 	"github.com/golang-jwt/jwt/v5"
 
+	"usertasks/auth/authtest"
 	"usertasks/models"
 )
 
 func TestVerifierActor(t *testing.T) {
-	rsaPEM := pemPublic(t, &rsaKey().PublicKey)
+	rsaPEM := authtest.PublicKeyPEM(t, &rsaKey().PublicKey)
 	hs := Config{HS256Secret: testSecret}
 	rs := Config{PublicKeys: []crypto.PublicKey{&rsaKey().PublicKey}}
 	es := Config{PublicKeys: []crypto.PublicKey{&ecKey().PublicKey}}
@@ -431,7 +432,7 @@ func TestVerifierJWKS(t *testing.T) {
 	t.Run("AlgorithmConfusionWithJWKSKey", func(t *testing.T) {
 		srv := newJWKSServer(t, jwksKey{kid: "r1", alg: jwkset.AlgRS256, key: &rsaKey().PublicKey})
 		v := newVerifier(t, Config{JWKSURL: srv.URL, HS256Secret: testSecret})
-		token := sign(t, jwt.SigningMethodHS256, pemPublic(t, &rsaKey().PublicKey), claims(nil), "r1")
+		token := sign(t, jwt.SigningMethodHS256, authtest.PublicKeyPEM(t, &rsaKey().PublicKey), claims(nil), "r1")
 		_, err := v.Actor(t.Context(), token)
 		requireUnauthorized(t, err, token)
 	})
@@ -475,7 +476,7 @@ func TestNewVerifier(t *testing.T) {
 	}{
 		{"ErrNoKey", Config{}, "no token key configured"},
 		{"ErrShortSecret", Config{HS256Secret: []byte("short")}, "at least 32"},
-		{"ErrWeakRSAKey", Config{PublicKeys: []crypto.PublicKey{&mustRSA(1024).PublicKey}}, "at least 2048"},
+		{"ErrWeakRSAKey", Config{PublicKeys: []crypto.PublicKey{&authtest.MustRSA(1024).PublicKey}}, "at least 2048"},
 		{"ErrJWKSPlainHTTP", Config{JWKSURL: "http://idp.example/jwks"}, "must use https"},
 		{"ErrJWKSRelative", Config{JWKSURL: "/jwks"}, "not an absolute URL"},
 		{"ErrNegativeLeeway", Config{HS256Secret: testSecret, Leeway: -time.Second}, "leeway"},

@@ -82,7 +82,7 @@ func authenticateWith(d Deps) echo.MiddlewareFunc {
 	if d.Web == nil || d.Web.Sessions == nil {
 		return authenticate(d.Auth)
 	}
-	return withSession(authenticate(d.Auth), d.Web.Sessions)
+	return authenticateOr(d.Auth, d.Web.Sessions)
 }
 
 // registerAPI is the JSON API's route table (SPEC 5.1). Every route but the OpenAPI document

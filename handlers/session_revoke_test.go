@@ -95,7 +95,7 @@ func TestSessionIdleTimeout(t *testing.T) {
 	f := newSessionFixture(t, sessionFixtureOpts{})
 	active, idle := f.signIn(t, "ann"), f.signIn(t, "bob")
 	for range 3 {
-		f.clock.advance(20 * time.Minute) // under the 30 minute idle timeout each time
+		f.clock.Advance(20 * time.Minute) // under the 30 minute idle timeout each time
 		wantSignedIn(t, active)
 	}
 	wantSignedOut(t, idle) // 60 minutes without a request
@@ -105,10 +105,10 @@ func TestSessionAbsoluteExpiry(t *testing.T) {
 	f := newSessionFixture(t, sessionFixtureOpts{})
 	b := f.signIn(t, "ann")
 	for elapsed := time.Duration(0); elapsed < websession.DefaultLifetime-20*time.Minute; elapsed += 20 * time.Minute {
-		f.clock.advance(20 * time.Minute)
+		f.clock.Advance(20 * time.Minute)
 		wantSignedIn(t, b)
 	}
-	f.clock.advance(20 * time.Minute) // 8 hours after sign-in, active all along
+	f.clock.Advance(20 * time.Minute) // 8 hours after sign-in, active all along
 	wantSignedOut(t, b)
 }
 
@@ -124,11 +124,11 @@ func TestSessionDevIdentityRefreshed(t *testing.T) {
 	promoted := []handlers.DevUser{{ID: "ann", DisplayName: "Ann Approver", Tenant: "t1", Manager: true, Permissions: []string{"user-tasks:*"}}}
 	restarted := newSessionFixture(t, sessionFixtureOpts{devUsers: promoted, on: a})
 	b.f = restarted.webFixture
-	a.clock.advance(2 * time.Minute)
+	a.clock.Advance(2 * time.Minute)
 	if wantSignedIn(t, b).has("user-manager") {
 		t.Fatal("the identity was re-read before the refresh interval")
 	}
-	a.clock.advance(4 * time.Minute) // 6 minutes after sign-in: past the 5 minute interval
+	a.clock.Advance(4 * time.Minute) // 6 minutes after sign-in: past the 5 minute interval
 	inbox := wantSignedIn(t, b)
 	inbox.one("user-manager")
 	if !inbox.has("tab-all") {
@@ -138,7 +138,7 @@ func TestSessionDevIdentityRefreshed(t *testing.T) {
 	// ann leaves the list: her identity cannot be re-read, so the session ends.
 	gone := newSessionFixture(t, sessionFixtureOpts{devUsers: webDevUsers[1:], on: a})
 	b.f = gone.webFixture
-	a.clock.advance(6 * time.Minute)
+	a.clock.Advance(6 * time.Minute)
 	wantSignedOut(t, b)
 }
 
@@ -149,7 +149,7 @@ func TestSessionExpiredRowsPurged(t *testing.T) {
 	if n := countSessionRows(t, f); n != 2 {
 		t.Fatalf("%d session rows after two sign-ins, want 2", n)
 	}
-	f.clock.advance(websession.DefaultLifetime + time.Minute)
+	f.clock.Advance(websession.DefaultLifetime + time.Minute)
 	f.signIn(t, "boss") // a sign-in sweeps expired rows
 	if n := countSessionRows(t, f); n != 1 {
 		t.Fatalf("%d session rows after expiry and one more sign-in, want 1", n)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -414,4 +415,15 @@ func (w *web) renderReturn(c echo.Context, ret, taskID, conflict string) error {
 		return w.renderInbox(c, readInboxQuery(u.Query()), conflict)
 	}
 	return w.renderTask(c, taskID, taskState{status: http.StatusConflict, conflict: conflict})
+}
+
+// truncateText shortens s to at most n bytes without splitting a character.
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

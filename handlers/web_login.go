@@ -11,6 +11,7 @@ import (
 	"usertasks/models"
 	"usertasks/views"
 	"usertasks/views/i18n"
+	"usertasks/webguard"
 )
 
 // DevUser is a demo user of the dev login (SPEC 9: dev mode only). The lead maps the demo
@@ -60,7 +61,7 @@ func (d devDirectory) Refresh(_ context.Context, ws models.WebSession) (models.W
 // already signed in goes on to where they wanted to be.
 func (w *web) loginPage(c echo.Context) error {
 	next := c.QueryParam("next")
-	if _, ok := w.sessions.read(c.Request()); ok {
+	if _, ok := w.sessions.Current(c.Request()); ok {
 		return c.Redirect(http.StatusSeeOther, nextOrInbox(next))
 	}
 	return w.renderLogin(c, http.StatusOK, next, "")
@@ -95,7 +96,7 @@ func (w *web) devLogin(c echo.Context) error {
 	if i < 0 {
 		return w.renderLogin(c, http.StatusUnprocessableEntity, next, catalog(c).LoginFailed)
 	}
-	if err := w.sessions.start(c, w.devUsers[i].actor(), models.WebViaDev, ""); err != nil {
+	if err := w.sessions.SignIn(c, w.devUsers[i].actor(), models.WebViaDev, ""); err != nil {
 		w.log.Warn("dev login refused", "error", err.Error())
 		return w.renderLogin(c, http.StatusUnprocessableEntity, next, catalog(c).LoginFailed)
 	}
@@ -106,9 +107,9 @@ func (w *web) devLogin(c echo.Context) error {
 // stops working too) and the cookie is cleared. Only a live session needs the CSRF token: a
 // request without one has nothing to end.
 func (w *web) logout(c echo.Context) error {
-	if d, signedIn := w.sessions.read(c.Request()); signedIn {
-		withSessionContext(c, d)
-		if !w.sessions.checkCSRF(c, false) {
+	if d, signedIn := w.sessions.Current(c.Request()); signedIn {
+		webguard.Remember(c, d)
+		if !w.sessions.CheckPost(c, false) {
 			return errCSRF
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/websession"
+	"usertasks/websession/websessiontest"
 )
 
 func TestLoginDevList(t *testing.T) {
@@ -175,7 +176,7 @@ func sessionRequest(t *testing.T, s *websession.Manager, method string) *http.Re
 }
 
 func TestSessionRequestActorForTheAPI(t *testing.T) {
-	s := newSessionManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}})
+	s := websessiontest.NewManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}})
 	get := sessionRequest(t, s, http.MethodGet)
 	a, err := s.RequestActor(get)
 	if err != nil || a.Tenant != "t1" || a.Subject.ID != "ann" || len(a.Groups) != 1 || a.Groups[0].ID != "finance" || a.Manager {
@@ -283,7 +284,7 @@ func TestWebSecurityHeaders(t *testing.T) {
 }
 
 func TestSessionDevCookieNotSecure(t *testing.T) {
-	s := newSessionManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}, Insecure: true})
+	s := websessiontest.NewManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}, Insecure: true})
 	e := newBareWeb(t, s)
 	rec := httptest.NewRecorder()
 	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/login", nil))

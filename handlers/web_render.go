@@ -16,6 +16,8 @@ import (
 	"usertasks/models"
 	"usertasks/views"
 	"usertasks/views/i18n"
+	"usertasks/webguard"
+	"usertasks/websession"
 )
 
 // render writes a page: rendered into a buffer first, so a render error is an ordinary error
@@ -41,9 +43,9 @@ func catalog(c echo.Context) *i18n.Catalog {
 func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chrome {
 	t := catalog(c)
 	// Times are shown in the zone the person's browser reported, UTC until it has.
-	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), Location: time.UTC, CSRF: w.sessions.csrfToken(c)}
+	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), Location: time.UTC, CSRF: w.sessions.PageCSRFToken(c)}
 	c.Response().Header().Set("Content-Language", t.Lang)
-	if d, ok := w.sessions.read(c.Request()); ok {
+	if d, ok := w.sessions.Current(c.Request()); ok {
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
 		ch.Location = d.Location()
 		ch.TimeZone = ch.Location.String()
@@ -104,11 +106,11 @@ func (w *web) setFlash(c echo.Context, f webFlash) {
 	if len(f.Code) > 64 {
 		f.Code = "" // not a health code; the page falls back to the plain message
 	}
-	value, err := w.sessions.seal(flashCookieName, f)
+	value, err := w.sessions.Seal(websession.FlashCookie, f)
 	if err != nil {
 		return // a lost flash is cosmetic
 	}
-	c.SetCookie(w.sessions.cookie(flashCookieName, value, flashLifetime))
+	c.SetCookie(w.sessions.Cookie(websession.FlashCookie, value, flashLifetime))
 }
 
 // takeFlash reads and deletes the flash; it remembers it for the rest of the request.
@@ -118,8 +120,8 @@ func (w *web) takeFlash(c echo.Context) (webFlash, bool) {
 		return f, f.Key != ""
 	}
 	var f webFlash
-	if w.sessions.open(c.Request(), flashCookieName, &f) && w.now().Unix() < f.Expires {
-		c.SetCookie(w.sessions.cookie(flashCookieName, "", -1))
+	if w.sessions.Open(c.Request(), websession.FlashCookie, &f) && w.now().Unix() < f.Expires {
+		c.SetCookie(w.sessions.Cookie(websession.FlashCookie, "", -1))
 	} else {
 		f = webFlash{}
 	}
@@ -159,7 +161,7 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 // ----- Error pages -----
 
 // errCSRF is the refusal of a POST without a valid CSRF token (403 csrf-refused).
-var errCSRF = errors.New("csrf: the post did not carry the page's token")
+var errCSRF = webguard.ErrCSRF
 
 // webErrorPages renders the errors of page handlers as HTML pages with the right status: the
 // same "not found" for missing and invisible tasks, "not allowed" for missing permissions and

@@ -32,8 +32,8 @@ const (
 func (w *web) setRevealFlash(c echo.Context, f revealFlash) bool {
 	f.Expires = w.now().Add(revealLifetime).Unix()
 	for range 2 {
-		if value, err := w.sessions.seal(revealCookieName, f); err == nil && len(value) <= maxRevealCookie {
-			c.SetCookie(w.sessions.cookie(revealCookieName, value, revealLifetime))
+		if value, err := w.sessions.Seal(revealCookieName, f); err == nil && len(value) <= maxRevealCookie {
+			c.SetCookie(w.sessions.Cookie(revealCookieName, value, revealLifetime))
 			return true
 		}
 		f.Values, f.Revision = nil, 0
@@ -44,9 +44,9 @@ func (w *web) setRevealFlash(c echo.Context, f revealFlash) bool {
 // takeRevealFlash reads and deletes the pending reveal of task id.
 func (w *web) takeRevealFlash(c echo.Context, id string) (revealFlash, bool) {
 	var f revealFlash
-	if !w.sessions.open(c.Request(), revealCookieName, &f) {
+	if !w.sessions.Open(c.Request(), revealCookieName, &f) {
 		return f, false
 	}
-	c.SetCookie(w.sessions.cookie(revealCookieName, "", -1))
+	c.SetCookie(w.sessions.Cookie(revealCookieName, "", -1))
 	return f, f.TaskID == id && w.now().Unix() < f.Expires
 }

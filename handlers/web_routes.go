@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -9,6 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
+	"usertasks/oidclogin"
+	"usertasks/webguard"
 	"usertasks/websession"
 )
 
@@ -21,7 +22,7 @@ type WebDeps struct {
 	// DevUsers enables the dev login (SPEC 9: dev mode only); empty means no dev login.
 	DevUsers []DevUser
 	// OIDC enables the OIDC login; nil means none.
-	OIDC   *OIDCLogin
+	OIDC   *oidclogin.Login
 	Logger *slog.Logger
 	// Now is the clock for relative times; nil means time.Now.
 	Now func() time.Time
@@ -31,9 +32,9 @@ type WebDeps struct {
 // or redirects; errors become HTML error pages (webErrorPages), never problem+json.
 type web struct {
 	tasks    TaskService
-	sessions webSessions
+	sessions *webguard.Guard
 	devUsers []DevUser
-	oidc     *OIDCLogin
+	oidc     *oidclogin.Login
 	log      *slog.Logger
 	now      func() time.Time
 }
@@ -48,7 +49,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if w.log == nil {
 		w.log = slog.Default()
 	}
-	w.sessions = webSessions{Manager: d.Sessions, log: w.log}
+	w.sessions = webguard.New(d.Sessions, w.log, "/login")
 	if len(d.DevUsers) > 0 {
 		d.Sessions.SetIdentitySource(models.WebViaDev, devDirectory(d.DevUsers))
 	}
@@ -59,9 +60,9 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		w.now = time.Now
 	}
 	page := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages}
-	signedIn := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSession}
-	posted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSession, w.requireCSRF}
-	signInPosted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.requireSignInCSRF}
+	signedIn := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.sessions.RequireSession}
+	posted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.sessions.RequireSession, w.sessions.RequireCSRF}
+	signInPosted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.sessions.RequireSignInCSRF}
 
 	for _, r := range []struct {
 		method, path string
@@ -103,9 +104,9 @@ func (w *web) home(c echo.Context) error {
 	if len(w.devUsers) == 0 {
 		return c.Redirect(http.StatusSeeOther, "/inbox")
 	}
-	if _, signedIn := w.sessions.read(c.Request()); !signedIn {
+	if _, signedIn := w.sessions.Current(c.Request()); !signedIn {
 		first := w.devUsers[0].actor()
-		if err := w.sessions.start(c, first, models.WebViaDev, ""); err != nil {
+		if err := w.sessions.SignIn(c, first, models.WebViaDev, ""); err != nil {
 			return err
 		}
 		if first.Manager {
@@ -116,58 +117,15 @@ func (w *web) home(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/inbox")
 }
 
-// requireSession puts the signed-in person in the request's context; anonymous requests (and
-// ended sessions) go to /login, remembering the page to return to for GETs. A store failure
-// is an error page, not a sign-out.
-func (w *web) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		d, err := w.sessions.Read(c.Request())
-		if errors.Is(err, models.ErrUnauthorized) {
-			target := "/login"
-			if c.Request().Method == http.MethodGet {
-				target += "?next=" + queryEscape(c.Request().URL.RequestURI())
-			}
-			return c.Redirect(http.StatusSeeOther, target)
-		}
-		if err != nil {
-			return err
-		}
-		withSessionContext(c, d)
-		return next(c)
-	}
-}
-
-// requireCSRF refuses a signed-in POST from another origin or without the session's CSRF
-// token with 403.
-func (w *web) requireCSRF(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if !w.sessions.checkCSRF(c, false) {
-			return errCSRF
-		}
-		return next(c)
-	}
-}
-
-// requireSignInCSRF is requireCSRF for the sign-in forms, which may carry the anonymous
-// binding's token.
-func (w *web) requireSignInCSRF(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if !w.sessions.checkCSRF(c, true) {
-			return errCSRF
-		}
-		return next(c)
-	}
-}
-
 // pageSession is the signed-in person as the page handlers see them.
 type pageSession struct{ websession.Session }
 
 // actor is the actor the session speaks for.
 func (d pageSession) actor() models.Actor { return d.Actor() }
 
-// webSession returns the session requireSession found.
+// webSession returns the session the guard found.
 func webSession(c echo.Context) (pageSession, bool) {
-	d, ok := c.Request().Context().Value(sessionContextKey{}).(websession.Session)
+	d, ok := webguard.Session(c)
 	return pageSession{d}, ok
 }
 

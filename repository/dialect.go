@@ -157,6 +157,34 @@ func (s *Store) connect(ctx context.Context, t Target) error {
 	return db.PingContext(ctx)
 }
 
+// sqliteRole is what a connection to the SQLite file is for.
+type sqliteRole int
+
+const (
+	// sqliteWriter begins its transactions IMMEDIATE, taking the write lock before reading.
+	sqliteWriter sqliteRole = iota
+	// sqliteReader only reads.
+	sqliteReader
+	// sqliteTool is migrations and tools (OpenSQL): the driver's deferred transactions, so
+	// `web migrate status` never takes the write lock from a running server.
+	sqliteTool
+)
+
+// sqliteDSN is the one place the SQLite connection settings are written, for the store's
+// pools and for migrations and tools: WAL, foreign keys on, cfg's busy timeout and synchronous
+// mode, and the transaction mode of the role.
+func sqliteDSN(path string, cfg Config, role sqliteRole) string {
+	dsn := fmt.Sprintf("file:%s?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=%d&_synchronous=%s",
+		path, cfg.BusyTimeout.Milliseconds(), url.QueryEscape(cfg.Synchronous))
+	switch role {
+	case sqliteWriter:
+		return dsn + "&_txlock=immediate"
+	case sqliteReader:
+		return dsn + "&_txlock=deferred&_query_only=on"
+	}
+	return dsn
+}
+
 // connectSQLite opens one writer connection and a pool of readers on the same WAL file.
 // Writers queue for the single connection in Go (database/sql's pool) instead of spinning in
 // SQLite's busy handler; their transactions begin IMMEDIATE so the write lock is taken before
@@ -167,13 +195,8 @@ func (s *Store) connectSQLite(ctx context.Context, path string) error {
 			return fmt.Errorf("repository: sqlite folder: %w", err)
 		}
 	}
-	busy := s.cfg.BusyTimeout.Milliseconds()
-	common := fmt.Sprintf("_journal_mode=WAL&_foreign_keys=on&_busy_timeout=%d&_synchronous=%s", busy, url.QueryEscape(s.cfg.Synchronous))
-	writeDSN := "file:" + path + "?" + common + "&_txlock=immediate"
-	readDSN := "file:" + path + "?" + common + "&_txlock=deferred&_query_only=on"
-
 	var err error
-	if s.write, err = s.openGorm(sqlite.Open(writeDSN)); err != nil {
+	if s.write, err = s.openGorm(sqlite.Open(sqliteDSN(path, s.cfg, sqliteWriter))); err != nil {
 		return fmt.Errorf("repository: open sqlite: %w", err)
 	}
 	w, err := s.write.DB()
@@ -187,7 +210,7 @@ func (s *Store) connectSQLite(ctx context.Context, path string) error {
 	if err := s.checkSQLite(ctx, w); err != nil {
 		return err
 	}
-	if s.read, err = s.openGorm(sqlite.Open(readDSN)); err != nil {
+	if s.read, err = s.openGorm(sqlite.Open(sqliteDSN(path, s.cfg, sqliteReader))); err != nil {
 		return fmt.Errorf("repository: open sqlite readers: %w", err)
 	}
 	r, err := s.read.DB()

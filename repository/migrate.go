@@ -15,7 +15,7 @@ import (
 )
 
 // OpenSQL opens a plain database/sql handle for the URL, for migrations and tooling. SQLite
-// gets the same WAL and foreign-key settings as the store.
+// gets the store's settings with their defaults, on one connection.
 func OpenSQL(rawURL string) (*sql.DB, migrations.Dialect, error) {
 	t, err := ParseURL(rawURL)
 	if err != nil {
@@ -24,7 +24,7 @@ func OpenSQL(rawURL string) (*sql.DB, migrations.Dialect, error) {
 	var db *sql.DB
 	switch t.Dialect {
 	case migrations.SQLite:
-		db, err = sql.Open("sqlite3", "file:"+t.DSN+"?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=5000&_synchronous=FULL")
+		db, err = sql.Open("sqlite3", sqliteDSN(t.DSN, Config{}.withDefaults(), sqliteTool))
 		if err == nil {
 			db.SetMaxOpenConns(1)
 		}

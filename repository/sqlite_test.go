@@ -30,13 +30,30 @@ func TestSQLiteRefusesMemoryDatabases(t *testing.T) {
 	}
 }
 
+// The store's pools and the tools' handle (OpenSQL) open the file with the same settings.
 func TestSQLitePragmas(t *testing.T) {
-	s := sqliteHarness(t).Open(t, storetest.Options{})
-	db, err := s.DB()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "2", "busy_timeout": "5000"} {
+	want := map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "2", "busy_timeout": "5000"}
+	t.Run("Store", func(t *testing.T) {
+		s := sqliteHarness(t).Open(t, storetest.Options{})
+		db, err := s.DB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPragmas(t, db, want)
+	})
+	t.Run("OpenSQL", func(t *testing.T) {
+		db, _, err := repository.OpenSQL("sqlite:" + filepath.Join(t.TempDir(), "tool.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		checkPragmas(t, db, want)
+	})
+}
+
+func checkPragmas(t *testing.T, db *sql.DB, want map[string]string) {
+	t.Helper()
+	for pragma, want := range want {
 		var got string
 		if err := db.QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
 			t.Fatal(err)

@@ -1,6 +1,6 @@
 // Package websession keeps browser sign-ins on the server (SPEC 5.4) and guards what is posted
 // with them: the session store wrapper, the cookies, and CSRF with origin checks. It speaks
-// net/http; the handlers adapt it to their routes.
+// net/http; webguard puts it in front of the routes.
 //
 // A session lives in the store, keyed by the SHA-256 hash of a random id that only the
 // browser's cookie holds. It ends at once on logout, on "sign out everywhere", at the absolute

@@ -3,70 +3,17 @@ package websession_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"usertasks/keyring"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/websession"
+	"usertasks/websession/websessiontest"
 )
-
-// dbClock moves the store's database clock forward.
-type dbClock struct{ offset atomic.Int64 }
-
-func (c *dbClock) now(db time.Time) time.Time { return db.Add(time.Duration(c.offset.Load())) }
-func (c *dbClock) advance(d time.Duration)    { c.offset.Add(int64(d)) }
-
-// newStore is a migrated store on a fresh SQLite file whose clock the test moves.
-func newStore(t *testing.T, clock *dbClock) *repository.Store {
-	t.Helper()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "sessions.db")
-	ctx := context.Background()
-	if err := repository.Migrate(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := keyring.Generate("k")
-	keys, _ := keyring.Parse(spec)
-	cfg := repository.Config{URL: u, Keys: keys}
-	if clock != nil {
-		cfg.Clock = clock.now
-	}
-	s, err := repository.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-func newManager(t *testing.T, cfg websession.Config) *websession.Manager {
-	t.Helper()
-	if cfg.Store == nil {
-		cfg.Store = newStore(t, nil)
-	}
-	if cfg.Secrets == nil {
-		cfg.Secrets = [][]byte{websession.GenerateSecret()}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = quiet
-	}
-	m, err := websession.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 var ann = models.Actor{Tenant: "t1", Subject: models.ParticipantRef{Provider: models.DefaultProvider, ID: "ann"},
 	DisplayName: "Ann", Permissions: []string{"user-tasks:*"}}
@@ -86,7 +33,7 @@ func signIn(t *testing.T, m *websession.Manager, a models.Actor, via string) *ht
 }
 
 func TestNewRefusesBadConfig(t *testing.T) {
-	store := newStore(t, nil)
+	store := websessiontest.NewStore(t, nil)
 	good := [][]byte{websession.GenerateSecret()}
 	for name, cfg := range map[string]websession.Config{
 		"NoStore":       {Secrets: good},
@@ -117,9 +64,9 @@ func TestParseSecrets(t *testing.T) {
 // TestSealedCookiesSurviveRotation: a secret rotated to second place still opens what it
 // sealed; a foreign secret opens nothing.
 func TestSealedCookiesSurviveRotation(t *testing.T) {
-	store := newStore(t, nil)
+	store := websessiontest.NewStore(t, nil)
 	old := websession.GenerateSecret()
-	before := newManager(t, websession.Config{Store: store, Secrets: [][]byte{old}})
+	before := websessiontest.NewManager(t, websession.Config{Store: store, Secrets: [][]byte{old}})
 	sealed, err := before.Seal(websession.FlashCookie, map[string]string{"k": "claimed"})
 	if err != nil {
 		t.Fatal(err)
@@ -128,11 +75,11 @@ func TestSealedCookiesSurviveRotation(t *testing.T) {
 	req.AddCookie(&http.Cookie{Name: before.CookieName(websession.FlashCookie), Value: sealed})
 
 	var got map[string]string
-	rotated := newManager(t, websession.Config{Store: store, Secrets: [][]byte{websession.GenerateSecret(), old}})
+	rotated := websessiontest.NewManager(t, websession.Config{Store: store, Secrets: [][]byte{websession.GenerateSecret(), old}})
 	if !rotated.Open(req, websession.FlashCookie, &got) || got["k"] != "claimed" {
 		t.Fatalf("a rotated-out secret no longer opens its cookie: %v", got)
 	}
-	other := newManager(t, websession.Config{Store: store})
+	other := websessiontest.NewManager(t, websession.Config{Store: store})
 	if other.Open(req, websession.FlashCookie, &got) {
 		t.Fatal("a foreign secret opened the cookie")
 	}
@@ -142,9 +89,9 @@ func TestSealedCookiesSurviveRotation(t *testing.T) {
 }
 
 func TestSameOrigin(t *testing.T) {
-	prod := newManager(t, websession.Config{BaseURL: "https://Tasks.Example.com:443/app/"})
-	dev := newManager(t, websession.Config{BaseURL: "http://127.0.0.1:8080", Insecure: true})
-	unset := newManager(t, websession.Config{})
+	prod := websessiontest.NewManager(t, websession.Config{BaseURL: "https://Tasks.Example.com:443/app/"})
+	dev := websessiontest.NewManager(t, websession.Config{BaseURL: "http://127.0.0.1:8080", Insecure: true})
+	unset := websessiontest.NewManager(t, websession.Config{})
 	type header = map[string]string
 	for _, tc := range []struct {
 		name string
@@ -200,7 +147,7 @@ func TestSameOrigin(t *testing.T) {
 // TestCSRFBindings: a session's token works only for that session; the anonymous binding's
 // token works only on the sign-in forms.
 func TestCSRFBindings(t *testing.T) {
-	m := newManager(t, websession.Config{})
+	m := websessiontest.NewManager(t, websession.Config{})
 	req := signIn(t, m, ann, models.WebViaDev)
 	s, err := m.Read(req)
 	if err != nil {
@@ -279,8 +226,8 @@ func (s *identities) Refresh(_ context.Context, ws models.WebSession) (models.We
 }
 
 func TestRefresh(t *testing.T) {
-	clock := &dbClock{}
-	m := newManager(t, websession.Config{Store: newStore(t, clock)})
+	clock := &websessiontest.Clock{}
+	m := websessiontest.NewManager(t, websession.Config{Store: websessiontest.NewStore(t, clock)})
 	src := &identities{next: func(ws models.WebSession) (models.WebIdentity, error) {
 		id := ws.WebIdentity
 		id.Manager = true
@@ -290,14 +237,14 @@ func TestRefresh(t *testing.T) {
 
 	t.Run("NotBeforeTheInterval", func(t *testing.T) {
 		req := signIn(t, m, ann, models.WebViaDev)
-		clock.advance(4 * time.Minute)
+		clock.Advance(4 * time.Minute)
 		if s, err := m.Read(req); err != nil || s.Manager || src.calls != 0 {
 			t.Fatalf("read %+v, %v after %d refreshes", s, err, src.calls)
 		}
 	})
 	t.Run("OncePerInterval", func(t *testing.T) {
 		req := signIn(t, m, ann, models.WebViaDev)
-		clock.advance(websession.DefaultRefreshInterval)
+		clock.Advance(websession.DefaultRefreshInterval)
 		src.calls, src.delay = 0, 20*time.Millisecond
 		defer func() { src.delay = 0 }()
 		var wg sync.WaitGroup
@@ -335,7 +282,7 @@ func TestRefresh(t *testing.T) {
 			saved := src.next
 			src.next = next
 			defer func() { src.next = saved }()
-			clock.advance(websession.DefaultRefreshInterval)
+			clock.Advance(websession.DefaultRefreshInterval)
 			if _, err := m.Read(req); !errors.Is(err, models.ErrUnauthorized) {
 				t.Fatalf("read after a failed refresh: %v, want unauthenticated", err)
 			}
@@ -347,7 +294,7 @@ func TestRefresh(t *testing.T) {
 	}
 	t.Run("ErrNoSource", func(t *testing.T) {
 		req := signIn(t, m, ann, models.WebViaOIDC)
-		clock.advance(websession.DefaultRefreshInterval)
+		clock.Advance(websession.DefaultRefreshInterval)
 		if _, err := m.Read(req); !errors.Is(err, models.ErrUnauthorized) {
 			t.Fatalf("a session without an identity source outlived its refresh: %v", err)
 		}

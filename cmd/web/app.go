@@ -13,6 +13,7 @@ import (
 	"usertasks/handlers"
 	"usertasks/live"
 	"usertasks/migrations"
+	"usertasks/oidclogin"
 	"usertasks/repository"
 	"usertasks/tasks"
 	"usertasks/websession"
@@ -83,7 +84,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	if cfg.OIDC.Issuer != "" {
-		if web.OIDC, err = handlers.NewOIDCLogin(ctx, cfg.OIDC); err != nil {
+		if web.OIDC, err = oidclogin.New(ctx, cfg.OIDC); err != nil {
 			return nil, err
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"usertasks/websession"
@@ -20,29 +19,13 @@ type sessionTimes struct {
 // maxSessionLifetime keeps a sign-in from outliving a working week by a typo ("720h").
 const maxSessionLifetime = 7 * 24 * time.Hour
 
-// loadSessionTimes reads the three durations; unset ones take websession's defaults.
-func (c *config) loadSessionTimes(getenv func(string) string) error {
-	c.Session = sessionTimes{Lifetime: websession.DefaultLifetime, Idle: websession.DefaultIdleTimeout, Refresh: websession.DefaultRefreshInterval}
-	for _, v := range []struct {
-		name string
-		dst  *time.Duration
-		min  time.Duration
-	}{
-		{"USERTASKS_SESSION_LIFETIME", &c.Session.Lifetime, 5 * time.Minute},
-		{"USERTASKS_SESSION_IDLE_TIMEOUT", &c.Session.Idle, websession.MinIdleTimeout},
-		{"USERTASKS_SESSION_REFRESH_INTERVAL", &c.Session.Refresh, time.Minute},
-	} {
-		raw := strings.TrimSpace(getenv(v.name))
-		if raw == "" {
-			continue
-		}
-		d, err := time.ParseDuration(raw)
-		if err != nil || d < v.min {
-			return fmt.Errorf("%s=%s is not a duration of at least %s (e.g. 30m, 8h)", v.name, quoteShort(raw), v.min)
-		}
-		*v.dst = d
-	}
-	s := c.Session
+// defaultSessionTimes are websession's defaults.
+func defaultSessionTimes() sessionTimes {
+	return sessionTimes{Lifetime: websession.DefaultLifetime, Idle: websession.DefaultIdleTimeout, Refresh: websession.DefaultRefreshInterval}
+}
+
+// check keeps the lifetime within a week and the other two within the lifetime.
+func (s sessionTimes) check() error {
 	switch {
 	case s.Lifetime > maxSessionLifetime:
 		return fmt.Errorf("USERTASKS_SESSION_LIFETIME (%s) must not exceed %s", s.Lifetime, maxSessionLifetime)

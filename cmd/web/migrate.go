@@ -11,7 +11,7 @@ import (
 )
 
 // migrateCommand runs `web migrate up|down|status`.
-func migrateCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func migrateCommand(ctx context.Context, args []string, env environment, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: web migrate up|down|status\n  up      apply every pending migration\n  down    roll back the newest migration\n  status  list migrations and whether they are applied")
@@ -22,10 +22,11 @@ func migrateCommand(ctx context.Context, args []string, getenv func(string) stri
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: migrate takes one of up, down, status", errUsage)
 	}
-	cfg, err := loadConfig(getenv, false)
+	cfg, err := loadConfig(env, false)
 	if err != nil {
 		return err
 	}
+	warnUnknown(env, newLogger(cfg, stderr))
 	db, dialect, err := repository.OpenSQL(cfg.DatabaseURL)
 	if err != nil {
 		return err

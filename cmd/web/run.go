@@ -15,15 +15,16 @@ commands:
   serve     run the HTTP server (--migrate applies pending migrations first)
   migrate   up | down | status: manage the database schema
 
-Configuration comes from USERTASKS_* environment variables (see README).
+Configuration comes from USERTASKS_* environment variables (see docs/configuration.md).
 Run 'web <command> --help' for the flags of a command.
 `
 
 // errUsage marks a bad invocation: exit status 2 with a one-line reason.
 var errUsage = errors.New("usage")
 
-// run is main without the process: tests call it directly.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+// run is main without the process: tests call it directly. env is the whole environment,
+// not a getenv, so that variables nobody reads can be told apart and warned about.
+func run(ctx context.Context, args []string, env environment, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -31,9 +32,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var err error
 	switch args[0] {
 	case "serve":
-		err = serveCommand(ctx, args[1:], getenv, stdout, stderr)
+		err = serveCommand(ctx, args[1:], env, stdout, stderr)
 	case "migrate":
-		err = migrateCommand(ctx, args[1:], getenv, stdout, stderr)
+		err = migrateCommand(ctx, args[1:], env, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

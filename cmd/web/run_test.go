@@ -34,7 +34,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+func env(m map[string]string) environment { return m }
 
 var listening = regexp.MustCompile(`listening on (http://\S+)`)
 

@@ -18,7 +18,7 @@ import (
 
 // serveCommand runs `web serve [--migrate] [--listen ADDR]` until ctx ends, then shuts down
 // gracefully, letting in-flight requests finish.
-func serveCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func serveCommand(ctx context.Context, args []string, env environment, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	migrate := fs.Bool("migrate", false, "apply pending migrations before serving (implied in dev mode)")
 	listen := fs.String("listen", "", "listen address (default USERTASKS_LISTEN_ADDR or "+defaultListenAddr+")")
@@ -28,7 +28,7 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
-	cfg, err := loadConfig(getenv, true)
+	cfg, err := loadConfig(env, true)
 	if err != nil {
 		return err
 	}
@@ -36,6 +36,7 @@ func serveCommand(ctx context.Context, args []string, getenv func(string) string
 		cfg.ListenAddr = *listen
 	}
 	log := newLogger(cfg, stderr)
+	warnUnknown(env, log)
 	logDefaultTenant(cfg, log)
 
 	if *migrate || cfg.Dev {

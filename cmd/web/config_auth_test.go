@@ -1,4 +1,4 @@
-package auth
+package main
 
 import (
 	"crypto/ecdsa"
@@ -6,8 +6,6 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
 	"maps"
 	"os"
 	"path/filepath"
@@ -17,11 +15,22 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"usertasks/auth"
+	"usertasks/auth/authtest"
 )
 
-// env returns a getenv over the given variables.
-func env(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
+// testHS256Secret is a valid HS256 secret (32 bytes).
+const testHS256Secret = "0123456789abcdef0123456789abcdef"
+
+// readAuth reads the settings of vars and checks the token configuration on its own, without
+// the rules of dev mode or of outside it (checkAuth adds those).
+func readAuth(vars map[string]string) (auth.Config, error) {
+	c := defaultConfig()
+	if err := c.read(env(vars), false); err != nil {
+		return c.Auth, err
+	}
+	return c.Auth, c.Auth.Validate()
 }
 
 // writeFile writes content to a fresh file and returns its path.
@@ -34,17 +43,17 @@ func writeFile(t *testing.T, name, content string) string {
 	return path
 }
 
-func TestConfigFromEnv(t *testing.T) {
+func TestReadAuthSettings(t *testing.T) {
 	t.Run("Defaults", func(t *testing.T) {
-		c, err := ConfigFromEnv(env(nil))
+		c, err := readAuth(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.Configured() {
 			t.Fatal("an empty environment configures no key")
 		}
-		want := Config{
-			Claims: ClaimNames{
+		want := auth.Config{
+			Claims: auth.ClaimNames{
 				Subject: "sub", Tenant: "tenant", Provider: "idp", Name: "name",
 				Groups: "groups", Permissions: "permissions", Roles: "roles",
 			},
@@ -59,9 +68,9 @@ func TestConfigFromEnv(t *testing.T) {
 		}
 	})
 	t.Run("AllSet", func(t *testing.T) {
-		keys := string(pemPublic(t, &rsaKey().PublicKey)) + string(pemPublic(t, &ecKey().PublicKey))
-		c, err := ConfigFromEnv(env(map[string]string{
-			"USERTASKS_JWT_HS256_SECRET":  string(testSecret),
+		keys := string(authtest.PublicKeyPEM(t, &authtest.RSAKey().PublicKey)) + string(authtest.PublicKeyPEM(t, &authtest.ECKey().PublicKey))
+		c, err := readAuth(map[string]string{
+			"USERTASKS_JWT_HS256_SECRET":  testHS256Secret,
 			"USERTASKS_JWT_PUBLIC_KEYS":   keys,
 			"USERTASKS_JWT_JWKS_URL":      "https://idp.example/.well-known/jwks.json",
 			"USERTASKS_JWT_ISSUER":        "https://idp.example",
@@ -76,17 +85,17 @@ func TestConfigFromEnv(t *testing.T) {
 			"USERTASKS_MANAGER_ROLE":      "approver",
 			"USERTASKS_DEFAULT_TENANT":    "acme",
 			"USERTASKS_JWT_MAX_LIFETIME":  "90m",
-		}))
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !c.Configured() {
 			t.Fatal("Configured = false")
 		}
-		if got, want := c.Claims, (ClaimNames{"oid", "tid", "prov", "preferred_username", "grp", "scope", "realm_access.roles"}); got != want {
+		if got, want := c.Claims, (auth.ClaimNames{Subject: "oid", Tenant: "tid", Provider: "prov", Name: "preferred_username", Groups: "grp", Permissions: "scope", Roles: "realm_access.roles"}); got != want {
 			t.Fatalf("claims = %+v, want %+v", got, want)
 		}
-		if string(c.HS256Secret) != string(testSecret) || len(c.PublicKeys) != 2 ||
+		if string(c.HS256Secret) != testHS256Secret || len(c.PublicKeys) != 2 ||
 			c.JWKSURL != "https://idp.example/.well-known/jwks.json" || c.Issuer != "https://idp.example" ||
 			c.Audience != "user-tasks" || c.ManagerRole != "approver" || c.DefaultTenant != "acme" || c.MaxLifetime != 90*time.Minute {
 			t.Fatalf("config = %+v", c)
@@ -99,30 +108,30 @@ func TestConfigFromEnv(t *testing.T) {
 		}
 	})
 	t.Run("SecretFromFile", func(t *testing.T) {
-		path := writeFile(t, "secret", string(testSecret)+"\n")
-		c, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_HS256_SECRET_FILE": path}))
+		path := writeFile(t, "secret", testHS256Secret+"\n")
+		c, err := readAuth(map[string]string{"USERTASKS_JWT_HS256_SECRET_FILE": path})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := string(c.HS256Secret), string(testSecret); got != want {
+		if got, want := string(c.HS256Secret), testHS256Secret; got != want {
 			t.Fatalf("secret = %q, want %q", got, want)
 		}
 	})
 	t.Run("VariableWinsOverFile", func(t *testing.T) {
-		c, err := ConfigFromEnv(env(map[string]string{
-			"USERTASKS_JWT_HS256_SECRET":      string(testSecret),
+		c, err := readAuth(map[string]string{
+			"USERTASKS_JWT_HS256_SECRET":      testHS256Secret,
 			"USERTASKS_JWT_HS256_SECRET_FILE": "/nonexistent",
-		}))
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := string(c.HS256Secret), string(testSecret); got != want {
+		if got, want := string(c.HS256Secret), testHS256Secret; got != want {
 			t.Fatalf("secret = %q, want %q", got, want)
 		}
 	})
 	t.Run("PublicKeysFromFile", func(t *testing.T) {
-		path := writeFile(t, "keys.pem", string(pemCertificate(t, rsaKey()))+string(pemCertificate(t, ecKey())))
-		c, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_PUBLIC_KEYS_FILE": path}))
+		path := writeFile(t, "keys.pem", string(authtest.CertificatePEM(t, authtest.RSAKey(), time.Now().Add(-time.Hour)))+string(authtest.CertificatePEM(t, authtest.ECKey(), time.Now().Add(-time.Hour))))
+		c, err := readAuth(map[string]string{"USERTASKS_JWT_PUBLIC_KEYS_FILE": path})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +141,7 @@ func TestConfigFromEnv(t *testing.T) {
 	})
 	t.Run("JWKSURLFromFile", func(t *testing.T) {
 		path := writeFile(t, "jwks-url", "https://idp.example/jwks\n")
-		c, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_JWKS_URL_FILE": path}))
+		c, err := readAuth(map[string]string{"USERTASKS_JWT_JWKS_URL_FILE": path})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,10 +150,10 @@ func TestConfigFromEnv(t *testing.T) {
 		}
 	})
 	t.Run("ChecksSkippedOnPurpose", func(t *testing.T) {
-		c, err := ConfigFromEnv(env(map[string]string{
+		c, err := readAuth(map[string]string{
 			"USERTASKS_JWT_SKIP_ISSUER_CHECK":   "true",
 			"USERTASKS_JWT_SKIP_AUDIENCE_CHECK": "1",
-		}))
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +163,7 @@ func TestConfigFromEnv(t *testing.T) {
 	})
 	t.Run("JWKSLoopbackHTTP", func(t *testing.T) {
 		for _, u := range []string{"http://127.0.0.1:8081/jwks", "http://localhost/jwks", "http://[::1]:9/jwks"} {
-			if _, err := ConfigFromEnv(env(map[string]string{"USERTASKS_JWT_JWKS_URL": u})); err != nil {
+			if _, err := readAuth(map[string]string{"USERTASKS_JWT_JWKS_URL": u}); err != nil {
 				t.Fatalf("%s: %v", u, err)
 			}
 		}
@@ -169,9 +178,9 @@ func TestConfigFromEnv(t *testing.T) {
 		{"ErrSecretFileMissing", map[string]string{"USERTASKS_JWT_HS256_SECRET_FILE": "/nonexistent/secret"}, "USERTASKS_JWT_HS256_SECRET_FILE"},
 		{"ErrUnparseablePEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": "not pem at all"}, "unparseable PEM"},
 		{"ErrCorruptPEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"}, "unparseable public key"},
-		{"ErrPrivateKeyPEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": privatePEM(t)}, "is a private key"},
+		{"ErrPrivateKeyPEM", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": string(authtest.PrivateKeyPEM(t, authtest.ECKey()))}, "is a private key"},
 		{"ErrUnsupportedBlock", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n"}, "unsupported PEM block"},
-		{"ErrP384Key", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": string(pemPublic(t, &mustEC(elliptic.P384()).PublicKey))}, "needs P-256"},
+		{"ErrP384Key", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": string(authtest.PublicKeyPEM(t, &authtest.MustEC(elliptic.P384()).PublicKey))}, "needs P-256"},
 		{"ErrEd25519Key", map[string]string{"USERTASKS_JWT_PUBLIC_KEYS": ed25519PEM(t)}, "unsupported key type"},
 		{"ErrJWKSPlainHTTP", map[string]string{"USERTASKS_JWT_JWKS_URL": "http://idp.example/jwks"}, "must use https"},
 		{"ErrJWKSScheme", map[string]string{"USERTASKS_JWT_JWKS_URL": "ftp://idp.example/jwks"}, "must use https"},
@@ -188,9 +197,9 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ConfigFromEnv(env(tt.vars))
+			_, err := readAuth(tt.vars)
 			if err == nil {
-				t.Fatal("ConfigFromEnv succeeded")
+				t.Fatal("readAuth succeeded")
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %q, want it to mention %q", err, tt.want)
@@ -199,8 +208,8 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 }
 
-func TestConfigValidateStrict(t *testing.T) {
-	keyed := map[string]string{"USERTASKS_JWT_HS256_SECRET": string(testSecret)}
+func TestAuthValidateStrict(t *testing.T) {
+	keyed := map[string]string{"USERTASKS_JWT_HS256_SECRET": testHS256Secret}
 	with := func(extra map[string]string) map[string]string {
 		vars := maps.Clone(keyed)
 		maps.Copy(vars, extra)
@@ -220,7 +229,7 @@ func TestConfigValidateStrict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := ConfigFromEnv(env(tt.vars))
+			c, err := readAuth(tt.vars)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,18 +250,26 @@ func TestConfigValidateStrict(t *testing.T) {
 	}
 }
 
-func TestConfigFromEnvToVerifier(t *testing.T) {
+func TestAuthSettingsToVerifier(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		c, err := ConfigFromEnv(env(map[string]string{
-			"USERTASKS_JWT_PUBLIC_KEYS": string(pemPublic(t, &rsaKey().PublicKey)),
+		c, err := readAuth(map[string]string{
+			"USERTASKS_JWT_PUBLIC_KEYS": string(authtest.PublicKeyPEM(t, &authtest.RSAKey().PublicKey)),
 			"USERTASKS_JWT_ISSUER":      "https://idp.example",
 			"USERTASKS_CLAIM_SUBJECT":   "uid",
-		}))
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := newVerifier(t, c)
-		token := sign(t, jwt.SigningMethodRS256, rsaKey(), claims(jwt.MapClaims{"uid": "bob", "iss": "https://idp.example"}), "")
+		v, err := auth.NewVerifier(t.Context(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(v.Close)
+		token, err := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"uid": "bob", "tenant": "t1", "iss": "https://idp.example",
+			"iat": time.Now().Add(-time.Minute).Unix(), "exp": time.Now().Add(5 * time.Minute).Unix()}).SignedString(authtest.RSAKey())
+		if err != nil {
+			t.Fatal(err)
+		}
 		a, err := v.Actor(t.Context(), token)
 		if err != nil {
 			t.Fatal(err)
@@ -263,44 +280,11 @@ func TestConfigFromEnvToVerifier(t *testing.T) {
 	})
 }
 
-func TestParsePublicKeys(t *testing.T) {
-	t.Run("PKCS1RSA", func(t *testing.T) {
-		block := pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&rsaKey().PublicKey)})
-		keys, err := ParsePublicKeys(block)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !rsaKey().PublicKey.Equal(keys[0]) {
-			t.Fatal("parsed key differs")
-		}
-	})
-	t.Run("ErrEmpty", func(t *testing.T) {
-		if _, err := ParsePublicKeys(nil); err == nil || !strings.Contains(err.Error(), "no PEM block") {
-			t.Fatalf("err = %v", err)
-		}
-	})
-	t.Run("ErrTrailingText", func(t *testing.T) {
-		data := string(pemPublic(t, &ecKey().PublicKey)) + "trailing"
-		if _, err := ParsePublicKeys([]byte(data)); err == nil || !strings.Contains(err.Error(), "unparseable PEM") {
-			t.Fatalf("err = %v", err)
-		}
-	})
-}
-
-func privatePEM(t *testing.T) string {
-	t.Helper()
-	der, err := x509.MarshalPKCS8PrivateKey(ecKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
-
 func ed25519PEM(t *testing.T) string {
 	t.Helper()
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(pemPublic(t, pub))
+	return string(authtest.PublicKeyPEM(t, pub))
 }
