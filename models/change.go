@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-
-	"github.com/google/uuid"
 )
 
 // Change is what a transition produces: the new state plus the rows to write with it, all
@@ -77,6 +75,3 @@ func canonicalJSON(raw []byte) ([]byte, error) {
 	}
 	return json.Marshal(v) // encoding/json sorts map keys
 }
-
-// NewID mints a time-ordered UUIDv7 for a new row.
-func NewID() string { return uuid.Must(uuid.NewV7()).String() }
