@@ -9,17 +9,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
-	"usertasks/keyring"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -42,8 +41,8 @@ var runtimeTokens = runtimeCallers{
 		Permissions: []string{"user-tasks:*", "user-tasks/participants:view"}, Manager: true},
 }
 
-// runtimeEnv is a server with only the runtime routes, mounted as the router will: behind the
-// body limit, the bearer middleware on each route, errors answered by the one error handler.
+// runtimeEnv is the production router with the runtime protocol enabled (New with Runtime) and
+// no task service: the body limit, the bearer middleware on each route, the one error handler.
 type runtimeEnv struct {
 	url   string
 	store *repository.Store
@@ -51,28 +50,12 @@ type runtimeEnv struct {
 
 func newRuntimeEnv(t *testing.T, openTasksPerTenant int) *runtimeEnv {
 	t.Helper()
-	ctx := context.Background()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "runtime.db")
-	if err := repository.Migrate(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := keyring.Generate("k")
-	keys, _ := keyring.Parse(spec)
-	store, err := repository.Open(ctx, repository.Config{URL: u, Keys: keys, OpenTasksPerTenant: openTasksPerTenant})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := echo.New()
-	e.HTTPErrorHandler = errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
+	store := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: openTasksPerTenant})
 	resolver := workflow.NewResolver(workflow.ResolverOptions{})
-	RegisterRuntime(e.Group("/api/v1/runtime"), workflow.NewProjector(store, resolver), workflow.NewFinalizer(store),
-		authenticate(runtimeTokens))
+	e := New(Deps{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: runtimeTokens,
+		Runtime: &RuntimeDeps{Projector: workflow.NewProjector(store, resolver), Finalizer: workflow.NewFinalizer(store)}})
 	srv := httptest.NewServer(e)
-	t.Cleanup(func() {
-		srv.Close()
-		store.Close()
-	})
+	t.Cleanup(srv.Close)
 	return &runtimeEnv{url: srv.URL, store: store}
 }
 

@@ -124,3 +124,14 @@ func Finalize(ctx context.Context, t testing.TB, s *repository.Store, task model
 	}
 	return ch.Task
 }
+
+// CountTasks counts every task of tenant, whatever its status or health.
+func CountTasks(ctx context.Context, t testing.TB, s *repository.Store, tenant string) int {
+	t.Helper()
+	page, err := s.Query(ctx, models.TaskFilter{Tenant: tenant, Scope: models.ScopeAll,
+		Actor: models.Actor{Tenant: tenant, Manager: true}, IncludeTotal: true, Limit: 1})
+	if err != nil {
+		t.Fatalf("testfactory: count tasks of %s: %v", tenant, err)
+	}
+	return *page.Total
+}

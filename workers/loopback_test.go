@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
 	"usertasks/workflow/workflowtest"
@@ -36,7 +37,7 @@ func (n *wkNotes) count(taskID string) int {
 
 func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	ctx := t.Context()
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	notes := &wkNotes{}
 	loop := workflow.NewLoopback(s)
@@ -140,7 +141,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 		}
 	})
 	t.Run("ReconciliationHasNothingToDo", func(t *testing.T) {
-		clock.advance(10 * time.Minute)
+		clock.Advance(10 * time.Minute)
 		r := workers.NewReconciler(s, loop, nil, workers.ReconcilerOptions{Logger: log})
 		run, err := r.RunOnce(ctx)
 		if err != nil {
@@ -157,7 +158,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 // against it finalizes nothing that is live.
 func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 	ctx := t.Context()
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	loop := workflow.NewLoopback(s)
 	log, _ := wkLogger(t)
@@ -183,7 +184,7 @@ func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 		t.Fatalf("another tenant's bookmark: %v %v", found, err)
 	}
 
-	clock.advance(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	run, err := workers.NewReconciler(s, loop, nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1}).RunOnce(ctx)
 	if err != nil || run.Totals != (workers.ReconcileCounts{}) {
 		t.Fatalf("reconciliation against the loopback: %+v, %v; want nothing to do", run.Totals, err)
