@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
 	"golang.org/x/net/html"
 
 	"usertasks/handlers"
@@ -431,14 +430,13 @@ func webWantContains(t *testing.T, what, got, want string) {
 
 func webPtr[T any](v T) *T { return &v }
 
-// newBareWeb is the web routes alone, on a service without a store: enough for the sign-in
-// pages, which never call it.
+// newBareWeb is the router with the pages and no store, on a service without one: enough for
+// the sign-in pages, which never call it.
 func newBareWeb(t *testing.T, s *websession.Manager) http.Handler {
 	t.Helper()
-	e := echo.New()
-	handlers.RegisterWeb(e, handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: s, DevUsers: webDevUsers,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	return e
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return handlers.New(handlers.Deps{Logger: log,
+		Web: &handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: s, DevUsers: webDevUsers, Logger: log}})
 }
 
 // metaCSRF reads the csrf-token meta of a page body.
