@@ -59,6 +59,17 @@ func newRuntimeEnv(t *testing.T, openTasksPerTenant int) *runtimeEnv {
 	return &runtimeEnv{url: srv.URL, store: store}
 }
 
+// projected projects bookmark as token and requires a new task (201).
+func (e *runtimeEnv) projected(t *testing.T, token, bookmark string) projectedJSON {
+	t.Helper()
+	a := e.post(t, token, "/bookmarks", bookmarkBody(bookmark, nil))
+	var p projectedJSON
+	if a.status != http.StatusCreated || json.Unmarshal(a.body, &p) != nil {
+		t.Fatalf("project %s: status %d %s, want 201", bookmark, a.status, a.body)
+	}
+	return p
+}
+
 // runtimeAnswer is a response with its body read.
 type runtimeAnswer struct {
 	status int
@@ -149,14 +160,14 @@ func bookmarkBody(bookmarkID string, edit func(task map[string]any)) map[string]
 }
 
 func TestRuntimeProjection(t *testing.T) {
-	env := newRuntimeEnv(t, 0)
-
-	var first projectedJSON
+	// Each case projects into a server of its own, so it runs alone as well as in sequence.
 	t.Run("Created", func(t *testing.T) {
+		env := newRuntimeEnv(t, 0)
 		a := env.post(t, "runtime", "/bookmarks", bookmarkBody("bm-1", nil))
 		if a.status != http.StatusCreated {
 			t.Fatalf("status %d %s, want 201", a.status, a.body)
 		}
+		var first projectedJSON
 		if err := json.Unmarshal(a.body, &first); err != nil {
 			t.Fatal(err)
 		}
@@ -169,6 +180,8 @@ func TestRuntimeProjection(t *testing.T) {
 	})
 
 	t.Run("RepeatIsOK", func(t *testing.T) {
+		env := newRuntimeEnv(t, 0)
+		first := env.projected(t, "runtime", "bm-1")
 		a := env.post(t, "runtime", "/bookmarks", bookmarkBody("bm-1", nil))
 		var again projectedJSON
 		if a.status != http.StatusOK || json.Unmarshal(a.body, &again) != nil {
@@ -180,6 +193,8 @@ func TestRuntimeProjection(t *testing.T) {
 	})
 
 	t.Run("TenantFromToken", func(t *testing.T) {
+		env := newRuntimeEnv(t, 0)
+		env.projected(t, "runtime", "bm-1") // the same bookmark in t1 does not collide
 		a := env.post(t, "runtime-t2", "/bookmarks", bookmarkBody("bm-1", nil))
 		var got projectedJSON
 		if a.status != http.StatusCreated || json.Unmarshal(a.body, &got) != nil {
@@ -196,6 +211,7 @@ func TestRuntimeProjection(t *testing.T) {
 		}
 	})
 
+	env := newRuntimeEnv(t, 0)
 	t.Run("WildcardGrant", func(t *testing.T) {
 		a := env.post(t, "everything", "/bookmarks", bookmarkBody("bm-wild", nil))
 		if a.status != http.StatusCreated {

@@ -102,6 +102,16 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 		}
 	})
 	t.Run("BookmarksAreTheTasksNotClosed", func(t *testing.T) {
+		// Its own store: a completed (delivered) task, an open one and a transitional one.
+		s := wkSQLite(t).open(t, nil)
+		loop := workflow.NewLoopback(s)
+		completed := wkProject(t, s, wkTaskOpts{})
+		wkComplete(t, s, completed, wkPayload)
+		if res, err := workers.NewDispatcher(s, loop, workers.DispatcherOptions{Logger: log}).RunOnce(ctx); err != nil || res.Delivered != 1 {
+			t.Fatalf("dispatch %+v, %v; want one delivery", res, err)
+		}
+		open := wkProject(t, s, wkTaskOpts{})
+		wkComplete(t, s, wkProject(t, s, wkTaskOpts{}), "") // requested, not delivered: transitional
 		var ids []string
 		cursor := ""
 		for {
@@ -126,7 +136,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 			}
 			cursor = next
 		}
-		// open, plus the transitional task of ErrForeignStimulus.
+		// open, plus the transitional task.
 		if len(ids) != 2 || ids[0] != open.Workflow.BookmarkID {
 			t.Fatalf("bookmarks %v", ids)
 		}

@@ -14,6 +14,7 @@ import (
 	"usertasks/formsource"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/repository"
 	"usertasks/testfactory"
 	"usertasks/workflow"
 )
@@ -651,24 +652,41 @@ func TestProjectionNotifies(t *testing.T) {
 
 func TestProjectionBodies(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
-	bodies := newTestProjector(store, nil).Bodies()
 	body := json.RawMessage(`{"workflowDefinitionId":"d","workflowInstanceId":"i","activityInstanceId":"a","bookmarkId":"b",
 	 "runtimeOnly":{"x":1},"task":{"title":"From the listing","extra":true,"candidateUsers":[{"id":"ann"}]}}`)
+	// Each case projects into a store of its own and counts what it left there.
+	newBodies := func(t *testing.T) (*repository.Store, workflow.BodyProjector) {
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		return store, newTestProjector(store, nil).Bodies()
+	}
+	wantTasks := func(t *testing.T, store *repository.Store, want int) {
+		t.Helper()
+		if n := testfactory.CountTasks(ctx, t, store, "t1"); n != want {
+			t.Errorf("tasks = %d, want %d", n, want)
+		}
+	}
 
 	t.Run("Created", func(t *testing.T) {
+		store, bodies := newBodies(t)
 		created, err := bodies.Project(ctx, "t1", body)
 		if err != nil || !created {
 			t.Fatalf("created %v, %v; want a new task (unknown members ignored)", created, err)
 		}
+		wantTasks(t, store, 1)
 	})
 	t.Run("Repeat", func(t *testing.T) {
+		store, bodies := newBodies(t)
+		if created, err := bodies.Project(ctx, "t1", body); err != nil || !created {
+			t.Fatalf("first: created %v, %v; want a new task", created, err)
+		}
 		created, err := bodies.Project(ctx, "t1", body)
 		if err != nil || created {
 			t.Fatalf("created %v, %v; want the existing task", created, err)
 		}
+		wantTasks(t, store, 1)
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
+		store, bodies := newBodies(t)
 		for name, raw := range map[string]string{
 			"NotJSON":   `{"workflowDefinitionId":`,
 			"WrongType": `{"task":{"priority":"high"}}`,
@@ -678,10 +696,8 @@ func TestProjectionBodies(t *testing.T) {
 				t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 			}
 		}
+		wantTasks(t, store, 0)
 	})
-	if n := testfactory.CountTasks(context.Background(), t, store, "t1"); n != 1 {
-		t.Errorf("tasks = %d, want 1", n)
-	}
 }
 
 func TestParseLifetime(t *testing.T) {
