@@ -93,6 +93,10 @@ func testInvitations(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("AbandonedAfterSchedule", func(t *testing.T) {
+		// Its own store: the case above consumes the first invitation's delivery.
+		clock := &shiftedClock{}
+		s := h.Open(t, Options{Clock: clock.now})
+		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		issue(t, s, task, "raw-token-second")
 		rows, err := s.ClaimDeliveries(ctx(t), "node-a", 10, time.Minute)
 		if err != nil || len(rows) != 1 {
