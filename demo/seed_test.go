@@ -6,19 +6,21 @@ import (
 	"time"
 
 	"usertasks/demo"
+	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
 func TestSeed(t *testing.T) {
 	ctx := context.Background()
-	store := openStore(t)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
 
 	if err := demo.Seed(ctx, store, p); err != nil {
 		t.Fatalf("first seed: %v", err)
 	}
-	acme, globex := countTasks(t, store, "acme"), countTasks(t, store, "globex")
+	acme, globex := testfactory.CountTasks(ctx, t, store, "acme"), testfactory.CountTasks(ctx, t, store, "globex")
 	if acme+globex < 12 || acme == 0 || globex == 0 {
 		t.Fatalf("seeded %d acme + %d globex tasks, want a dozen over both", acme, globex)
 	}
@@ -27,7 +29,7 @@ func TestSeed(t *testing.T) {
 		if err := demo.Seed(ctx, store, p); err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
-		if a, g := countTasks(t, store, "acme"), countTasks(t, store, "globex"); a != acme || g != globex {
+		if a, g := testfactory.CountTasks(ctx, t, store, "acme"), testfactory.CountTasks(ctx, t, store, "globex"); a != acme || g != globex {
 			t.Errorf("second seed: %d + %d tasks, want %d + %d", a, g, acme, globex)
 		}
 	})
@@ -126,7 +128,7 @@ func TestSeed(t *testing.T) {
 
 func TestSeedSkipsAFilledDatabase(t *testing.T) {
 	ctx := context.Background()
-	store := openStore(t)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
 	if _, _, err := p.Project(ctx, "acme", workflow.ProjectionRequest{
 		WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(), ActivityInstanceID: "approve",
@@ -137,7 +139,7 @@ func TestSeedSkipsAFilledDatabase(t *testing.T) {
 	if err := demo.Seed(ctx, store, p); err != nil {
 		t.Fatal(err)
 	}
-	if a, g := countTasks(t, store, "acme"), countTasks(t, store, "globex"); a != 1 || g != 0 {
+	if a, g := testfactory.CountTasks(ctx, t, store, "acme"), testfactory.CountTasks(ctx, t, store, "globex"); a != 1 || g != 0 {
 		t.Errorf("seed into a filled database wrote %d + %d tasks, want 1 + 0", a, g)
 	}
 }

@@ -9,17 +9,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
-	"usertasks/keyring"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -42,8 +41,8 @@ var runtimeTokens = runtimeCallers{
 		Permissions: []string{"user-tasks:*", "user-tasks/participants:view"}, Manager: true},
 }
 
-// runtimeEnv is a server with only the runtime routes, mounted as the router will: behind the
-// body limit, the bearer middleware on each route, errors answered by the one error handler.
+// runtimeEnv is the production router with the runtime protocol enabled (New with Runtime) and
+// no task service: the body limit, the bearer middleware on each route, the one error handler.
 type runtimeEnv struct {
 	url   string
 	store *repository.Store
@@ -51,29 +50,24 @@ type runtimeEnv struct {
 
 func newRuntimeEnv(t *testing.T, openTasksPerTenant int) *runtimeEnv {
 	t.Helper()
-	ctx := context.Background()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "runtime.db")
-	if err := repository.Migrate(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := keyring.Generate("k")
-	keys, _ := keyring.Parse(spec)
-	store, err := repository.Open(ctx, repository.Config{URL: u, Keys: keys, OpenTasksPerTenant: openTasksPerTenant})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := echo.New()
-	e.HTTPErrorHandler = errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
+	store := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: openTasksPerTenant})
 	resolver := workflow.NewResolver(workflow.ResolverOptions{})
-	RegisterRuntime(e.Group("/api/v1/runtime"), workflow.NewProjector(store, resolver), workflow.NewFinalizer(store),
-		authenticate(runtimeTokens))
+	e := New(Deps{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: runtimeTokens,
+		Runtime: &RuntimeDeps{Projector: workflow.NewProjector(store, resolver), Finalizer: workflow.NewFinalizer(store)}})
 	srv := httptest.NewServer(e)
-	t.Cleanup(func() {
-		srv.Close()
-		store.Close()
-	})
+	t.Cleanup(srv.Close)
 	return &runtimeEnv{url: srv.URL, store: store}
+}
+
+// projected projects bookmark as token and requires a new task (201).
+func (e *runtimeEnv) projected(t *testing.T, token, bookmark string) projectedJSON {
+	t.Helper()
+	a := e.post(t, token, "/bookmarks", bookmarkBody(bookmark, nil))
+	var p projectedJSON
+	if a.status != http.StatusCreated || json.Unmarshal(a.body, &p) != nil {
+		t.Fatalf("project %s: status %d %s, want 201", bookmark, a.status, a.body)
+	}
+	return p
 }
 
 // runtimeAnswer is a response with its body read.
@@ -166,14 +160,14 @@ func bookmarkBody(bookmarkID string, edit func(task map[string]any)) map[string]
 }
 
 func TestRuntimeProjection(t *testing.T) {
-	env := newRuntimeEnv(t, 0)
-
-	var first projectedJSON
+	// Each case projects into a server of its own, so it runs alone as well as in sequence.
 	t.Run("Created", func(t *testing.T) {
+		env := newRuntimeEnv(t, 0)
 		a := env.post(t, "runtime", "/bookmarks", bookmarkBody("bm-1", nil))
 		if a.status != http.StatusCreated {
 			t.Fatalf("status %d %s, want 201", a.status, a.body)
 		}
+		var first projectedJSON
 		if err := json.Unmarshal(a.body, &first); err != nil {
 			t.Fatal(err)
 		}
@@ -186,6 +180,8 @@ func TestRuntimeProjection(t *testing.T) {
 	})
 
 	t.Run("RepeatIsOK", func(t *testing.T) {
+		env := newRuntimeEnv(t, 0)
+		first := env.projected(t, "runtime", "bm-1")
 		a := env.post(t, "runtime", "/bookmarks", bookmarkBody("bm-1", nil))
 		var again projectedJSON
 		if a.status != http.StatusOK || json.Unmarshal(a.body, &again) != nil {
@@ -197,6 +193,8 @@ func TestRuntimeProjection(t *testing.T) {
 	})
 
 	t.Run("TenantFromToken", func(t *testing.T) {
+		env := newRuntimeEnv(t, 0)
+		env.projected(t, "runtime", "bm-1") // the same bookmark in t1 does not collide
 		a := env.post(t, "runtime-t2", "/bookmarks", bookmarkBody("bm-1", nil))
 		var got projectedJSON
 		if a.status != http.StatusCreated || json.Unmarshal(a.body, &got) != nil {
@@ -213,6 +211,7 @@ func TestRuntimeProjection(t *testing.T) {
 		}
 	})
 
+	env := newRuntimeEnv(t, 0)
 	t.Run("WildcardGrant", func(t *testing.T) {
 		a := env.post(t, "everything", "/bookmarks", bookmarkBody("bm-wild", nil))
 		if a.status != http.StatusCreated {

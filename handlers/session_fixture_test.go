@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"usertasks/handlers"
+	"usertasks/migrations"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 	"usertasks/websession"
 	"usertasks/websession/websessiontest"
 )
@@ -20,7 +22,7 @@ import (
 // from the database clock).
 type sessionFixture struct {
 	*webFixture
-	clock *websessiontest.Clock
+	clock *testfactory.Clock
 }
 
 // sessionFixtureOpts tune a sessionFixture. A fixture made with on set serves the same
@@ -33,11 +35,11 @@ type sessionFixtureOpts struct {
 
 func newSessionFixture(t *testing.T, o sessionFixtureOpts) *sessionFixture {
 	t.Helper()
-	f := &sessionFixture{webFixture: &webFixture{now: time.Now()}, clock: &websessiontest.Clock{}}
+	f := &sessionFixture{webFixture: &webFixture{now: time.Now()}, clock: &testfactory.Clock{}}
 	if o.on != nil {
 		f.store, f.clock = o.on.store, o.on.clock
 	} else {
-		f.store = websessiontest.NewStore(t, f.clock)
+		f.store = testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: f.clock.Now})
 	}
 	if o.devUsers == nil {
 		o.devUsers = webDevUsers

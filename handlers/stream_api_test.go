@@ -8,23 +8,22 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
-	"usertasks/keyring"
 	"usertasks/live"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 )
 
-// streamEnv is a server with only the stream route, on a real SQLite file store that notifies
-// a real broker, the lifecycle service, and the real authentication middleware over a token table.
+// streamEnv is the production router with the stream enabled (New with Live and Watchers), on a
+// real SQLite file store that notifies a real broker, the lifecycle service, and the real
+// authentication middleware over a token table.
 type streamEnv struct {
 	url    string
 	store  *repository.Store
@@ -43,14 +42,8 @@ func (m streamTokens) Actor(_ context.Context, token string) (models.Actor, erro
 	return a, nil
 }
 
-func streamWorker(tenant, id string, groups ...string) models.Actor {
-	a := models.Actor{Tenant: tenant, Subject: models.ParticipantRef{Tenant: tenant, Provider: "default", Type: models.UserParticipant, ID: id},
-		DisplayName: id, Permissions: []string{"user-tasks:*"}}
-	for _, g := range groups {
-		a.Groups = append(a.Groups, models.ParticipantRef{Tenant: tenant, Provider: "default", Type: models.GroupParticipant, ID: g})
-	}
-	return a
-}
+// streamWorker holds every user-tasks permission.
+var streamWorker = testfactory.Person
 
 var streamActors = func() streamTokens {
 	boss := streamWorker("t1", "boss")
@@ -73,25 +66,14 @@ func newStreamEnv(t *testing.T, o live.Options) *streamEnv {
 func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Server)) *streamEnv {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	u := "sqlite:" + filepath.Join(t.TempDir(), "stream.db")
-	if err := repository.Migrate(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := keyring.Generate("k")
-	keys, _ := keyring.Parse(spec)
-	store, err := repository.Open(ctx, repository.Config{URL: u, Keys: keys})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	b := live.NewBroker(store, o)
 	store.NotifyChanges(b)
 	ran := make(chan struct{})
 	go func() { _ = b.Run(ctx); close(ran) }()
 
-	e := echo.New()
-	e.HTTPErrorHandler = errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	svc := tasks.New(store, tasks.Options{})
-	RegisterStream(e.Group("/api/v1"), b, svc, authenticate(streamActors))
+	e := New(Deps{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: streamActors, Live: b, Watchers: svc})
 	srv := httptest.NewUnstartedServer(e)
 	if configure != nil {
 		configure(srv.Config)
@@ -101,35 +83,15 @@ func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Serve
 		cancel() // ends the broker, which ends every stream, so the server can close
 		<-ran
 		srv.Close()
-		store.Close()
 	})
 	return &streamEnv{url: srv.URL, store: store, svc: svc, broker: b}
 }
 
-// task projects a task with candidates through the real projection path.
+// task projects a task of tenant t1 with candidates through the real projection path.
 func (e *streamEnv) task(t *testing.T, users, groups, excluded []string) models.Task {
 	t.Helper()
-	refs := func(ids []string) []models.ParticipantRef {
-		var out []models.ParticipantRef
-		for _, id := range ids {
-			out = append(out, models.ParticipantRef{ID: id})
-		}
-		return out
-	}
-	p := models.Projection{
-		Tenant: "t1",
-		Workflow: models.WorkflowLink{DefinitionID: "invoice", InstanceID: models.NewID(), ActivityInstanceID: "approve",
-			BookmarkID: models.NewID()},
-		Title: "Approve invoice", CandidateUsers: refs(users), CandidateGroups: refs(groups), ExcludedUsers: refs(excluded),
-	}
-	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
-	task, _, err := e.store.Create(context.Background(), "t1", key, p.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
-		return models.Project(p, now)
-	})
-	if err != nil {
-		t.Fatalf("project: %v", err)
-	}
-	return task
+	return testfactory.Task(context.Background(), t, e.store, &testfactory.TaskOpts{
+		Title: "Approve invoice", Candidates: users, Groups: groups, Excluded: excluded})
 }
 
 // streamFrame is one thing read from the stream: an event's data, a comment or a retry field.
@@ -293,7 +255,11 @@ func TestStreamDeliversOnlyWhatTheCallerMaySee(t *testing.T) {
 	})
 
 	t.Run("PastActorKeepsHearing", func(t *testing.T) {
+		// Its own server and streams: the cases above consume the shared streams' events.
+		env := newStreamEnv(t, live.Options{})
 		task := env.task(t, []string{"ann"}, nil, nil)
+		barrier := env.task(t, []string{"carl"}, nil, nil)
+		dave, carl := env.open(t, "dave"), env.open(t, "carl")
 		r1 := streamRev(t)(env.svc.Assign(ctx, streamActors["boss"], task.ID, tasks.AssignInput{Common: tasks.Common{ExpectedRevision: task.Revision},
 			Assignee: models.ParticipantRef{Provider: "default", Type: models.UserParticipant, ID: "dave"}}))
 		dave.wantEvent(t, task, r1, live.KindChanged) // the assignee
@@ -302,7 +268,8 @@ func TestStreamDeliversOnlyWhatTheCallerMaySee(t *testing.T) {
 		prio := 80
 		r3 := streamRev(t)(env.svc.UpdateSchedule(ctx, streamActors["boss"], task.ID, tasks.ScheduleInput{Common: tasks.Common{ExpectedRevision: r2}, Priority: &prio}))
 		dave.wantEvent(t, task, r3, live.KindChanged)
-		carl.wantEvent(t, barrier, streamRev(t)(env.svc.Release(ctx, streamActors["carl"], barrier.ID, tasks.ReleaseInput{Common: tasks.Common{ExpectedRevision: barrierRev}})), live.KindChanged)
+		// carl hears the barrier task next: he was told nothing of the other task.
+		carl.wantEvent(t, barrier, streamRev(t)(env.svc.Claim(ctx, streamActors["carl"], barrier.ID, tasks.Common{ExpectedRevision: barrier.Revision})), live.KindChanged)
 	})
 }
 

@@ -9,19 +9,18 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
 	"golang.org/x/net/html"
 
 	"usertasks/handlers"
-	"usertasks/keyring"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 	"usertasks/websession"
 )
 
@@ -71,30 +70,20 @@ func newWebFixtureWith(t *testing.T, wrap func(handlers.TaskService) handlers.Ta
 // newWebFixtureService also sets the service's options (a resolver, say).
 func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.TaskService) handlers.TaskService) *webFixture {
 	t.Helper()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "web.db")
-	ctx := context.Background()
-	if err := repository.Migrate(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := keyring.Generate("k")
-	keys, _ := keyring.Parse(spec)
-	store, err := repository.Open(ctx, repository.Config{URL: u, Keys: keys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	f := &webFixture{store: store, svc: tasks.New(store, opts), now: time.Now()}
+	var err error
 	f.sessions, err = websession.New(websession.Config{Store: store, Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e := handlers.New(handlers.Deps{Store: store, Logger: log})
 	var svc handlers.TaskService = f.svc
 	if wrap != nil {
 		svc = wrap(svc)
 	}
-	handlers.RegisterWeb(e, handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log})
+	e := handlers.New(handlers.Deps{Store: store, Logger: log,
+		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log}})
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)
 	return f
@@ -115,39 +104,32 @@ type webTaskOpts struct {
 // group finance), eve excluded.
 func (f *webFixture) seed(t *testing.T, o webTaskOpts) models.Task {
 	t.Helper()
-	p := models.Projection{
-		Tenant: "t1",
-		Workflow: models.WorkflowLink{DefinitionID: "invoice-approval", DefinitionName: "Invoice approval", InstanceID: models.NewID(),
-			InstanceReference: "INV-2026-001", ActivityInstanceID: "approve", BookmarkID: models.NewID()},
+	to := &testfactory.TaskOpts{
 		Title: webFirstOr(o.title, "Approve invoice"), Summary: "Supplier ACME, 1,200 EUR", Reference: "INV-42", TaskType: "Approval",
-		Tags: []string{"finance", "q1"}, Priority: o.priority, DueAt: o.due,
-		CandidateGroups: []models.ParticipantRef{{ID: "finance"}}, ExcludedUsers: []models.ParticipantRef{{ID: "eve"}},
+		Tags: []string{"finance", "q1"}, Priority: o.priority, DueAt: o.due, Groups: []string{"finance"}, Excluded: []string{"eve"},
 		Instructions: "Check the **IBAN** against the [supplier list](https://example.com/suppliers).\n\n- compare amounts\n- check dates\n\n<script>alert(1)</script>",
-		Data:         json.RawMessage(`{"iban":"DE89370400440532013000","decision":"approve","amount":1200,"currency":"EUR"}`),
-		Form:         &models.PinnedForm{Schema: json.RawMessage(webSchema)}, CancellationEnabled: true,
-		Actions: []models.Action{{Key: "approve", Label: "Approve"}, {Key: "reject", Label: "Reject"}},
+		Data:         `{"iban":"DE89370400440532013000","decision":"approve","amount":1200,"currency":"EUR"}`,
+		Form:         json.RawMessage(webSchema), CancellationEnabled: true,
+		Actions:  []models.Action{{Key: "approve", Label: "Approve"}, {Key: "reject", Label: "Reject"}},
+		Assignee: o.assignee,
 	}
 	if o.candidate != "" {
-		p.CandidateGroups = nil
-		p.CandidateUsers = []models.ParticipantRef{{ID: o.candidate}}
-	}
-	if o.assignee != "" {
-		p.Assignee = &models.ParticipantRef{ID: o.assignee, DisplayName: o.assignee}
+		to.Groups, to.Candidates = nil, []string{o.candidate}
 	}
 	if o.noForm {
-		p.Form, p.Data = nil, nil
+		to.Form, to.Data = nil, ""
 	}
-	if o.mutate != nil {
-		o.mutate(&p)
+	to.Projection = func(p *models.Projection) {
+		p.Workflow.DefinitionID, p.Workflow.DefinitionName, p.Workflow.DefinitionVersion = "invoice-approval", "Invoice approval", nil
+		p.Workflow.InstanceReference, p.Workflow.ActivityInstanceID = "INV-2026-001", "approve"
+		if p.Assignee != nil {
+			p.Assignee.DisplayName = o.assignee
+		}
+		if o.mutate != nil {
+			o.mutate(p)
+		}
 	}
-	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
-	task, _, err := f.store.Create(context.Background(), p.Tenant, key, p.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
-		return models.Project(p, now)
-	})
-	if err != nil {
-		t.Fatalf("seed: %v", err)
-	}
-	return task
+	return testfactory.Task(context.Background(), t, f.store, to)
 }
 
 func (f *webFixture) current(t *testing.T, id string) models.Task {
@@ -448,14 +430,13 @@ func webWantContains(t *testing.T, what, got, want string) {
 
 func webPtr[T any](v T) *T { return &v }
 
-// newBareWeb is the web routes alone, on a service without a store: enough for the sign-in
-// pages, which never call it.
+// newBareWeb is the router with the pages and no store, on a service without one: enough for
+// the sign-in pages, which never call it.
 func newBareWeb(t *testing.T, s *websession.Manager) http.Handler {
 	t.Helper()
-	e := echo.New()
-	handlers.RegisterWeb(e, handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: s, DevUsers: webDevUsers,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	return e
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return handlers.New(handlers.Deps{Logger: log,
+		Web: &handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: s, DevUsers: webDevUsers, Logger: log}})
 }
 
 // metaCSRF reads the csrf-token meta of a page body.

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"usertasks/auth"
 	"usertasks/handlers"
 	"usertasks/oidclogin"
@@ -27,18 +25,21 @@ func TestLoginOIDC(t *testing.T) {
 	idp.SetClaims(map[string]any{"sub": "u-42", "tenant": "acme", "name": "Olga OIDC", "groups": []string{"finance", "ops"},
 		"permissions": "user-tasks:view user-tasks:claim user-tasks:supervise", "roles": []string{"user-tasks:manager"}})
 	sessions := websessiontest.NewManager(t, websession.Config{Secrets: [][]byte{websession.GenerateSecret()}})
-	e := echo.New()
-	app := httptest.NewServer(e)
-	t.Cleanup(app.Close)
+	// The redirect URL names the server, so it listens before its router is built.
+	app := httptest.NewUnstartedServer(nil)
+	appURL := "http://" + app.Listener.Addr().String()
 	login, err := oidclogin.New(context.Background(), oidclogin.Config{
-		Issuer: idp.URL(), ClientID: "web-client", ClientSecret: "secret", RedirectURL: app.URL + "/login/oidc/callback",
+		Issuer: idp.URL(), ClientID: "web-client", ClientSecret: "secret", RedirectURL: appURL + "/login/oidc/callback",
 		Mapping: auth.DefaultConfig(),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	handlers.RegisterWeb(e, handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: sessions, OIDC: login,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	app.Config.Handler = handlers.New(handlers.Deps{Logger: log,
+		Web: &handlers.WebDeps{Tasks: tasks.New(nil, tasks.Options{}), Sessions: sessions, OIDC: login, Logger: log}})
+	app.Start()
+	t.Cleanup(app.Close)
 	f := &webFixture{srv: app, sessions: sessions}
 	b := f.browser(t)
 

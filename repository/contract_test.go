@@ -1,93 +1,46 @@
 package repository_test
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"usertasks/keyring"
+	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/testfactory"
 )
 
 // The contract suite runs on a real SQLite file always, and on PostgreSQL and MariaDB when
 // their URLs are set (.ci/databases.sh prints them). Under CI=true a missing provider fails.
 
-func TestContractSQLite(t *testing.T) { storetest.Run(t, sqliteHarness(t)) }
+func TestContractSQLite(t *testing.T) { storetest.Run(t, harness(migrations.SQLite)) }
 
 func TestContractPostgres(t *testing.T) {
 	migrationstest.ServerURL(t, migrationstest.PostgresURLEnv, "PostgreSQL")
-	storetest.Run(t, serverHarness(t, "PostgreSQL", migrationstest.PostgresURL))
+	storetest.Run(t, harness(migrations.Postgres))
 }
 
 func TestContractMySQL(t *testing.T) {
 	migrationstest.ServerURL(t, migrationstest.MySQLURLEnv, "MariaDB")
-	storetest.Run(t, serverHarness(t, "MariaDB", migrationstest.MySQLURL))
+	storetest.Run(t, harness(migrations.MySQL))
 }
 
-var testKeys = func() *keyring.Keyring {
-	spec, err := keyring.Generate("test")
-	if err != nil {
-		panic(err)
-	}
-	r, err := keyring.Parse(spec)
-	if err != nil {
-		panic(err)
-	}
-	return r
-}()
-
-func openStore(t *testing.T, rawURL string, o storetest.Options) *repository.Store {
-	t.Helper()
-	s, err := repository.Open(context.Background(), repository.Config{
-		URL: rawURL, Keys: testKeys, OpenTasksPerTenant: o.OpenTasksPerTenant,
-		Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout,
-	})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+func storeOpts(o storetest.Options) *testfactory.StoreOpts {
+	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout}
 }
 
 // urls remembers which database URL each store was opened on, for Reopen.
 var urls = map[*repository.Store]string{}
 
-func sqliteHarness(t *testing.T) storetest.Harness {
-	return storetest.Harness{
-		Name: "SQLite",
-		Open: func(t *testing.T, o storetest.Options) *repository.Store {
-			u := "sqlite:" + filepath.Join(t.TempDir(), "usertasks.db")
-			if err := repository.Migrate(context.Background(), u); err != nil {
-				t.Fatalf("migrate: %v", err)
-			}
-			s := openStore(t, u, o)
-			urls[s] = u
-			return s
-		},
-		Reopen:   reopen,
-		Exec:     execSQL,
-		QueryInt: queryInt,
-		Explain: func(t *testing.T, s *repository.Store, q string, args ...any) string {
-			return explain(t, s, "EXPLAIN QUERY PLAN "+q, args...)
-		},
-	}
-}
-
-// serverHarness creates one database per test with fresh (migrationstest.PostgresURL or
-// MySQLURL) on a PostgreSQL or MariaDB server.
-func serverHarness(t *testing.T, name string, fresh func(testing.TB) string) storetest.Harness {
+// harness opens each case's store on a fresh database of dialect d (testfactory.Database).
+func harness(d migrations.Dialect) storetest.Harness {
 	h := storetest.Harness{
-		Name: name,
+		Name: testfactory.Name(d),
 		Open: func(t *testing.T, o storetest.Options) *repository.Store {
-			u := fresh(t)
-			if err := repository.Migrate(context.Background(), u); err != nil {
-				t.Fatalf("migrate: %v", err)
-			}
-			s := openStore(t, u, o)
+			u := testfactory.Database(t, d)
+			s := testfactory.Open(t, u, storeOpts(o))
 			urls[s] = u
 			return s
 		},
@@ -95,7 +48,12 @@ func serverHarness(t *testing.T, name string, fresh func(testing.TB) string) sto
 		Exec:     execSQL,
 		QueryInt: queryInt,
 	}
-	if name == "PostgreSQL" {
+	switch d {
+	case migrations.SQLite:
+		h.Explain = func(t *testing.T, s *repository.Store, q string, args ...any) string {
+			return explain(t, s, "EXPLAIN QUERY PLAN "+q, args...)
+		}
+	case migrations.Postgres:
 		h.Explain = func(t *testing.T, s *repository.Store, q string, args ...any) string {
 			return explain(t, s, "EXPLAIN "+q, args...)
 		}
@@ -108,7 +66,7 @@ func reopen(t *testing.T, s *repository.Store, o storetest.Options) *repository.
 	if err := s.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	n := openStore(t, u, o)
+	n := testfactory.Open(t, u, storeOpts(o))
 	urls[n] = u
 	return n
 }

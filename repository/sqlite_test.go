@@ -5,22 +5,25 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/testfactory"
 )
 
 // SQLite-specific engineering: what the shared contract cannot express.
 
 func TestSQLiteRefusesMemoryDatabases(t *testing.T) {
 	for _, u := range []string{"sqlite::memory:", "sqlite:file::memory:?cache=shared", "sqlite:file:x?mode=memory"} {
-		_, err := repository.Open(context.Background(), repository.Config{URL: u, Keys: testKeys})
+		_, err := repository.Open(context.Background(), repository.Config{URL: u, Keys: testfactory.Keys()})
 		if err == nil {
 			t.Errorf("%s was accepted", u)
 		}
@@ -34,7 +37,7 @@ func TestSQLiteRefusesMemoryDatabases(t *testing.T) {
 func TestSQLitePragmas(t *testing.T) {
 	want := map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "2", "busy_timeout": "5000"}
 	t.Run("Store", func(t *testing.T) {
-		s := sqliteHarness(t).Open(t, storetest.Options{})
+		s := testfactory.OpenStore(t, migrations.SQLite, nil)
 		db, err := s.DB()
 		if err != nil {
 			t.Fatal(err)
@@ -67,16 +70,9 @@ func checkPragmas(t *testing.T, db *sql.DB, want map[string]string) {
 // A writer outside the store (another process, say) holds the write lock: the store's write
 // waits at most its deadline, reports database-busy, and leaves the aggregate untouched.
 func TestSQLiteBusyIsDatabaseBusyWithNothingWritten(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "busy.db")
-	u := "sqlite:" + path
-	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	s, err := repository.Open(context.Background(), repository.Config{URL: u, Keys: testKeys, WriteTimeout: 400 * time.Millisecond, BusyTimeout: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	u := testfactory.Database(t, migrations.SQLite)
+	path := strings.TrimPrefix(u, "sqlite:")
+	s := testfactory.Open(t, u, &testfactory.StoreOpts{WriteTimeout: 400 * time.Millisecond, BusyTimeout: 100 * time.Millisecond})
 	task := storetest.CreateTask(t, s, storetest.TaskOpts{})
 
 	other, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=100")
@@ -116,15 +112,7 @@ func TestSQLiteBusyIsDatabaseBusyWithNothingWritten(t *testing.T) {
 // all succeed even with a busy timeout far shorter than the queue, and readers are not blocked
 // by an open write transaction (WAL).
 func TestSQLiteWritersQueueInGo(t *testing.T) {
-	u := "sqlite:" + filepath.Join(t.TempDir(), "queue.db")
-	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	s, err := repository.Open(context.Background(), repository.Config{URL: u, Keys: testKeys, BusyTimeout: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{BusyTimeout: 10 * time.Millisecond})
 	const n = 40
 	var wg sync.WaitGroup
 	errs := make(chan error, n)

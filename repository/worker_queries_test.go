@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
 	"usertasks/models"
 	"usertasks/repository"
@@ -17,16 +18,16 @@ import (
 
 // The background workers' store methods, on every dialect that runs here.
 
-func TestWorkerQueriesSQLite(t *testing.T) { testWorkerQueries(t, sqliteHarness(t)) }
+func TestWorkerQueriesSQLite(t *testing.T) { testWorkerQueries(t, harness(migrations.SQLite)) }
 
 func TestWorkerQueriesPostgres(t *testing.T) {
 	migrationstest.ServerURL(t, migrationstest.PostgresURLEnv, "PostgreSQL")
-	testWorkerQueries(t, serverHarness(t, "PostgreSQL", migrationstest.PostgresURL))
+	testWorkerQueries(t, harness(migrations.Postgres))
 }
 
 func TestWorkerQueriesMySQL(t *testing.T) {
 	migrationstest.ServerURL(t, migrationstest.MySQLURLEnv, "MariaDB")
-	testWorkerQueries(t, serverHarness(t, "MariaDB", migrationstest.MySQLURL))
+	testWorkerQueries(t, harness(migrations.MySQL))
 }
 
 // wqClock shifts the database clock by an offset the test moves forward.

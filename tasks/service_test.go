@@ -4,14 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"usertasks/keyring"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 )
 
 const schema = `{"type":"object","required":["decision"],"properties":{
@@ -26,28 +26,12 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "svc.db")
-	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := keyring.Generate("k")
-	keys, _ := keyring.Parse(spec)
-	s, err := repository.Open(context.Background(), repository.Config{URL: u, Keys: keys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := testfactory.OpenStore(t, migrations.SQLite, nil)
 	return fixture{store: s, svc: tasks.New(s, tasks.Options{})}
 }
 
-func person(id string, groups ...string) models.Actor {
-	a := models.Actor{Tenant: "t1", Subject: models.ParticipantRef{Tenant: "t1", Provider: "default", Type: models.UserParticipant, ID: id},
-		DisplayName: id, Permissions: []string{"user-tasks:*"}}
-	for _, g := range groups {
-		a.Groups = append(a.Groups, models.ParticipantRef{Tenant: "t1", Provider: "default", Type: models.GroupParticipant, ID: g})
-	}
-	return a
-}
+// person holds every user-tasks permission in tenant t1.
+func person(id string, groups ...string) models.Actor { return testfactory.Person("t1", id, groups...) }
 
 func boss() models.Actor {
 	a := person("boss")
@@ -55,29 +39,15 @@ func boss() models.Actor {
 	return a
 }
 
-// project creates a task through the real projection path.
+// project creates a task of tenant t1 through the real projection path: candidates ann and the
+// group finance, eve excluded, the form schema pinned; mutate adjusts the projection.
 func (f fixture) project(t *testing.T, mutate func(p *models.Projection)) models.Task {
 	t.Helper()
-	p := models.Projection{
-		Tenant: "t1",
-		Workflow: models.WorkflowLink{DefinitionID: "invoice", InstanceID: models.NewID(), ActivityInstanceID: "approve",
-			BookmarkID: models.NewID()},
-		Title: "Approve invoice", CandidateUsers: []models.ParticipantRef{{ID: "ann"}}, CandidateGroups: []models.ParticipantRef{{ID: "finance"}},
-		ExcludedUsers: []models.ParticipantRef{{ID: "eve"}}, Instructions: "Check the IBAN",
-		Data: json.RawMessage(`{"iban":"DE89370400440532013000","decision":"approve"}`),
-		Form: &models.PinnedForm{Schema: json.RawMessage(schema)}, CancellationEnabled: true,
-	}
-	if mutate != nil {
-		mutate(&p)
-	}
-	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
-	task, _, err := f.store.Create(context.Background(), "t1", key, p.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
-		return models.Project(p, now)
+	return testfactory.Task(context.Background(), t, f.store, &testfactory.TaskOpts{
+		Title: "Approve invoice", Candidates: []string{"ann"}, Groups: []string{"finance"}, Excluded: []string{"eve"},
+		Instructions: "Check the IBAN", Data: `{"iban":"DE89370400440532013000","decision":"approve"}`,
+		Form: json.RawMessage(schema), CancellationEnabled: true, Projection: mutate,
 	})
-	if err != nil {
-		t.Fatalf("project: %v", err)
-	}
-	return task
 }
 
 func wantCode(t *testing.T, err error, code models.Code) {

@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/testfactory"
 	"usertasks/websession"
 	"usertasks/websession/websessiontest"
 )
@@ -33,7 +35,7 @@ func signIn(t *testing.T, m *websession.Manager, a models.Actor, via string) *ht
 }
 
 func TestNewRefusesBadConfig(t *testing.T) {
-	store := websessiontest.NewStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	good := [][]byte{websession.GenerateSecret()}
 	for name, cfg := range map[string]websession.Config{
 		"NoStore":       {Secrets: good},
@@ -64,7 +66,7 @@ func TestParseSecrets(t *testing.T) {
 // TestSealedCookiesSurviveRotation: a secret rotated to second place still opens what it
 // sealed; a foreign secret opens nothing.
 func TestSealedCookiesSurviveRotation(t *testing.T) {
-	store := websessiontest.NewStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	old := websession.GenerateSecret()
 	before := websessiontest.NewManager(t, websession.Config{Store: store, Secrets: [][]byte{old}})
 	sealed, err := before.Seal(websession.FlashCookie, map[string]string{"k": "claimed"})
@@ -226,8 +228,8 @@ func (s *identities) Refresh(_ context.Context, ws models.WebSession) (models.We
 }
 
 func TestRefresh(t *testing.T) {
-	clock := &websessiontest.Clock{}
-	m := websessiontest.NewManager(t, websession.Config{Store: websessiontest.NewStore(t, clock)})
+	clock := &testfactory.Clock{}
+	m := websessiontest.NewManager(t, websession.Config{Store: testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: clock.Now})})
 	src := &identities{next: func(ws models.WebSession) (models.WebIdentity, error) {
 		id := ws.WebIdentity
 		id.Manager = true

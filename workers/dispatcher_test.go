@@ -13,6 +13,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
 )
@@ -190,7 +191,7 @@ func TestDispatchBackoffGrows(t *testing.T) {
 // the threshold and the task gets resume-delivery-failing; the first success clears it.
 func TestDispatchHealthAfterFailureThreshold(t *testing.T) {
 	ctx := t.Context()
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	log, _ := wkLogger(t)
 	rt := newWKFakeRuntime()
@@ -224,7 +225,7 @@ func TestDispatchHealthAfterFailureThreshold(t *testing.T) {
 		if attempt >= 3 && (h.Code != models.HealthResumeDeliveryFailing || h.Severity != models.SeverityAdvisory) {
 			t.Fatalf("attempt %d: health %+v, want advisory resume-delivery-failing", attempt, h)
 		}
-		clock.advance(wantDelay)
+		clock.Advance(wantDelay)
 	}
 
 	rt.setFailure(nil)

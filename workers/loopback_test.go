@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
 	"usertasks/workflow/workflowtest"
@@ -36,7 +37,7 @@ func (n *wkNotes) count(taskID string) int {
 
 func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 	ctx := t.Context()
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	notes := &wkNotes{}
 	loop := workflow.NewLoopback(s)
@@ -101,6 +102,16 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 		}
 	})
 	t.Run("BookmarksAreTheTasksNotClosed", func(t *testing.T) {
+		// Its own store: a completed (delivered) task, an open one and a transitional one.
+		s := wkSQLite(t).open(t, nil)
+		loop := workflow.NewLoopback(s)
+		completed := wkProject(t, s, wkTaskOpts{})
+		wkComplete(t, s, completed, wkPayload)
+		if res, err := workers.NewDispatcher(s, loop, workers.DispatcherOptions{Logger: log}).RunOnce(ctx); err != nil || res.Delivered != 1 {
+			t.Fatalf("dispatch %+v, %v; want one delivery", res, err)
+		}
+		open := wkProject(t, s, wkTaskOpts{})
+		wkComplete(t, s, wkProject(t, s, wkTaskOpts{}), "") // requested, not delivered: transitional
 		var ids []string
 		cursor := ""
 		for {
@@ -125,7 +136,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 			}
 			cursor = next
 		}
-		// open, plus the transitional task of ErrForeignStimulus.
+		// open, plus the transitional task.
 		if len(ids) != 2 || ids[0] != open.Workflow.BookmarkID {
 			t.Fatalf("bookmarks %v", ids)
 		}
@@ -140,7 +151,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 		}
 	})
 	t.Run("ReconciliationHasNothingToDo", func(t *testing.T) {
-		clock.advance(10 * time.Minute)
+		clock.Advance(10 * time.Minute)
 		r := workers.NewReconciler(s, loop, nil, workers.ReconcilerOptions{Logger: log})
 		run, err := r.RunOnce(ctx)
 		if err != nil {
@@ -157,7 +168,7 @@ func TestLoopbackCompletesWithoutAnEngine(t *testing.T) {
 // against it finalizes nothing that is live.
 func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 	ctx := t.Context()
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	loop := workflow.NewLoopback(s)
 	log, _ := wkLogger(t)
@@ -183,7 +194,7 @@ func TestLoopbackBookmarkIDsAreExact(t *testing.T) {
 		t.Fatalf("another tenant's bookmark: %v %v", found, err)
 	}
 
-	clock.advance(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	run, err := workers.NewReconciler(s, loop, nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1}).RunOnce(ctx)
 	if err != nil || run.Totals != (workers.ReconcileCounts{}) {
 		t.Fatalf("reconciliation against the loopback: %+v, %v; want nothing to do", run.Totals, err)

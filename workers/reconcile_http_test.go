@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
 	"usertasks/workflow/workflowtest"
@@ -180,7 +181,7 @@ func (r *wkBookmarkRuntime) bookmark(w http.ResponseWriter, tenant, id string) {
 func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 	wkProviders(t, func(t *testing.T, db wkDB) {
 		ctx := t.Context()
-		clock := &wkClock{}
+		clock := &testfactory.Clock{}
 		s := db.open(t, clock)
 		log, _ := wkLogger(t)
 		rt := newWKBookmarkRuntime(t, "/my%20rt/v1")
@@ -192,7 +193,7 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 			live = append(live, task)
 		}
 		gone := wkProject(t, s, wkTaskOpts{BookmarkID: "gone/step 1"})
-		clock.advance(6 * time.Minute)
+		clock.Advance(6 * time.Minute)
 
 		// MaxRemembered 1: the listing is too long to remember, so every task is asked for.
 		r := workers.NewReconciler(s, rt.client(t, "/my%20rt/v1/"), nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1, PageSize: 5})
@@ -234,7 +235,7 @@ func TestReconcileHTTPRuntimeKeepsLiveTasks(t *testing.T) {
 func TestReconcileHTTPRuntimeAmbiguousAnswers(t *testing.T) {
 	wkProviders(t, func(t *testing.T, db wkDB) {
 		ctx := t.Context()
-		clock := &wkClock{}
+		clock := &testfactory.Clock{}
 		s := db.open(t, clock)
 		log, logs := wkLogger(t)
 		rt := newWKBookmarkRuntime(t, "/rt")
@@ -246,7 +247,7 @@ func TestReconcileHTTPRuntimeAmbiguousAnswers(t *testing.T) {
 		liveB := wkProject(t, s, wkTaskOpts{BookmarkID: "proc/1/live b"})
 		rt.commitTask(liveA)
 		rt.commitTask(liveB)
-		clock.advance(6 * time.Minute)
+		clock.Advance(6 * time.Minute)
 
 		r := workers.NewReconciler(s, rt.client(t, "/rt"), nil, workers.ReconcilerOptions{Logger: log, MaxRemembered: 1})
 		for _, answer := range []string{wkAnswerProxyHTML, wkAnswerEmpty404, wkAnswerOtherCode, wkAnswer503} {
@@ -305,7 +306,7 @@ func TestReconcileHTTPRuntimeAmbiguousAnswers(t *testing.T) {
 // reported with the failure's code; nothing is finalized.
 func TestReconcileHTTPRuntimeUnreachable(t *testing.T) {
 	ctx := t.Context()
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	log, _ := wkLogger(t)
 	rt := newWKBookmarkRuntime(t, "/rt")
@@ -313,7 +314,7 @@ func TestReconcileHTTPRuntimeUnreachable(t *testing.T) {
 	for range 8 {
 		tasks = append(tasks, wkProject(t, s, wkTaskOpts{}))
 	}
-	clock.advance(6 * time.Minute)
+	clock.Advance(6 * time.Minute)
 	rt.setAnswer(wkAnswerHangUp)
 
 	r := workers.NewReconciler(s, rt.client(t, "/rt"), nil, workers.ReconcilerOptions{Logger: log})

@@ -11,6 +11,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
 )
@@ -68,7 +69,7 @@ func wkQueryInt(t *testing.T, s *repository.Store, q string, args ...any) int {
 func TestReconcileRestoresEveryCase(t *testing.T) {
 	wkProviders(t, func(t *testing.T, db wkDB) {
 		ctx := t.Context()
-		clock := &wkClock{}
+		clock := &testfactory.Clock{}
 		s := db.open(t, clock)
 		log, _ := wkLogger(t)
 		rt := newWKFakeRuntime()
@@ -99,7 +100,7 @@ func TestReconcileRestoresEveryCase(t *testing.T) {
 		wkExec(t, s, "UPDATE user_task_operations SET state = 'completed' WHERE task_id = ?", ambiguous.ID)
 		wkExec(t, s, "UPDATE user_task_resumptions SET state = 'delivered' WHERE task_id = ?", ambiguous.ID)
 
-		clock.advance(6 * time.Minute)
+		clock.Advance(6 * time.Minute)
 		recent := wkProject(t, s, wkTaskOpts{}) // no bookmark, but touched within 5 min
 
 		r := workers.NewReconciler(s, rt, projector, workers.ReconcilerOptions{Logger: log, PageSize: 2})

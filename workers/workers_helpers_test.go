@@ -9,41 +9,22 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"usertasks/keyring"
-	"usertasks/migrations/migrationstest"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
 // Fixtures of the worker tests: real stores (a SQLite file, or a fresh PostgreSQL database),
 // tasks moved through the real transitions, and a test runtime behind httptest.
 
-var wkKeys = func() *keyring.Keyring {
-	spec, err := keyring.Generate("wk")
-	if err != nil {
-		panic(err)
-	}
-	r, err := keyring.Parse(spec)
-	if err != nil {
-		panic(err)
-	}
-	return r
-}()
-
-// wkClock moves a store's database clock forward.
-type wkClock struct{ offset atomic.Int64 }
-
-func (c *wkClock) adjust(db time.Time) time.Time { return db.Add(time.Duration(c.offset.Load())) }
-func (c *wkClock) advance(d time.Duration)       { c.offset.Add(int64(d)) }
-
-// wkDB is one migrated database the tests open stores on.
+// wkDB is one migrated database the tests open stores (nodes) on.
 type wkDB struct {
 	name string
 	url  string
@@ -51,37 +32,24 @@ type wkDB struct {
 
 func wkSQLite(t *testing.T) wkDB {
 	t.Helper()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "workers.db")
-	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	return wkDB{name: "SQLite", url: u}
+	return wkDB{name: "SQLite", url: testfactory.Database(t, migrations.SQLite)}
 }
 
 // wkPostgres creates a fresh database on the PostgreSQL server of USERTASKS_TEST_POSTGRES_URL
 // and drops it after the test. Unset: skipped, but a failure under CI=true.
 func wkPostgres(t *testing.T) wkDB {
 	t.Helper()
-	u := migrationstest.PostgresURL(t)
-	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	return wkDB{name: "PostgreSQL", url: u}
+	return wkDB{name: "PostgreSQL", url: testfactory.Database(t, migrations.Postgres)}
 }
 
 // open opens a store (one node) on the database; clock may be nil.
-func (d wkDB) open(t *testing.T, clock *wkClock) *repository.Store {
+func (d wkDB) open(t *testing.T, clock *testfactory.Clock) *repository.Store {
 	t.Helper()
-	cfg := repository.Config{URL: d.url, Keys: wkKeys}
+	o := &testfactory.StoreOpts{}
 	if clock != nil {
-		cfg.Clock = clock.adjust
+		o.Clock = clock.Now
 	}
-	s, err := repository.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return testfactory.Open(t, d.url, o)
 }
 
 // wkProviders runs fn on a SQLite file and on PostgreSQL.
@@ -104,40 +72,32 @@ type wkTaskOpts struct {
 // wkProject projects a task assigned to ann with a form, cancellation enabled.
 func wkProject(t *testing.T, s *repository.Store, o wkTaskOpts) models.Task {
 	t.Helper()
-	if o.Tenant == "" {
-		o.Tenant = "t1"
-	}
-	if o.BookmarkID == "" {
-		o.BookmarkID = "bm-" + models.NewID()
-	}
-	p := models.Projection{
-		Tenant: o.Tenant,
-		Workflow: models.WorkflowLink{DefinitionID: "invoice", InstanceID: "wf-" + models.NewID(), ActivityInstanceID: "approve",
-			BookmarkID: o.BookmarkID},
-		Title: "Approve invoice", Assignee: &models.ParticipantRef{ID: "ann", DisplayName: "Ann"},
-		DueAt: o.DueAt, TimeoutEnabled: o.Timeout, CancellationEnabled: true,
-	}
+	var form json.RawMessage
 	if !o.NoForm {
-		p.Form = &models.PinnedForm{Schema: json.RawMessage(wkSchema)}
+		form = json.RawMessage(wkSchema)
 	}
-	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
-	task, _, err := s.Create(context.Background(), p.Tenant, key, p.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
-		return models.Project(p, now)
+	return testfactory.Task(context.Background(), t, s, &testfactory.TaskOpts{
+		Tenant: o.Tenant, Title: "Approve invoice", Assignee: "ann", DueAt: o.DueAt, TimeoutEnabled: o.Timeout,
+		CancellationEnabled: true, Form: form,
+		Projection: func(p *models.Projection) {
+			p.Assignee.DisplayName = "Ann"
+			if o.BookmarkID != "" {
+				p.Workflow.BookmarkID = o.BookmarkID
+			}
+		},
 	})
-	if err != nil {
-		t.Fatalf("project: %v", err)
-	}
-	return task
 }
 
 func wkAnn(tenant string) models.Actor {
-	return models.Actor{Tenant: tenant, Subject: models.ParticipantRef{Tenant: tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "ann", DisplayName: "Ann"},
-		DisplayName: "Ann", Permissions: []string{"user-tasks:*"}}
+	a := testfactory.Person(tenant, "ann")
+	a.DisplayName, a.Subject.DisplayName = "Ann", "Ann"
+	return a
 }
 
 func wkBoss(tenant string) models.Actor {
-	return models.Actor{Tenant: tenant, Subject: models.ParticipantRef{Tenant: tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "boss"},
-		DisplayName: "Boss", Permissions: []string{"user-tasks:*"}, Manager: true}
+	a := testfactory.Manager(tenant, "boss")
+	a.DisplayName = "Boss"
+	return a
 }
 
 // wkComplete completes an assigned task as ann; it returns the accepted operation.

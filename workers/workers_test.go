@@ -10,6 +10,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
 )
@@ -176,7 +177,7 @@ func TestWorkersTwoNodesPostgres(t *testing.T) {
 // Workers on the loopback runtime carry a completion and a timeout to their end, and Run
 // returns promptly after its context ends, leaving no lease behind.
 func TestWorkersRunAndShutDown(t *testing.T) {
-	clock := &wkClock{}
+	clock := &testfactory.Clock{}
 	s := wkSQLite(t).open(t, clock)
 	log, _ := wkLogger(t)
 	notes := &wkNotes{}
@@ -197,7 +198,7 @@ func TestWorkersRunAndShutDown(t *testing.T) {
 	wkComplete(t, s, completing, wkPayload)
 	s.NotifyChanges(notes) // from here on: what the workers commit
 	w.Kick()               // the dispatcher would otherwise wait its hour
-	clock.advance(2 * time.Minute)
+	clock.Advance(2 * time.Minute)
 	wkEventually(t, 10*time.Second, "the loopback to finish both tasks", func() bool {
 		return wkGet(t, s, "t1", completing.ID).Status == models.StatusCompleted
 	})

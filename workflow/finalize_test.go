@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -21,7 +23,7 @@ type finalizeFixture struct {
 
 func newFinalizeFixture(t *testing.T) finalizeFixture {
 	t.Helper()
-	store := newProjectionStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	return finalizeFixture{store: store, proj: workflow.NewProjector(store, nil), svc: tasks.New(store, tasks.Options{})}
 }
 

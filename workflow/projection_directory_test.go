@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"usertasks/directory"
+	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -31,7 +33,7 @@ func TestProjectionThroughHTTPDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store := newProjectionStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	p := newTestProjector(store, d)
 	task, _, err := p.Project(context.Background(), "t 1", sampleBookmark(func(r *workflow.ProjectionRequest) {
 		r.Task.CandidateGroups = []workflow.Participant{{ID: "finance team"}}

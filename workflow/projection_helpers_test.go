@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -13,54 +12,10 @@ import (
 
 	"usertasks/directory"
 	"usertasks/formsource"
-	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/workflow"
 )
-
-// The projection tests run on a real SQLite file per test.
-
-// projectionStoreOpts tune newProjectionStore.
-type projectionStoreOpts struct {
-	OpenTasksPerTenant int
-}
-
-func newProjectionStore(t *testing.T, o *projectionStoreOpts) *repository.Store {
-	t.Helper()
-	if o == nil {
-		o = &projectionStoreOpts{}
-	}
-	u := "sqlite:" + filepath.Join(t.TempDir(), "workflow.db")
-	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	spec, err := keyring.Generate("k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := keyring.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := repository.Open(context.Background(), repository.Config{URL: u, Keys: keys, OpenTasksPerTenant: o.OpenTasksPerTenant})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// countTenantTasks counts every task of tenant, whatever its status or health.
-func countTenantTasks(t *testing.T, s *repository.Store, tenant string) int {
-	t.Helper()
-	page, err := s.Query(context.Background(), models.TaskFilter{Tenant: tenant, Scope: models.ScopeAll,
-		Actor: models.Actor{Tenant: tenant, Manager: true}, IncludeTotal: true, Limit: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return *page.Total
-}
 
 // sampleBookmark is a valid projection request with fresh workflow ids; mutate adjusts it.
 func sampleBookmark(mutate func(r *workflow.ProjectionRequest)) workflow.ProjectionRequest {

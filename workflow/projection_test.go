@@ -12,13 +12,16 @@ import (
 
 	"usertasks/directory"
 	"usertasks/formsource"
+	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
 func TestProjection(t *testing.T) {
 	ctx := context.Background()
-	store := newProjectionStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	p := newTestProjector(store, testDirectory)
 
 	project := func(t *testing.T, mutate func(r *workflow.ProjectionRequest)) models.Task {
@@ -327,7 +330,7 @@ func TestProjectionHealth(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			store := newProjectionStore(t, nil)
+			store := testfactory.OpenStore(t, migrations.SQLite, nil)
 			p := newTestProjector(store, tc.dir)
 			task, created, err := p.Project(ctx, "t1", sampleBookmark(tc.mutate))
 			if err != nil || !created {
@@ -355,7 +358,7 @@ func TestProjectionHealth(t *testing.T) {
 
 func TestProjectionValidation(t *testing.T) {
 	ctx := context.Background()
-	store := newProjectionStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	dir := &countingDirectory{inner: testDirectory}
 	p := newTestProjector(store, dir)
 
@@ -435,7 +438,7 @@ func TestProjectionValidation(t *testing.T) {
 			requireFields(t, err, tc.code, tc.fields...)
 		})
 	}
-	if n := countTenantTasks(t, store, "t1"); n != 0 {
+	if n := testfactory.CountTasks(context.Background(), t, store, "t1"); n != 0 {
 		t.Errorf("%d tasks written by refused projections, want 0", n)
 	}
 	if n := dir.count(); n != 0 {
@@ -447,7 +450,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("Sequential", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		dir := &countingDirectory{inner: testDirectory}
 		p := newTestProjector(store, dir)
 		req := sampleBookmark(func(r *workflow.ProjectionRequest) {
@@ -475,13 +478,13 @@ func TestProjectionIdempotent(t *testing.T) {
 		if n := len(stored.Assignment.Candidates); n != 3 {
 			t.Errorf("candidate rows = %d, want 3 (group + 2 members, never duplicated)", n)
 		}
-		if n := countTenantTasks(t, store, "t1"); n != 1 {
+		if n := testfactory.CountTasks(context.Background(), t, store, "t1"); n != 1 {
 			t.Errorf("tasks = %d, want 1", n)
 		}
 	})
 
 	t.Run("SameBookmarkOtherStep", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		p := newTestProjector(store, nil)
 		req := sampleBookmark(nil)
 		first, _, err := p.Project(ctx, "t1", req)
@@ -496,7 +499,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("SameStepOtherBookmark", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		p := newTestProjector(store, nil)
 		req := sampleBookmark(nil)
 		first, _, err := p.Project(ctx, "t1", req)
@@ -511,7 +514,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("OtherTenantIsAnotherTask", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		p := newTestProjector(store, nil)
 		req := sampleBookmark(nil)
 		a, _, err := p.Project(ctx, "t1", req)
@@ -525,7 +528,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("Concurrent", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		p := newTestProjector(store, testDirectory)
 		req := sampleBookmark(func(r *workflow.ProjectionRequest) {
 			r.Task.CandidateGroups = []workflow.Participant{{ID: "finance"}}
@@ -564,7 +567,7 @@ func TestProjectionIdempotent(t *testing.T) {
 		if created != 1 {
 			t.Errorf("created = %d deliveries, want exactly 1", created)
 		}
-		if got := countTenantTasks(t, store, "t1"); got != 1 {
+		if got := testfactory.CountTasks(context.Background(), t, store, "t1"); got != 1 {
 			t.Errorf("tasks = %d, want 1", got)
 		}
 		stored, err := store.Get(ctx, "t1", ids[0])
@@ -581,7 +584,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("Capacity", func(t *testing.T) {
-		store := newProjectionStore(t, &projectionStoreOpts{OpenTasksPerTenant: 1})
+		store := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: 1})
 		p := newTestProjector(store, nil)
 		if _, _, err := p.Project(ctx, "t1", sampleBookmark(nil)); err != nil {
 			t.Fatal(err)
@@ -590,13 +593,13 @@ func TestProjectionIdempotent(t *testing.T) {
 		if !errors.Is(err, models.ErrCapacity) {
 			t.Fatalf("err = %v, want capacity exceeded", err)
 		}
-		if n := countTenantTasks(t, store, "t1"); n != 1 {
+		if n := testfactory.CountTasks(context.Background(), t, store, "t1"); n != 1 {
 			t.Errorf("tasks = %d, want 1", n)
 		}
 	})
 
 	t.Run("CancelledCallerWritesNothing", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		cctx, cancel := context.WithCancel(ctx)
 		dir := &cancellingDirectory{cancel: cancel}
 		p := newTestProjector(store, dir)
@@ -607,7 +610,7 @@ func TestProjectionIdempotent(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
-		if n := countTenantTasks(t, store, "t1"); n != 0 {
+		if n := testfactory.CountTasks(context.Background(), t, store, "t1"); n != 0 {
 			t.Errorf("tasks = %d, want 0", n)
 		}
 	})
@@ -627,7 +630,7 @@ func (d *cancellingDirectory) Search(context.Context, string, string, models.Par
 
 func TestProjectionNotifies(t *testing.T) {
 	ctx := context.Background()
-	store := newProjectionStore(t, nil)
+	store := testfactory.OpenStore(t, migrations.SQLite, nil)
 	notes := &pjNotes{}
 	store.NotifyChanges(notes)
 	p := newTestProjector(store, nil)
@@ -649,24 +652,41 @@ func TestProjectionNotifies(t *testing.T) {
 
 func TestProjectionBodies(t *testing.T) {
 	ctx := context.Background()
-	store := newProjectionStore(t, nil)
-	bodies := newTestProjector(store, nil).Bodies()
 	body := json.RawMessage(`{"workflowDefinitionId":"d","workflowInstanceId":"i","activityInstanceId":"a","bookmarkId":"b",
 	 "runtimeOnly":{"x":1},"task":{"title":"From the listing","extra":true,"candidateUsers":[{"id":"ann"}]}}`)
+	// Each case projects into a store of its own and counts what it left there.
+	newBodies := func(t *testing.T) (*repository.Store, workflow.BodyProjector) {
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		return store, newTestProjector(store, nil).Bodies()
+	}
+	wantTasks := func(t *testing.T, store *repository.Store, want int) {
+		t.Helper()
+		if n := testfactory.CountTasks(ctx, t, store, "t1"); n != want {
+			t.Errorf("tasks = %d, want %d", n, want)
+		}
+	}
 
 	t.Run("Created", func(t *testing.T) {
+		store, bodies := newBodies(t)
 		created, err := bodies.Project(ctx, "t1", body)
 		if err != nil || !created {
 			t.Fatalf("created %v, %v; want a new task (unknown members ignored)", created, err)
 		}
+		wantTasks(t, store, 1)
 	})
 	t.Run("Repeat", func(t *testing.T) {
+		store, bodies := newBodies(t)
+		if created, err := bodies.Project(ctx, "t1", body); err != nil || !created {
+			t.Fatalf("first: created %v, %v; want a new task", created, err)
+		}
 		created, err := bodies.Project(ctx, "t1", body)
 		if err != nil || created {
 			t.Fatalf("created %v, %v; want the existing task", created, err)
 		}
+		wantTasks(t, store, 1)
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
+		store, bodies := newBodies(t)
 		for name, raw := range map[string]string{
 			"NotJSON":   `{"workflowDefinitionId":`,
 			"WrongType": `{"task":{"priority":"high"}}`,
@@ -676,10 +696,8 @@ func TestProjectionBodies(t *testing.T) {
 				t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 			}
 		}
+		wantTasks(t, store, 0)
 	})
-	if n := countTenantTasks(t, store, "t1"); n != 1 {
-		t.Errorf("tasks = %d, want 1", n)
-	}
 }
 
 func TestParseLifetime(t *testing.T) {

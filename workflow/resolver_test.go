@@ -8,9 +8,11 @@ import (
 
 	"usertasks/directory"
 	"usertasks/formsource"
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -68,7 +70,7 @@ func TestResolver(t *testing.T) {
 	}
 
 	t.Run("SnapshotExpandedOnRetry", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil || task.Health.Code != models.HealthSnapshotDirectoryMissing {
 			t.Fatalf("projection health %+v, %v; want snapshot-directory-missing", task.Health, err)
@@ -86,7 +88,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("SnapshotStillFailing", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil {
 			t.Fatal(err)
@@ -102,7 +104,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("FormPinnedOnRetry", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(formRef))
 		if err != nil || task.Health.Code != models.HealthFormProviderMissing {
 			t.Fatalf("projection health %+v, %v; want form-provider-missing", task.Health, err)
@@ -118,7 +120,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("FormStillMissing", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(formRef))
 		if err != nil {
 			t.Fatal(err)
@@ -133,7 +135,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("BothFailedThenOneFixed", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(func(r *workflow.ProjectionRequest) {
 			snapshot(r)
 			r.Task.Form = &workflow.FormSpec{Provider: "files", Key: "approval"}
@@ -151,7 +153,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("PinnedFormStaysPinned", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		v1only := fstest.MapFS{"approval/1.json": {Data: []byte(approvalSchemaV1)}}
 		p := workflow.NewProjector(store, workflow.NewResolver(workflow.ResolverOptions{Forms: withForms(v1only)}))
 		task, _, err := p.Project(ctx, "t1", sampleBookmark(formRef))
@@ -168,7 +170,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("HealthySnapshotNotReExpanded", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		task, _, err := newTestProjector(store, testDirectory).Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +183,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("TypedNilDirectoryIsNone", func(t *testing.T) {
-		store := newProjectionStore(t, nil)
+		store := testfactory.OpenStore(t, migrations.SQLite, nil)
 		var none *directory.HTTP
 		p := workflow.NewProjector(store, workflow.NewResolver(workflow.ResolverOptions{Directory: none}))
 		task, _, err := p.Project(ctx, "t1", sampleBookmark(snapshot))

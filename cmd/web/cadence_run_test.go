@@ -15,7 +15,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -110,21 +110,11 @@ func projectTask(t *testing.T, vars map[string]string, tenant, bookmarkID string
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	s, err := repository.Open(ctx, repository.Config{URL: vars["USERTASKS_DATABASE_URL"], Keys: keys})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A second store on the server's database, closed at once: the server keeps running alone.
+	s := testfactory.Open(t, vars["USERTASKS_DATABASE_URL"], &testfactory.StoreOpts{Keys: keys})
 	defer s.Close()
-	p := models.Projection{
-		Tenant:   tenant,
-		Workflow: models.WorkflowLink{DefinitionID: "invoice", InstanceID: "wf-1", ActivityInstanceID: "approve", BookmarkID: bookmarkID},
-		Title:    "Approve invoice", Assignee: &models.ParticipantRef{ID: "ann"},
-	}
-	key := models.MaterializationKey(tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
-	if _, _, err := s.Create(ctx, tenant, key, bookmarkID, func(now time.Time) (models.Change, error) {
-		return models.Project(p, now)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	testfactory.Task(context.Background(), t, s, &testfactory.TaskOpts{Tenant: tenant, Title: "Approve invoice", Assignee: "ann",
+		Projection: func(p *models.Projection) {
+			p.Workflow = models.WorkflowLink{DefinitionID: "invoice", InstanceID: "wf-1", ActivityInstanceID: "approve", BookmarkID: bookmarkID}
+		}})
 }

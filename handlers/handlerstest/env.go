@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,11 +18,10 @@ import (
 
 	"usertasks/auth"
 	"usertasks/handlers"
-	"usertasks/keyring"
 	"usertasks/migrations"
-	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
@@ -55,8 +53,7 @@ type Env struct {
 // SQLite starts a server on a store in a fresh SQLite file.
 func SQLite(t *testing.T, o *Options) *Env {
 	t.Helper()
-	u := "sqlite:" + filepath.Join(t.TempDir(), "usertasks.db")
-	return start(t, "SQLite", u, o)
+	return start(t, migrations.SQLite, o)
 }
 
 // Postgres starts a server on a store in a fresh database of the PostgreSQL server named by
@@ -64,7 +61,7 @@ func SQLite(t *testing.T, o *Options) *Env {
 // fails.
 func Postgres(t *testing.T, o *Options) *Env {
 	t.Helper()
-	return start(t, "PostgreSQL", migrationstest.PostgresURL(t), o)
+	return start(t, migrations.Postgres, o)
 }
 
 // MySQL starts a server on a store in a fresh database (utf8mb4, binary collation) of the
@@ -72,35 +69,17 @@ func Postgres(t *testing.T, o *Options) *Env {
 // except under CI=true, where it fails.
 func MySQL(t *testing.T, o *Options) *Env {
 	t.Helper()
-	return start(t, "MariaDB", migrationstest.MySQLURL(t), o)
+	return start(t, migrations.MySQL, o)
 }
 
-var testKeys = sync.OnceValue(func() *keyring.Keyring {
-	spec, err := keyring.Generate("test")
-	if err != nil {
-		panic(err)
-	}
-	r, err := keyring.Parse(spec)
-	if err != nil {
-		panic(err)
-	}
-	return r
-})
-
-func start(t *testing.T, name, dbURL string, o *Options) *Env {
+func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 	t.Helper()
 	if o == nil {
 		o = &Options{}
 	}
 	ctx := context.Background()
-	if err := repository.Migrate(ctx, dbURL); err != nil {
-		t.Fatalf("migrate %s: %v", name, err)
-	}
-	store, err := repository.Open(ctx, repository.Config{URL: dbURL, Keys: testKeys(), WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { store.Close() })
+	name, dbURL := testfactory.Name(d), testfactory.Database(t, d)
+	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout})
 
 	secret := make([]byte, 32)
 	rand.Read(secret)

@@ -7,6 +7,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"usertasks/models"
+	"usertasks/testfactory"
 )
 
 // User is whom a token speaks for: the claims of SPEC 9 (sub, tenant, name, groups,
@@ -21,21 +22,29 @@ type User struct {
 }
 
 // WorkerPermissions are a candidate's or assignee's grants.
-var WorkerPermissions = []string{models.PermView, models.PermClaim, models.PermComplete}
+var WorkerPermissions = testfactory.WorkerPermissions
 
 // Worker is a person who may view, claim, release and complete tasks.
 func Worker(tenant, id string, groups ...string) User {
-	return User{Tenant: tenant, ID: id, Name: "Worker " + id, Groups: groups, Permissions: WorkerPermissions}
+	return UserOf(testfactory.Worker(tenant, id, groups...))
 }
 
 // Manager holds every user-tasks permission and the manager role.
-func Manager(tenant, id string) User {
-	return User{Tenant: tenant, ID: id, Name: "Manager " + id, Permissions: []string{"user-tasks:*"}, Roles: []string{"user-tasks:manager"}}
-}
+func Manager(tenant, id string) User { return UserOf(testfactory.Manager(tenant, id)) }
 
 // RuntimeUser is a workflow runtime of tenant: it may call the runtime protocol only.
-func RuntimeUser(tenant string) User {
-	return User{Tenant: tenant, ID: "runtime", Name: "Workflow runtime", Permissions: []string{models.PermRuntimeWrite}}
+func RuntimeUser(tenant string) User { return UserOf(testfactory.RuntimeUser(tenant)) }
+
+// UserOf is the token claims that resolve to actor a (a person, not a guest).
+func UserOf(a models.Actor) User {
+	u := User{Tenant: a.Tenant, ID: a.Subject.ID, Name: a.DisplayName, Permissions: a.Permissions}
+	for _, g := range a.Groups {
+		u.Groups = append(u.Groups, g.ID)
+	}
+	if a.Manager {
+		u.Roles = []string{"user-tasks:manager"}
+	}
+	return u
 }
 
 // Ref is the participant the user's token resolves to.

@@ -7,36 +7,41 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/repository"
 )
 
 func testCapacity(t *testing.T, h Harness) {
 	const limit = 5
-	s := h.Open(t, Options{OpenTasksPerTenant: limit})
-	var createdIDs []string
+	// full opens a store whose tenant "cap" holds limit open tasks.
+	full := func(t *testing.T) (*repository.Store, []models.Task) {
+		s := h.Open(t, Options{OpenTasksPerTenant: limit})
+		var open []models.Task
+		for i := 0; i < limit; i++ {
+			open = append(open, CreateTask(t, s, TaskOpts{Tenant: "cap"}))
+		}
+		return s, open
+	}
 
 	t.Run("ExactUnderConcurrentCreation", func(t *testing.T) {
+		s := h.Open(t, Options{OpenTasksPerTenant: limit})
 		const n = 12
 		var wg sync.WaitGroup
 		errs := make([]error, n)
-		ids := make([]string, n)
 		for i := 0; i < n; i++ {
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
 				c := NewTask(TaskOpts{Tenant: "cap"}, time.Time{})
-				var task models.Task
-				task, _, errs[i] = s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
-				ids[i] = task.ID
+				_, _, errs[i] = s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
 			}(i)
 		}
 		wg.Wait()
 		created, refused := 0, 0
-		for i, err := range errs {
+		for _, err := range errs {
 			var ce *models.CapacityError
 			switch {
 			case err == nil:
 				created++
-				createdIDs = append(createdIDs, ids[i])
 			case errors.As(err, &ce) && ce.Limit == limit:
 				refused++
 			default:
@@ -48,19 +53,18 @@ func testCapacity(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("OtherTenantsUnaffected", func(t *testing.T) {
+		s, _ := full(t)
 		CreateTask(t, s, TaskOpts{Tenant: "other"})
 	})
 	t.Run("TerminalTaskFreesItsPlace", func(t *testing.T) {
+		s, open := full(t)
 		c := NewTask(TaskOpts{Tenant: "cap"}, time.Time{})
 		_, _, err := s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
 		wantIs(t, err, models.ErrCapacity)
 		wantCode(t, err, models.CodeCapacityExceeded)
 
 		// Finish one open task of the tenant; its place is free again.
-		if len(createdIDs) == 0 {
-			t.Fatal("no task was created")
-		}
-		if _, err := s.Mutate(ctx(t), "cap", createdIDs[0], "", transition(models.StatusCancelled, "")); err != nil {
+		if _, err := s.Mutate(ctx(t), "cap", open[0].ID, "", transition(models.StatusCancelled, "")); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := s.Create(ctx(t), "cap", c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c)); err != nil {

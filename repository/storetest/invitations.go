@@ -8,6 +8,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 )
 
 // issue stores an invitation for the task with a raw token and code in its delivery payload.
@@ -31,8 +32,8 @@ func issue(t *testing.T, s *repository.Store, task models.Task, rawToken string)
 }
 
 func testInvitations(t *testing.T, h Harness) {
-	clock := &shiftedClock{}
-	s := h.Open(t, Options{Clock: clock.now})
+	clock := &testfactory.Clock{}
+	s := h.Open(t, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	const raw = "raw-token-6f1c2b9a0e"
 	inv := issue(t, s, task, raw)
@@ -75,7 +76,7 @@ func testInvitations(t *testing.T, h Harness) {
 		if err != nil || attempts != 1 {
 			t.Fatalf("retry: %d %v", attempts, err)
 		}
-		clock.advance(16 * time.Second)
+		clock.Advance(16 * time.Second)
 		second, err := s.ClaimDeliveries(ctx(t), "node-b", 10, time.Minute)
 		if err != nil || len(second) != 1 || second[0].Attempts != 1 || second[0].LastError != "smtp-421" {
 			t.Fatalf("reclaim: %+v, %v", second, err)
@@ -93,6 +94,10 @@ func testInvitations(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("AbandonedAfterSchedule", func(t *testing.T) {
+		// Its own store: the case above consumes the first invitation's delivery.
+		clock := &testfactory.Clock{}
+		s := h.Open(t, Options{Clock: clock.Now})
+		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		issue(t, s, task, "raw-token-second")
 		rows, err := s.ClaimDeliveries(ctx(t), "node-a", 10, time.Minute)
 		if err != nil || len(rows) != 1 {
@@ -101,7 +106,7 @@ func testInvitations(t *testing.T, h Harness) {
 		if _, err := s.RetryDelivery(ctx(t), rows[0], 0, "smtp-550", true); err != nil {
 			t.Fatal(err)
 		}
-		clock.advance(time.Hour)
+		clock.Advance(time.Hour)
 		if again, _ := s.ClaimDeliveries(ctx(t), "node-a", 10, time.Minute); len(again) != 0 {
 			t.Fatalf("an abandoned delivery was claimed again")
 		}

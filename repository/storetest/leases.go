@@ -2,19 +2,13 @@ package storetest
 
 import (
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 )
-
-// shiftedClock moves the database clock forward by a settable offset.
-type shiftedClock struct{ offset atomic.Int64 }
-
-func (c *shiftedClock) now(db time.Time) time.Time { return db.Add(time.Duration(c.offset.Load())) }
-func (c *shiftedClock) advance(d time.Duration)    { c.offset.Add(int64(d)) }
 
 func transitionalTasks(t *testing.T, s *repository.Store, n int) []string {
 	t.Helper()
@@ -30,8 +24,8 @@ func transitionalTasks(t *testing.T, s *repository.Store, n int) []string {
 }
 
 func testLeases(t *testing.T, h Harness) {
-	clock := &shiftedClock{}
-	s := h.Open(t, Options{Clock: clock.now})
+	clock := &testfactory.Clock{}
+	s := h.Open(t, Options{Clock: clock.Now})
 
 	t.Run("ConcurrentClaimsAreDisjoint", func(t *testing.T) {
 		ids := transitionalTasks(t, s, 6)
@@ -61,7 +55,7 @@ func testLeases(t *testing.T, h Harness) {
 		if len(seen) != len(ids) {
 			t.Fatalf("%d rows claimed, want %d", len(seen), len(ids))
 		}
-		clock.advance(2 * time.Minute) // let those leases lapse for the next cases
+		clock.Advance(2 * time.Minute) // let those leases lapse for the next cases
 		rows, err := s.ClaimResumptions(ctx(t), "sweeper", 100, time.Minute)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +76,7 @@ func testLeases(t *testing.T, h Harness) {
 		if again, _ := s.ClaimResumptions(ctx(t), "node-b", 10, time.Minute); len(again) != 0 {
 			t.Fatalf("a live lease was claimed again")
 		}
-		clock.advance(90 * time.Second)
+		clock.Advance(90 * time.Second)
 		second, err := s.ClaimResumptions(ctx(t), "node-b", 10, time.Minute)
 		if err != nil || len(second) != 1 || second[0].ID != first[0].ID {
 			t.Fatalf("reclaim after expiry: %+v, %v", second, err)
@@ -113,7 +107,7 @@ func testLeases(t *testing.T, h Harness) {
 		if early, _ := s.ClaimResumptions(ctx(t), "node-a", 10, time.Minute); len(early) != 0 {
 			t.Fatalf("row claimable before its back-off ended")
 		}
-		clock.advance(31 * time.Second)
+		clock.Advance(31 * time.Second)
 		later, err := s.ClaimResumptions(ctx(t), "node-a", 10, time.Minute)
 		if err != nil || len(later) != 1 || later[0].Attempts != 1 || later[0].LastError != "http-503" {
 			t.Fatalf("claim after back-off: %+v, %v", later, err)
@@ -147,7 +141,7 @@ func testLeases(t *testing.T, h Harness) {
 		if a, err = s.RenewLease(ctx(t), "reconcile:t1", a, time.Minute); err != nil {
 			t.Fatalf("renew: %v", err)
 		}
-		clock.advance(2 * time.Minute)
+		clock.Advance(2 * time.Minute)
 		b, err := s.AcquireLease(ctx(t), "reconcile:t1", "node-b", time.Minute)
 		if err != nil || b.Generation != a.Generation+1 {
 			t.Fatalf("take over: %+v, %v", b, err)

@@ -12,6 +12,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/testfactory"
 )
 
 // WebSessionOpts tune a web session made by CreateWebSession.
@@ -81,8 +82,8 @@ func wantNoWebSession(t *testing.T, s *repository.Store, idHash string) {
 func errorsIsNotFound(err error) bool { return models.ErrorCode(err) == models.CodeNotFound }
 
 func testWebSessions(t *testing.T, h Harness) {
-	clock := &shiftedClock{}
-	s := h.Open(t, Options{Clock: clock.now})
+	clock := &testfactory.Clock{}
+	s := h.Open(t, Options{Clock: clock.Now})
 
 	t.Run("RoundTrip", func(t *testing.T) {
 		ws := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-secret-123"})
@@ -124,11 +125,11 @@ func testWebSessions(t *testing.T, h Harness) {
 	})
 	t.Run("TouchAtMostOnceAMinute", func(t *testing.T) {
 		ws := CreateWebSession(t, s, nil)
-		clock.advance(30 * time.Second)
+		clock.Advance(30 * time.Second)
 		if got := mustWebSession(t, s, ws.IDHash); !got.LastSeenAt.Equal(ws.LastSeenAt) {
 			t.Fatalf("last seen moved after 30 s: %v → %v", ws.LastSeenAt, got.LastSeenAt)
 		}
-		clock.advance(45 * time.Second)
+		clock.Advance(45 * time.Second)
 		got := mustWebSession(t, s, ws.IDHash)
 		if !got.LastSeenAt.After(ws.LastSeenAt) || !got.IdleExpiresAt.Equal(got.LastSeenAt.Add(30*time.Minute)) {
 			t.Fatalf("after 75 s: last seen %v (was %v), idle expiry %v", got.LastSeenAt, ws.LastSeenAt, got.IdleExpiresAt)
@@ -140,7 +141,7 @@ func testWebSessions(t *testing.T, h Harness) {
 	})
 	t.Run("ConcurrentTouches", func(t *testing.T) {
 		ws := CreateWebSession(t, s, nil)
-		clock.advance(2 * time.Minute)
+		clock.Advance(2 * time.Minute)
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Add(1)
@@ -155,11 +156,11 @@ func testWebSessions(t *testing.T, h Harness) {
 	})
 	t.Run("IdleTimeout", func(t *testing.T) {
 		ws := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: 5 * time.Minute})
-		clock.advance(4 * time.Minute)
+		clock.Advance(4 * time.Minute)
 		mustWebSession(t, s, ws.IDHash) // touched: idle until 9 minutes
-		clock.advance(4 * time.Minute)
+		clock.Advance(4 * time.Minute)
 		mustWebSession(t, s, ws.IDHash)
-		clock.advance(5*time.Minute + time.Second)
+		clock.Advance(5*time.Minute + time.Second)
 		wantNoWebSession(t, s, ws.IDHash)
 		if err := s.SetWebSessionTimeZone(ctx(t), ws.IDHash, "Europe/Berlin"); !errorsIsNotFound(err) {
 			t.Fatalf("time zone on an idle session: %v", err)
@@ -171,10 +172,10 @@ func testWebSessions(t *testing.T, h Harness) {
 			t.Fatalf("idle expiry %v beyond the absolute %v", ws.IdleExpiresAt, ws.ExpiresAt)
 		}
 		for range 4 {
-			clock.advance(2 * time.Minute)
+			clock.Advance(2 * time.Minute)
 			mustWebSession(t, s, ws.IDHash)
 		}
-		clock.advance(2*time.Minute + time.Second)
+		clock.Advance(2*time.Minute + time.Second)
 		wantNoWebSession(t, s, ws.IDHash)
 	})
 	t.Run("Delete", func(t *testing.T) {
@@ -223,7 +224,7 @@ func testWebSessions(t *testing.T, h Harness) {
 	})
 	t.Run("UpdateIdentity", func(t *testing.T) {
 		ws := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-1"})
-		clock.advance(6 * time.Minute)
+		clock.Advance(6 * time.Minute)
 		id := ws.WebIdentity
 		id.Groups, id.Permissions, id.Manager, id.DisplayName = nil, []string{"user-tasks:view", "user-tasks:supervise"}, true, "Ann A."
 		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, id, ""); err != nil {
@@ -252,14 +253,14 @@ func testWebSessions(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("Purge", func(t *testing.T) {
-		s := h.Open(t, Options{Clock: clock.now}) // an empty table
+		s := h.Open(t, Options{Clock: clock.Now}) // an empty table
 		absolute := CreateWebSession(t, s, &WebSessionOpts{Lifetime: 3 * time.Minute, IdleTimeout: time.Hour})
 		idle := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: 2 * time.Minute})
 		live := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: time.Hour})
 		if n, err := s.PurgeWebSessions(ctx(t)); err != nil || n != 0 {
 			t.Fatalf("purge before anything ended: %d, %v", n, err)
 		}
-		clock.advance(4 * time.Minute)
+		clock.Advance(4 * time.Minute)
 		n, err := s.PurgeWebSessions(ctx(t))
 		if err != nil || n != 2 {
 			t.Fatalf("purged %d, %v; want 2", n, err)
