@@ -26,6 +26,7 @@ const (
 	EventFieldRevealed         EventType = "field-revealed"
 	EventInvitationIssued      EventType = "invitation-issued"
 	EventInvitationRevoked     EventType = "invitation-revoked"
+	EventAccessExplained       EventType = "access-explained"
 )
 
 // Event is one append-only, tenant-scoped entry of a task's audit timeline. It never holds

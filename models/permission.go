@@ -29,16 +29,23 @@ const wildcard = "*"
 // `user-tasks`, `:view`, `user-tasks:`) grant nothing. A required permission that is itself
 // malformed or contains a wildcard is never granted.
 func HasPermission(grants []string, required string) bool {
+	_, ok := GrantFor(grants, required)
+	return ok
+}
+
+// GrantFor returns the first grant that covers the required permission, by the rules of
+// HasPermission, so an access explanation can name the grant that matched.
+func GrantFor(grants []string, required string) (string, bool) {
 	resource, verb, ok := splitPermission(required)
 	if !ok || strings.Contains(required, wildcard) {
-		return false
+		return "", false
 	}
 	for _, g := range grants {
 		if grantCovers(g, resource, verb) {
-			return true
+			return g, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // ActorCan reports whether the actor's grants cover perm. Only token grants count: guests and

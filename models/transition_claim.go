@@ -5,24 +5,8 @@ import "time"
 // IsEligibleCandidate reports whether a may claim t by candidacy (SPEC 3.6): a direct-user or
 // snapshot-member row names a's subject, or — in live membership only — a direct-group row names
 // a group a holds now. Exclusions override candidacy; guests and the system are never candidates.
-func (t *Task) IsEligibleCandidate(a Actor) bool {
-	if a.System || a.Guest != nil || a.Tenant != t.Tenant || t.Assignment.Excludes(a.Subject) {
-		return false
-	}
-	for _, c := range t.Assignment.Candidates {
-		switch c.Source {
-		case SourceDirectUser, SourceSnapshotMember:
-			if c.Participant.Same(a.Subject) {
-				return true
-			}
-		case SourceDirectGroup:
-			if t.Assignment.Mode != MembershipSnapshot && a.InGroup(c.Participant) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// The rule itself is candidacy, in policy.go.
+func (t *Task) IsEligibleCandidate(a Actor) bool { return candidacy(*t, a, nil) }
 
 // Claim assigns an Available task to the eligible candidate who asks (SPEC 3.3 `claimed`).
 // Refusals: ErrNotFound (not an eligible candidate, a guest, or hidden by blocking health);
