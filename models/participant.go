@@ -31,6 +31,14 @@ func (p ParticipantRef) Same(o ParticipantRef) bool {
 	return p.Tenant == o.Tenant && p.Provider == o.Provider && p.Type == o.Type && p.ID == o.ID
 }
 
+// Label is how people read the participant: the display name, else the id.
+func (p ParticipantRef) Label() string {
+	if p.DisplayName != "" {
+		return p.DisplayName
+	}
+	return p.ID
+}
+
 // Valid reports whether every identifying field is present and within its limit.
 func (p ParticipantRef) Valid() bool {
 	if p.Tenant == "" || p.Provider == "" || p.ID == "" {

@@ -177,13 +177,19 @@ func candidacy(t Task, a Actor, b *because) bool {
 			}
 		case SourceSnapshotMember:
 			if c.Participant.Same(a.Subject) {
-				b.add(RuleSnapshotMember, EffectAllow, nameOf(c.SourceGroup))
+				if b != nil {
+					var group string
+					if c.SourceGroup != nil {
+						group = c.SourceGroup.Label()
+					}
+					b.add(RuleSnapshotMember, EffectAllow, group)
+				}
 				return true
 			}
 		case SourceDirectGroup:
 			if a.InGroup(c.Participant) {
 				if !snapshot {
-					b.add(RuleCandidateGroup, EffectAllow, nameOf(&c.Participant))
+					b.add(RuleCandidateGroup, EffectAllow, c.Participant.Label())
 					return true
 				}
 				if b != nil {
@@ -193,7 +199,7 @@ func candidacy(t Task, a Actor, b *because) bool {
 		}
 	}
 	for _, g := range ignored {
-		b.add(RuleSnapshotGroupIgnored, EffectNote, nameOf(&g))
+		b.add(RuleSnapshotGroupIgnored, EffectNote, g.Label())
 	}
 	b.add(RuleNotCandidate, EffectDeny)
 	return false

@@ -40,12 +40,14 @@ const (
 	RuleStatusDenies          Rule = "status-denies" // args: status, the status needed
 
 	// Premises: what the explanation knows of the participant and what it assumes.
-	RuleOwnToken          Rule = "own-token"           // the caller's own token: groups, permissions, role
-	RuleGroupsFromDir     Rule = "groups-directory"    // args: the candidate groups the directory lists them in
-	RuleGroupsUnknown     Rule = "groups-unknown"      // no directory: live group candidacy cannot match
-	RuleGroupLookupFailed Rule = "group-lookup-failed" // args: group the directory could not expand
-	RuleManagerAssumedNot Rule = "manager-not-assumed" // explained as a participant, not as a manager
-	RuleGroupMember       Rule = "group-member"        // a group: explained for a member by that membership alone
+	RuleOwnToken          Rule = "own-token"             // the caller's own token: groups, permissions, role
+	RuleGroupsFromDir     Rule = "groups-directory"      // args: the candidate groups the directory lists them in
+	RuleGroupsNone        Rule = "groups-directory-none" // the directory lists them in none of the candidate groups
+	RuleGroupsUnknown     Rule = "groups-unknown"        // no directory: live group candidacy cannot match
+	RuleGroupsNotChecked  Rule = "groups-not-checked"    // args: how many candidate groups were not looked up
+	RuleGroupLookupFailed Rule = "group-lookup-failed"   // args: group the directory could not expand
+	RuleManagerAssumedNot Rule = "manager-not-assumed"   // explained as a participant, not as a manager
+	RuleGroupMember       Rule = "group-member"          // a group: explained for a member by that membership alone
 )
 
 // Effect says how a step weighed: it admitted the participant, refused them, or only informs.
@@ -97,6 +99,8 @@ var details = map[Rule]string{
 
 	RuleOwnToken:          "Explained from the caller's own token: its groups, permissions and role.",
 	RuleGroupsFromDir:     "The participant directory lists the participant in these candidate groups: %s.",
+	RuleGroupsNone:        "The participant directory lists the participant in none of the candidate groups.",
+	RuleGroupsNotChecked:  "%s more candidate groups were not looked up; membership in them is not known.",
 	RuleGroupsUnknown:     "No participant directory is configured, so the participant's groups are not known; live group candidacy cannot match.",
 	RuleGroupLookupFailed: "The participant directory could not expand the group %s; membership in it is not known.",
 	RuleManagerAssumedNot: "Another person's role is not known here: they are explained as a participant, not as a manager.",
@@ -159,15 +163,4 @@ func (b *because) status(t Task, ok bool, want Status) bool {
 		b.add(RuleStatusDenies, EffectDeny, string(t.Status), string(want))
 	}
 	return ok
-}
-
-// nameOf is how an explanation names a participant: the display name, else the id.
-func nameOf(p *ParticipantRef) string {
-	switch {
-	case p == nil:
-		return ""
-	case p.DisplayName != "":
-		return p.DisplayName
-	}
-	return p.ID
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"time"
 
+	"usertasks/directory"
 	"usertasks/models"
 )
 
@@ -39,18 +40,21 @@ type Options struct {
 	// StaleAfter is how long a task may stay transitional before needs-attention lists it.
 	StaleAfter time.Duration
 	Resolver   Resolver
+	// Directory, when configured, tells the access explanation a person's candidate groups.
+	Directory directory.Directory
 }
 
 // Service runs the lifecycle commands and queries.
 type Service struct {
-	store    Store
-	resolver Resolver
-	stale    time.Duration
+	store     Store
+	resolver  Resolver
+	stale     time.Duration
+	directory directory.Directory
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter}
+	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter, directory: o.Directory}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
 	}
