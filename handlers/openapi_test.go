@@ -50,6 +50,7 @@ func TestOpenAPI(t *testing.T) {
 			"GET /api/v1/user-tasks/capabilities",
 			"GET /api/v1/user-tasks/stream",
 			"GET /api/v1/user-tasks/{id}",
+			"GET /api/v1/user-tasks/{id}/access",
 			"GET /api/v1/user-tasks/{id}/events",
 			"PATCH /api/v1/user-tasks/{id}",
 			"POST /api/v1/runtime/bookmarks",
