@@ -51,6 +51,7 @@ var german = &Catalog{
 		models.EventFieldRevealed:         "Verborgenes Feld angezeigt",
 		models.EventInvitationIssued:      "Gastlink ausgestellt",
 		models.EventInvitationRevoked:     "Gastlink widerrufen",
+		models.EventAccessExplained:       "Zugriff geprüft",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Mir zugewiesen",
@@ -335,6 +336,7 @@ var german = &Catalog{
 	ProblemUnknown: "Die Anfrage konnte nicht ausgeführt werden. Laden Sie die Seite neu und versuchen Sie es erneut.",
 
 	DefaultAction: "Abschließen",
+	Access:        germanAccess,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

@@ -47,6 +47,7 @@ var english = &Catalog{
 		models.EventFieldRevealed:         "Hidden field revealed",
 		models.EventInvitationIssued:      "Guest link issued",
 		models.EventInvitationRevoked:     "Guest link revoked",
+		models.EventAccessExplained:       "Access checked",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Assigned to me",
@@ -331,4 +332,5 @@ var english = &Catalog{
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
 	DefaultAction: "Complete",
+	Access:        englishAccess,
 }
