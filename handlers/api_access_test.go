@@ -2,8 +2,10 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -166,4 +168,36 @@ func TestAccessAPI(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAccessRulesDocumented: the OpenAPI document lists exactly the policy's rule keys.
+func TestAccessRulesDocumented(t *testing.T) {
+	raw, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				AccessReason struct {
+					Properties struct {
+						Rule struct {
+							Enum []string `json:"enum"`
+						} `json:"rule"`
+					} `json:"properties"`
+				} `json:"AccessReason"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(slices.Values(doc.Components.Schemas.AccessReason.Properties.Rule.Enum))
+	var want []string
+	for _, r := range models.Rules() {
+		want = append(want, string(r))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("documented rules\n %v\nwant\n %v", got, want)
+	}
 }
