@@ -131,7 +131,7 @@ func TestArchitectureFloorsHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	floors := map[string]int{}
-	row := regexp.MustCompile("(?m)^\\| (\\d+) \\| (.+?) \\|")
+	row := regexp.MustCompile(`(?m)^\| (\d+) \| (.+?) \|`)
 	pkg := regexp.MustCompile("`([a-z/]+)`")
 	for _, m := range row.FindAllStringSubmatch(string(doc), -1) {
 		for _, p := range pkg.FindAllStringSubmatch(m[2], -1) {
