@@ -268,4 +268,3 @@ func rollupTotals(t *testing.T, s *repository.Store, tenant string) map[string]i
 	}
 	return out
 }
-
