@@ -13,10 +13,10 @@ import (
 
 // Viewbox size: the SVG scales to its container (width 100%), so it fits a 375 px screen.
 const (
-	width  = 640.0
-	height = 260.0
-	left   = 48.0 // room for the value axis labels
-	right  = 12.0
+	width     = 640.0
+	height    = 260.0
+	left      = 48.0 // room for the value axis labels
+	right     = 12.0
 	marginTop = 12.0
 	bottom    = 56.0 // room for the category labels and the legend
 )
