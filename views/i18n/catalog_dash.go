@@ -78,22 +78,25 @@ type DashText struct {
 // Duration writes a bucket bound in words: "up to 5 minutes", "up to 2 days"; open is the
 // open-ended last bucket ("more than 30 days").
 func (d DashText) Duration(c *Catalog, v time.Duration, open bool) string {
-	var s string
-	switch {
-	case v < time.Hour:
-		s = c.Count(c.Minutes, int(v/time.Minute))
-	case v < 48*time.Hour:
-		s = c.Count(c.Hours, int(v/time.Hour))
-	default:
-		s = c.Count(c.Days, int(v/(24*time.Hour)))
-	}
+	s := d.Span(c, v)
 	if open {
 		return fmt.Sprintf(d.MoreThan, s)
 	}
 	return fmt.Sprintf(d.UpTo, s)
 }
 
-// Took writes a run's length: seconds below two minutes, else minutes.
+// Span writes a length of time in whole minutes, hours or days: "15 minutes", "2 days".
+func (d DashText) Span(c *Catalog, v time.Duration) string {
+	switch {
+	case v < time.Hour:
+		return c.Count(c.Minutes, int(v/time.Minute))
+	case v < 48*time.Hour:
+		return c.Count(c.Hours, int(v/time.Hour))
+	}
+	return c.Count(c.Days, int(v/(24*time.Hour)))
+}
+
+// Length writes a run's length: seconds below two minutes, else minutes.
 func (d DashText) Length(c *Catalog, v time.Duration) string {
 	if v < 2*time.Minute {
 		return c.Count(d.Seconds, int(v.Round(time.Second)/time.Second))
