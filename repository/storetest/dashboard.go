@@ -2,10 +2,12 @@ package storetest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 )
@@ -267,4 +269,74 @@ func rollupTotals(t *testing.T, s *repository.Store, tenant string) map[string]i
 		out[st.Metric] += st.Count
 	}
 	return out
+}
+
+// planTableScan finds a scan of table without an index: SQLite's "SCAN table" (not "USING
+// INDEX"), PostgreSQL's "Seq Scan on table".
+func planTableScan(d migrations.Dialect, plan, table string) string {
+	if d == migrations.Postgres {
+		return regexp.MustCompile(`Seq Scan on ` + table + `\b`).FindString(plan)
+	}
+	for _, line := range regexp.MustCompile(`(?m)^.*\bSCAN (TABLE )?`+table+`\b.*$`).FindAllString(plan, -1) {
+		if !strings.Contains(line, "USING INDEX") && !strings.Contains(line, "USING COVERING INDEX") &&
+			!strings.Contains(line, "USING PRIMARY KEY") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
+}
+
+// checkDashboardPlans runs the dashboard's reads on the seeded store of testQueryPlans and
+// checks every statement's plan: no statement scans user_tasks (3,000 tasks, analyzed) on any
+// explained dialect, and on SQLite, whose planner takes a usable index whatever the table's
+// size, none scans the outbox, the rollup or the runs table either. (PostgreSQL rightly reads
+// those small tables sequentially in a test; at scale they are read by their leading keys.)
+func checkDashboardPlans(t *testing.T, h Harness, s *repository.Store, rec *queryRecorder) {
+	if err := s.RecordWorkerRuns(ctx(t), []models.WorkerRun{{Worker: models.WorkerDueSweep, Tenant: "p1", Counts: map[string]int{"overdue": 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("DetectsARunsTableScan", func(t *testing.T) {
+		table := "user_tasks"
+		if s.Dialect() == migrations.SQLite {
+			table = "user_task_worker_runs"
+		}
+		plan := h.Explain(t, s, "SELECT * FROM "+table+" WHERE "+map[bool]string{true: "counts_json", false: "summary"}[table != "user_tasks"]+" = 'none'")
+		if planTableScan(s.Dialect(), plan, table) == "" {
+			t.Fatalf("%s: a full scan of %s is not recognized in the plan:\n%s", h.Name, table, plan)
+		}
+	})
+	reads := map[string]func() error{
+		"DashboardCounts": func() error { _, err := s.DashboardCounts(ctx(t), "p1", time.Hour); return err },
+		"DailyStats":      func() error { _, err := s.DailyStats(ctx(t), "p1", "2000-01-01"); return err },
+		"WorkerRuns":      func() error { _, err := s.WorkerRuns(ctx(t), "p1", models.WorkerDueSweep, 10); return err },
+	}
+	tables := []string{"user_tasks", "user_task_resumptions", "user_task_daily_stats", "user_task_worker_runs"}
+	for name, read := range reads {
+		t.Run(name+"UsesIndexes", func(t *testing.T) {
+			rec.reset()
+			if err := read(); err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for _, stmt := range rec.statements() {
+				upper := strings.ToUpper(stmt)
+				if !strings.HasPrefix(strings.TrimSpace(upper), "SELECT") || !strings.Contains(upper, "USER_TASK") {
+					continue
+				}
+				checked++
+				plan := h.Explain(t, s, stmt)
+				for _, table := range tables {
+					if table != "user_tasks" && s.Dialect() != migrations.SQLite {
+						continue
+					}
+					if scan := planTableScan(s.Dialect(), plan, table); scan != "" {
+						t.Fatalf("%s: the plan scans all of %s (%s)\nstatement:\n%s\nplan:\n%s", h.Name, table, scan, stmt, plan)
+					}
+				}
+			}
+			if checked == 0 {
+				t.Fatalf("no statement was recorded")
+			}
+		})
+	}
 }

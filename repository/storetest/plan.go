@@ -95,6 +95,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 			}
 		})
 	}
+	checkDashboardPlans(t, h, s, rec)
 }
 
 // planScan returns the plan line that scans user_tasks without an index, or "".
