@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"usertasks/models"
+	"usertasks/testfactory"
 )
 
 // TestWebManageDashboard covers /manage and /manage/runs: managers only, every count present
@@ -128,6 +129,41 @@ func TestWebManageDashboard(t *testing.T) {
 		last := p.one("dash-runs")
 		if got := webText(last); !strings.Contains(got, "Reconciliation") || !strings.Contains(got, "4") || strings.Contains(got, "777") {
 			t.Fatalf("last runs %q: want t1's reconciliation, never t2's", got)
+		}
+	})
+
+	t.Run("ChartsDrawClaimsAndCompletions", func(t *testing.T) {
+		g := newWebFixture(t)
+		due := time.Now().Add(72 * time.Hour)
+		task := g.seed(t, webTaskOpts{title: "Claim and finish", due: &due})
+		ann := testfactory.Person("t1", "ann", "finance")
+		steps := []func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error){
+			func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
+				return models.Claim(cur, models.Command{OperationID: "c", ExpectedRevision: cur.Revision, Actor: ann, Prior: prior}, now)
+			},
+			func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
+				return models.Complete(cur, models.Command{OperationID: "k", ExpectedRevision: cur.Revision, Actor: ann, Prior: prior},
+					"approve", nil, now)
+			},
+			func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) { return models.Finalize(cur, now) },
+		}
+		for i, step := range steps {
+			if _, err := g.store.Mutate(ctx, "t1", task.ID, []string{"c", "k", ""}[i], step); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		p := g.signIn(t, "boss").get("/manage").wantStatus(http.StatusOK)
+		for _, id := range []string{"claim", "complete", "sla"} {
+			if svg := webWithinTag(p.one("chart-"+id), "svg"); len(svg) != 1 {
+				t.Fatalf("chart %s is not drawn after a claim and a completion", id)
+			}
+		}
+		sla := webText(p.one("chart-sla-table"))
+		if !strings.Contains(sla, "Invoice approval") || !strings.Contains(sla, "100%") {
+			t.Fatalf("SLA table %q: want the workflow by name at 100%%", sla)
+		}
+		if got := webText(p.one("count-closed-Completed-link")); got != "1" {
+			t.Fatalf("completed in 30 days %q, want 1", got)
 		}
 	})
 
