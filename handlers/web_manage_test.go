@@ -145,7 +145,9 @@ func TestWebManageDashboard(t *testing.T) {
 				return models.Complete(cur, models.Command{OperationID: "k", ExpectedRevision: cur.Revision, Actor: ann, Prior: prior},
 					"approve", nil, now)
 			},
-			func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) { return models.Finalize(cur, now) },
+			func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) {
+				return models.Finalize(cur, now)
+			},
 		}
 		for i, step := range steps {
 			if _, err := g.store.Mutate(ctx, "t1", task.ID, []string{"c", "k", ""}[i], step); err != nil {
