@@ -119,10 +119,8 @@ func dashboardPage(ch views.Chrome, o tasks.Overview) views.DashboardPage {
 		m.Workload = append(m.Workload, views.DashCount{Label: name, Count: l.Count, Icon: "user", TestID: "count-workload"})
 	}
 	m.Charts = dashboardCharts(t, o)
-	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher} {
-		if run, ok := o.LastRuns[w]; ok {
-			m.Runs = append(m.Runs, runRow(t, run))
-		}
+	for _, run := range o.LastRuns {
+		m.Runs = append(m.Runs, runRow(t, run))
 	}
 	return m
 }

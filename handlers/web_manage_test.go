@@ -130,6 +130,9 @@ func TestWebManageDashboard(t *testing.T) {
 		if got := webText(last); !strings.Contains(got, "Reconciliation") || !strings.Contains(got, "4") || strings.Contains(got, "777") {
 			t.Fatalf("last runs %q: want t1's reconciliation, never t2's", got)
 		}
+		if got := webText(last); !strings.Contains(got, "all tenants") || !strings.Contains(got, "database-busy") {
+			t.Fatalf("last runs %q: want the failed sweep over all tenants", got)
+		}
 	})
 
 	t.Run("ChartsDrawClaimsAndCompletions", func(t *testing.T) {

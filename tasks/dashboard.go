@@ -44,8 +44,9 @@ type Overview struct {
 	// Closed counts the last DashboardDays days' ends of tasks per terminal status.
 	Closed    map[models.Status]int
 	Workflows []WorkflowStats
-	// LastRuns are the latest recorded runs of the tenant per worker (absent: none yet).
-	LastRuns map[models.Worker]models.WorkerRun
+	// LastRuns are, per worker, the latest recorded run for the tenant and the latest over all
+	// tenants (timing and error code only), where there are any.
+	LastRuns []models.WorkerRun
 	// StaleAfter is the staleness threshold the counts used.
 	StaleAfter time.Duration
 }
@@ -176,14 +177,13 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 		}
 		return 1
 	})
-	o.LastRuns = map[models.Worker]models.WorkerRun{}
 	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher} {
-		runs, err := d.store.WorkerRuns(ctx, a.Tenant, w, 1)
-		if err != nil {
-			return Overview{}, err
-		}
-		if len(runs) > 0 {
-			o.LastRuns[w] = runs[0]
+		for _, tenant := range []string{a.Tenant, models.AllTenants} {
+			runs, err := d.store.WorkerRuns(ctx, tenant, w, 1)
+			if err != nil {
+				return Overview{}, err
+			}
+			o.LastRuns = append(o.LastRuns, runs...)
 		}
 	}
 	return o, nil

@@ -47,7 +47,8 @@ func TestDashboardOverview(t *testing.T) {
 			{Day: "2026-03-10", WorkflowDefinitionID: "hr", Metric: models.MetricCompleted, Bucket: 2, Count: 2},
 			{Day: "2020-01-01", WorkflowDefinitionID: "old", Metric: models.MetricCreated, Count: 50}, // outside the days
 		},
-		runs: map[string][]models.WorkerRun{"t1/due-sweep": {{Worker: models.WorkerDueSweep, Tenant: "t1"}}},
+		runs: map[string][]models.WorkerRun{"t1/due-sweep": {{Worker: models.WorkerDueSweep, Tenant: "t1"}},
+			"*/due-sweep": {{Worker: models.WorkerDueSweep, Tenant: models.AllTenants}}},
 	}
 	d := tasks.NewDashboard(store, 0)
 	boss := models.Actor{Tenant: "t1", Subject: models.ParticipantRef{ID: "boss"}, Manager: true, Permissions: []string{"user-tasks:*"}}
@@ -104,8 +105,8 @@ func TestDashboardOverview(t *testing.T) {
 		if _, ok := o.Workflows[1].SLA(); ok || o.Workflows[1].HasClaim {
 			t.Fatalf("hr has no due dates and no claims: %+v", o.Workflows[1])
 		}
-		if _, ok := o.LastRuns[models.WorkerDueSweep]; !ok || len(o.LastRuns) != 1 {
-			t.Fatalf("last runs %+v, want the sweep's", o.LastRuns)
+		if len(o.LastRuns) != 2 || o.LastRuns[0].Tenant != "t1" || o.LastRuns[1].Tenant != models.AllTenants {
+			t.Fatalf("last runs %+v, want the sweep's for t1 and for all tenants", o.LastRuns)
 		}
 	})
 }
