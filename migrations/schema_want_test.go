@@ -171,6 +171,8 @@ func Schema() []Table {
 				index("ix_tasks_transition", "status", "transitioned_at"),
 				index("ix_tasks_due_sweep", "status", "due_at", "id"),
 				index("ix_tasks_revision", "tenant_id", "updated_at", "revision"),
+				// 00003: the dashboard's open tasks by status and assignee.
+				index("ix_tasks_workload", "tenant_id", "status", "assignee_provider", "assignee_type", "assignee_id"),
 			},
 		},
 		{

@@ -11,10 +11,10 @@ import (
 
 // DashboardCounts reads a tenant's current numbers for the managers' dashboard in one
 // snapshot. Each query is bounded by the tenant and an index: open and transitional statuses
-// (ix_tasks_status_created), health (ix_tasks_health), the overdue flag (ix_tasks_overdue),
-// stale transitions (ix_tasks_transition), the pending outbox (ix_resumptions_due) and the
-// assignees of open tasks (ix_tasks_assignee); terminal tasks, the bulk of a tenant, are never
-// counted here (the daily rollup has them). Overdue counts open tasks the due sweep has
+// and the assignees of open tasks (ix_tasks_workload), health (ix_tasks_health), the overdue
+// flag (ix_tasks_overdue), stale transitions (ix_tasks_transition) and the pending outbox
+// (ix_resumptions_due); terminal tasks, the bulk of a tenant, are never read here (the daily
+// rollup has them). Overdue counts open tasks the due sweep has
 // flagged, which it does within its interval of the due date.
 func (s *Store) DashboardCounts(ctx context.Context, tenant string, staleAfter time.Duration) (models.DashboardCounts, error) {
 	out := models.DashboardCounts{ByStatus: map[models.Status]int{}}
@@ -83,25 +83,34 @@ func (s *Store) DashboardCounts(ctx context.Context, tenant string, staleAfter t
 	return out, err
 }
 
-// workload counts the open tasks per assignee, most loaded first, ties by id.
+// workload counts the open tasks per assignee, most loaded first, ties by id: grouped inside
+// ix_tasks_workload (tenant, status, assignee), then the display names of the listed few.
 func (s *Store) workload(tx *gorm.DB, tenant string, out *models.DashboardCounts) error {
 	var rows []struct {
-		Provider string  `gorm:"column:assignee_provider"`
-		Type     string  `gorm:"column:assignee_type"`
-		ID       string  `gorm:"column:assignee_id"`
-		Display  *string `gorm:"column:display"`
-		N        int     `gorm:"column:n"`
+		Provider string `gorm:"column:assignee_provider"`
+		Type     string `gorm:"column:assignee_type"`
+		ID       string `gorm:"column:assignee_id"`
+		N        int    `gorm:"column:n"`
 	}
 	err := tx.Model(&taskRecord{}).
-		Select("assignee_provider, assignee_type, assignee_id, MAX(assignee_display) AS display, COUNT(*) AS n").
-		Where("tenant_id = ? AND assignee_id IS NOT NULL AND status IN ?", tenant, openStatuses).
+		Select("assignee_provider, assignee_type, assignee_id, COUNT(*) AS n").
+		Where("tenant_id = ? AND status IN ? AND assignee_id IS NOT NULL", tenant, openStatuses).
 		Group("assignee_provider, assignee_type, assignee_id").
 		Order("n DESC, assignee_provider, assignee_type, assignee_id").Limit(models.MaxWorkload).Scan(&rows).Error
 	if err != nil {
 		return translate(err)
 	}
 	for _, r := range rows {
-		ref := models.ParticipantRef{Tenant: tenant, Provider: r.Provider, Type: models.ParticipantType(r.Type), ID: r.ID, DisplayName: str(r.Display)}
+		var names []*string
+		err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND status IN ? AND assignee_provider = ? AND assignee_type = ? AND assignee_id = ?",
+			tenant, openStatuses, r.Provider, r.Type, r.ID).Limit(1).Pluck("assignee_display", &names).Error
+		if err != nil {
+			return translate(err)
+		}
+		ref := models.ParticipantRef{Tenant: tenant, Provider: r.Provider, Type: models.ParticipantType(r.Type), ID: r.ID}
+		if len(names) == 1 {
+			ref.DisplayName = str(names[0])
+		}
 		out.Workload = append(out.Workload, models.AssigneeLoad{Assignee: ref, Count: r.N})
 	}
 	return nil

@@ -35,8 +35,14 @@ CREATE TABLE user_task_daily_stats (
     CONSTRAINT pk_user_task_daily_stats PRIMARY KEY (tenant_id, stat_day, workflow_definition_id, metric, bucket)
 )
 -- +goose StatementEnd
+-- +goose StatementBegin
+CREATE INDEX ix_tasks_workload ON user_tasks (tenant_id, status, assignee_provider, assignee_type, assignee_id)
+-- +goose StatementEnd
 
 -- +goose Down
+-- +goose StatementBegin
+DROP INDEX ix_tasks_workload
+-- +goose StatementEnd
 -- +goose StatementBegin
 DROP TABLE user_task_daily_stats PURGE
 -- +goose StatementEnd

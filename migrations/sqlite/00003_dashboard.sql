@@ -13,6 +13,9 @@
 -- index of the upper bound in repository's duration buckets, so p50/p90 come from them).
 -- Maintained in the same transaction as the change it counts: a rollback counts nothing, a
 -- replay writes nothing.
+--
+-- ix_tasks_workload serves the dashboard's current counts from the open tasks alone: by status,
+-- and the open tasks per assignee, without reading a tenant's terminal tasks.
 
 -- +goose Up
 CREATE TABLE user_task_worker_runs (
@@ -38,6 +41,9 @@ CREATE TABLE user_task_daily_stats (
     PRIMARY KEY (tenant_id, stat_day, workflow_definition_id, metric, bucket)
 );
 
+CREATE INDEX ix_tasks_workload ON user_tasks (tenant_id, status, assignee_provider, assignee_type, assignee_id);
+
 -- +goose Down
+DROP INDEX ix_tasks_workload;
 DROP TABLE user_task_daily_stats;
 DROP TABLE user_task_worker_runs;

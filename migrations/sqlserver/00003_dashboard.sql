@@ -28,6 +28,9 @@ CREATE TABLE user_task_daily_stats (
     CONSTRAINT pk_user_task_daily_stats PRIMARY KEY (tenant_id, stat_day, workflow_definition_id, metric, bucket)
 );
 
+CREATE INDEX ix_tasks_workload ON user_tasks (tenant_id, status, assignee_provider, assignee_type, assignee_id);
+
 -- +goose Down
+DROP INDEX ix_tasks_workload ON user_tasks;
 DROP TABLE user_task_daily_stats;
 DROP TABLE user_task_worker_runs;
