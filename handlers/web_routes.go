@@ -26,6 +26,8 @@ type WebDeps struct {
 	Logger *slog.Logger
 	// Now is the clock for relative times; nil means time.Now.
 	Now func() time.Time
+	// Dashboard serves the managers' console (/manage, /manage/runs); nil leaves it out.
+	Dashboard DashboardService
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -37,6 +39,8 @@ type web struct {
 	oidc     *oidclogin.Login
 	log      *slog.Logger
 	now      func() time.Time
+
+	dashboard DashboardService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -45,7 +49,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -94,6 +98,10 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
+	}
+	if w.dashboard != nil {
+		e.GET("/manage", w.manageDashboard, signedIn...)
+		e.GET("/manage/runs", w.manageRuns, signedIn...)
 	}
 	e.HTTPErrorHandler = w.browserErrors(e.HTTPErrorHandler)
 }

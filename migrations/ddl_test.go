@@ -87,6 +87,7 @@ var (
 	reCreateTable  = regexp.MustCompile(`^CREATE TABLE (\S+) \((.*)\)$`)
 	reCreateIndex  = regexp.MustCompile(`^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) \(([^()]*)\)$`)
 	reDropTable    = regexp.MustCompile(`^DROP TABLE (\S+)( PURGE)?$`)
+	reDropIndex    = regexp.MustCompile(`^DROP INDEX (\S+)( ON (\S+))?$`)
 	rePrimaryKey   = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
 	reForeignKey   = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
 	reColumn       = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
@@ -320,14 +321,23 @@ func parseCreateTable(d Dialect, typeOf physicalType, rawName, body string) (Tab
 	return t, constraints, nil
 }
 
-// parseDown reads the Down statements: only DROP TABLE (Oracle: with PURGE, so nothing stays in
-// the recycle bin). It returns the dropped tables in order.
+// parseDown reads the Down statements: DROP TABLE (Oracle: with PURGE, so nothing stays in
+// the recycle bin) and DROP INDEX of an index a later migration added. It returns the dropped
+// tables in order.
 func parseDown(d Dialect, statements []string) ([]string, error) {
 	var dropped []string
 	for _, raw := range statements {
 		s, err := normalizeStatement(d, raw)
 		if err != nil {
 			return nil, err
+		}
+		if ix := reDropIndex.FindStringSubmatch(s); ix != nil {
+			// A later migration's index on an earlier table: its Down drops the index, the
+			// table goes with the earlier Down. SQL Server names the table, Oracle may not.
+			if (d == SQLServer) != (ix[2] != "") {
+				return nil, fmt.Errorf("%s: %q names its table the wrong way", d, s)
+			}
+			continue
 		}
 		m := reDropTable.FindStringSubmatch(s)
 		if m == nil {

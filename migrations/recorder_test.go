@@ -88,6 +88,7 @@ var (
 	recCreateTable = regexp.MustCompile(`(?is)^\s*CREATE\s+TABLE\s+(\w+)`)
 	recDropTable   = regexp.MustCompile(`(?is)^\s*DROP\s+TABLE\s+(\w+)`)
 	recCreateIndex = regexp.MustCompile(`(?is)^\s*CREATE\s+(UNIQUE\s+)?INDEX\s+\w+\s+ON\s+(\w+)`)
+	recDropIndex   = regexp.MustCompile(`(?is)^\s*DROP\s+INDEX\s+\w+(\s+ON\s+(\w+))?`)
 )
 
 func (r *recorder) isStoreSQL(query string) bool {
@@ -121,6 +122,10 @@ func (r *recorder) exec(query string, args []driver.NamedValue, inTx bool) (driv
 		name := strings.ToLower(recCreateIndex.FindStringSubmatch(query)[2])
 		if !r.tables[name] {
 			return nil, fmt.Errorf("recorder: index on missing table %s", name)
+		}
+	case recDropIndex.MatchString(query):
+		if on := recDropIndex.FindStringSubmatch(query)[2]; on != "" && !r.tables[strings.ToLower(on)] {
+			return nil, fmt.Errorf("recorder: index dropped from missing table %s", on)
 		}
 	default:
 		return nil, fmt.Errorf("recorder: unexpected migration statement %q", query)

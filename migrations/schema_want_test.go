@@ -171,6 +171,8 @@ func Schema() []Table {
 				index("ix_tasks_transition", "status", "transitioned_at"),
 				index("ix_tasks_due_sweep", "status", "due_at", "id"),
 				index("ix_tasks_revision", "tenant_id", "updated_at", "revision"),
+				// 00003: the dashboard's open tasks by status and assignee.
+				index("ix_tasks_workload", "tenant_id", "status", "assignee_provider", "assignee_type", "assignee_id"),
 			},
 		},
 		{
@@ -477,6 +479,35 @@ func Schema() []Table {
 				index("ix_web_sessions_expiry", "expires_at"),
 				index("ix_web_sessions_idle", "idle_expires_at"),
 			},
+		},
+		// 00003: worker runs and the dashboard's daily rollup.
+		{
+			Name: "user_task_worker_runs",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"worker", Varchar, 32, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"started_at", Timestamp, 0, NotNull},
+				{"finished_at", Timestamp, 0, NotNull},
+				{"counts_json", Varchar, 1000, NotNull},
+				{"error_code", Varchar, 64, Null},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes:    []Index{index("ix_worker_runs_latest", "tenant_id", "worker", "started_at")},
+		},
+		{
+			Name: "user_task_daily_stats",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"stat_day", Varchar, 10, NotNull},
+				{"workflow_definition_id", Varchar, 128, NotNull},
+				{"metric", Varchar, 16, NotNull},
+				{"bucket", Integer, 0, NotNull},
+				{"workflow_definition_name", Varchar, 256, Null},
+				{"event_count", BigInt, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket"},
 		},
 	}
 }

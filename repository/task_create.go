@@ -53,6 +53,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			if err := s.insertTask(tx, t, now); err != nil {
 				return err
 			}
+			if err := s.countDaily(tx, t, models.MetricCreated, 0, now); err != nil {
+				return err
+			}
 			if err := s.writeRows(tx, &change); err != nil {
 				return err
 			}

@@ -137,6 +137,11 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 			return err
 		}
 	}
+	if metric, bucket, ok := rollupOf(before, t, c.Event, now); ok {
+		if err := s.countDaily(tx, t, metric, bucket, now); err != nil {
+			return err
+		}
+	}
 	return s.writeRows(tx, c)
 }
 

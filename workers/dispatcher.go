@@ -122,12 +122,26 @@ func NewDispatcher(store DispatchStore, runtime workflow.RuntimeClient, o Dispat
 	return &Dispatcher{store: store, runtime: runtime, o: o, log: log.With("worker", "resumption-outbox")}
 }
 
-// DispatchResult counts what one run did.
-type DispatchResult struct {
+// DispatchCounts count what deliveries did.
+type DispatchCounts struct {
 	Claimed   int // rows leased to this node
 	Delivered int // acknowledged by the runtime
 	Failed    int // scheduled for a retry
 	Skipped   int // the task was closed or gone, or the node is shutting down
+}
+
+func (c *DispatchCounts) add(o DispatchCounts) {
+	c.Claimed += o.Claimed
+	c.Delivered += o.Delivered
+	c.Failed += o.Failed
+	c.Skipped += o.Skipped
+}
+
+// DispatchResult counts what one run did, in all and per tenant.
+type DispatchResult struct {
+	DispatchCounts
+	// Tenants holds each tenant's share of the counts.
+	Tenants map[string]DispatchCounts
 }
 
 // RunOnce claims one batch and delivers it. Deliveries whose context ends (shutdown) give their
@@ -137,7 +151,12 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (DispatchResult, error) {
 	if err != nil {
 		return DispatchResult{}, err
 	}
-	res := DispatchResult{Claimed: len(rows)}
+	res := DispatchResult{DispatchCounts: DispatchCounts{Claimed: len(rows)}, Tenants: map[string]DispatchCounts{}}
+	for _, r := range rows {
+		c := res.Tenants[r.Tenant]
+		c.Claimed++
+		res.Tenants[r.Tenant] = c
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, d.o.Parallel)
@@ -149,14 +168,19 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (DispatchResult, error) {
 			outcome := d.deliver(ctx, r)
 			mu.Lock()
 			defer mu.Unlock()
+			var one DispatchCounts
 			switch outcome {
 			case outcomeDelivered:
-				res.Delivered++
+				one.Delivered = 1
 			case outcomeFailed:
-				res.Failed++
+				one.Failed = 1
 			default:
-				res.Skipped++
+				one.Skipped = 1
 			}
+			res.add(one)
+			c := res.Tenants[r.Tenant]
+			c.add(one)
+			res.Tenants[r.Tenant] = c
 		}()
 	}
 	wg.Wait()

@@ -56,12 +56,30 @@ func NewDueSweeper(store SweepStore, o SweepOptions) *DueSweeper {
 	return &DueSweeper{store: store, o: o, log: log.With("worker", "due-sweep")}
 }
 
-// SweepResult counts what one sweep did.
+// SweepCounts counts what a sweep did to tasks.
+type SweepCounts struct {
+	TimedOut int // timeouts requested
+	Overdue  int // tasks flagged overdue
+	Skipped  int // tasks that answered with a conflict (changed meanwhile, not due any more)
+}
+
+// SweepResult counts what one sweep did, in all and per tenant.
 type SweepResult struct {
-	TimedOut int  // timeouts requested
-	Overdue  int  // tasks flagged overdue
-	Skipped  int  // tasks that answered with a conflict (changed meanwhile, not due any more)
-	Busy     bool // another node holds the sweep's lease; nothing was done
+	SweepCounts
+	Busy bool // another node holds the sweep's lease; nothing was done
+	// Tenants holds each tenant's share of the counts (tenants without any are left out).
+	Tenants map[string]SweepCounts
+}
+
+// count adds one outcome for tenant to the totals and to the tenant's share.
+func (r *SweepResult) count(tenant string, add func(*SweepCounts)) {
+	add(&r.SweepCounts)
+	if r.Tenants == nil {
+		r.Tenants = map[string]SweepCounts{}
+	}
+	c := r.Tenants[tenant]
+	add(&c)
+	r.Tenants[tenant] = c
 }
 
 // RunOnce sweeps every due task once, page by page.
@@ -107,19 +125,19 @@ func (s *DueSweeper) sweep(ctx context.Context, t models.Task, res *SweepResult)
 	})
 	switch {
 	case errors.Is(err, models.ErrConflict), errors.Is(err, models.ErrInvalid), errors.Is(err, models.ErrNotFound):
-		res.Skipped++
+		res.count(t.Tenant, func(c *SweepCounts) { c.Skipped++ })
 		return nil
 	case errors.Is(err, models.ErrCorrupt):
 		s.log.Error("due sweep skipped a corrupt task", "tenant", t.Tenant, "taskId", t.ID)
-		res.Skipped++
+		res.count(t.Tenant, func(c *SweepCounts) { c.Skipped++ })
 		return nil
 	case err != nil:
 		return err
 	}
 	if ch.Task.Status == models.StatusTimingOut {
-		res.TimedOut++
+		res.count(t.Tenant, func(c *SweepCounts) { c.TimedOut++ })
 	} else {
-		res.Overdue++
+		res.count(t.Tenant, func(c *SweepCounts) { c.Overdue++ })
 	}
 	return nil
 }

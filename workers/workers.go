@@ -21,6 +21,7 @@ type Store interface {
 	DispatchStore
 	SweepStore
 	ReconcileStore
+	RunStore
 	workflow.LoopbackStore
 }
 
@@ -74,6 +75,7 @@ type Workers struct {
 	o    Options
 	log  *slog.Logger
 	kick chan struct{}
+	runs RunStore
 }
 
 // New builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
@@ -120,6 +122,7 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 		o:          o,
 		log:        log,
 		kick:       make(chan struct{}, 1),
+		runs:       store,
 	}
 }
 
@@ -151,14 +154,20 @@ func (w *Workers) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { w.dispatchLoop(ctx, work) })
 	wg.Go(func() {
+		rec := newRunRecorder(w.runs, w.log)
 		w.every(ctx, 0, w.o.SweepEvery, "due-sweep", func() error {
-			_, err := w.Sweeper.RunOnce(work)
+			start := time.Now()
+			res, err := w.Sweeper.RunOnce(work)
+			rec.record(work, sweepRuns(res, err, time.Since(start)))
 			return err
 		})
 	})
 	wg.Go(func() {
+		rec := newRunRecorder(w.runs, w.log)
 		w.every(ctx, w.o.ReconcileAfter, w.o.ReconcileEvery, "reconciliation", func() error {
-			_, err := w.Reconciler.RunOnce(work)
+			start := time.Now()
+			run, err := w.Reconciler.RunOnce(work)
+			rec.record(work, reconcileRuns(run, err, time.Since(start)))
 			return err
 		})
 	})
@@ -169,6 +178,9 @@ func (w *Workers) Run(ctx context.Context) error {
 // dispatchLoop delivers the outbox: a full batch is followed at once by the next.
 func (w *Workers) dispatchLoop(ctx, work context.Context) {
 	report := failureReporter{log: w.log, worker: "resumption-outbox"}
+	rec := newRunRecorder(w.runs, w.log)
+	var window dispatchWindow
+	defer func() { rec.record(work, window.take(time.Now(), DispatchRecordEvery, true)) }()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -180,6 +192,10 @@ func (w *Workers) dispatchLoop(ctx, work context.Context) {
 		}
 		res, err := w.Dispatcher.RunOnce(work)
 		report.outcome(err)
+		if res.Claimed > 0 || err != nil {
+			window.add(res, err, time.Now())
+		}
+		rec.record(work, window.take(time.Now(), DispatchRecordEvery, false))
 		next := w.o.DispatchEvery
 		if err == nil && res.Claimed >= w.Dispatcher.o.BatchSize {
 			next = 0

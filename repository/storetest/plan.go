@@ -14,7 +14,7 @@ import (
 )
 
 // planFullScan finds a full scan of user_tasks in a plan: SQLite's "SCAN user_tasks" without
-// an index, PostgreSQL's "Seq Scan on user_tasks".
+// an index, PostgreSQL's "Seq Scan on user_tasks" (MariaDB's access type ALL: planTableScan).
 var (
 	planSQLiteScan   = regexp.MustCompile(`(?m)^.*\bSCAN (TABLE )?user_tasks\b.*$`)
 	planPostgresScan = regexp.MustCompile(`Seq Scan on user_tasks\b`)
@@ -34,6 +34,8 @@ func testQueryPlans(t *testing.T, h Harness) {
 	switch s.Dialect() {
 	case migrations.SQLite, migrations.Postgres:
 		h.Exec(t, s, "ANALYZE")
+	case migrations.MySQL:
+		h.Exec(t, s, "ANALYZE TABLE user_tasks, user_task_candidates, user_task_tags, user_task_events")
 	}
 	t.Logf("%s: seeded and analyzed in %s", h.Name, time.Since(start).Round(time.Millisecond))
 
@@ -95,12 +97,16 @@ func testQueryPlans(t *testing.T, h Harness) {
 			}
 		})
 	}
+	checkDashboardPlans(t, h, s, rec)
 }
 
 // planScan returns the plan line that scans user_tasks without an index, or "".
 func planScan(d migrations.Dialect, plan string) string {
-	if d == migrations.Postgres {
+	switch d {
+	case migrations.Postgres:
 		return planPostgresScan.FindString(plan)
+	case migrations.MySQL:
+		return planTableScan(d, plan, "user_tasks")
 	}
 	for _, line := range planSQLiteScan.FindAllString(plan, -1) {
 		if !strings.Contains(line, "USING INDEX") && !strings.Contains(line, "USING COVERING INDEX") &&

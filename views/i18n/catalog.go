@@ -39,6 +39,9 @@ type Catalog struct {
 	SignOutEverywhere        string
 	FlashSignedOutEverywhere string
 
+	// Dash is the managers' dashboard and runs page.
+	Dash DashText
+
 	// Statuses, events, scopes, sorts, due filters.
 	Statuses   map[models.Status]string
 	Events     map[models.EventType]string

@@ -8,6 +8,7 @@ import (
 
 var german = &Catalog{
 	Lang: "de",
+	Dash: germanDash,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Zum Inhalt springen",

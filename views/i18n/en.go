@@ -4,6 +4,7 @@ import "usertasks/models"
 
 var english = &Catalog{
 	Lang: "en",
+	Dash: englishDash,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Skip to main content",
