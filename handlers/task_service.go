@@ -25,4 +25,5 @@ type TaskService interface {
 	Cancel(ctx context.Context, a models.Actor, id string, in tasks.CancelInput) (tasks.Result, error)
 	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
 	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
+	Bulk(ctx context.Context, a models.Actor, in tasks.BulkInput) ([]tasks.BulkItemResult, error)
 }

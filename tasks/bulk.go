@@ -87,8 +87,8 @@ type BulkItemResult struct {
 // an internal error) fails the request, which the caller may then repeat: the items already
 // done replay as done.
 func (s *Service) Bulk(ctx context.Context, a models.Actor, in BulkInput) ([]BulkItemResult, error) {
-	if a.Guest != nil || a.System || !a.Manager {
-		return nil, models.ErrForbidden
+	if err := MayBulk(a); err != nil {
+		return nil, err
 	}
 	if perm, ok := bulkPermission[in.Action]; ok {
 		if err := requirePermission(a, perm); err != nil {
@@ -107,6 +107,15 @@ func (s *Service) Bulk(ctx context.Context, a models.Actor, in BulkInput) ([]Bul
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// MayBulk is the first check of a bulk request, decided from the caller alone: managers only.
+// A door that must read a large request first asks it before reading (403 before 400 or 422).
+func MayBulk(a models.Actor) error {
+	if a.Guest != nil || a.System || !a.Manager {
+		return models.ErrForbidden
+	}
+	return nil
 }
 
 // bulkItem runs the action on one task and classifies its answer.
