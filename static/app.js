@@ -75,6 +75,24 @@
     });
   });
 
+  // Bulk actions: the header checkbox (hidden without this script) checks or clears every row
+  // of the page. Rows added later by live updates follow the checkboxes' own state.
+  document.addEventListener("change", function (ev) {
+    var box = ev.target;
+    if (!(box instanceof HTMLInputElement)) { return; }
+    var boxes = Array.prototype.slice.call(document.querySelectorAll("input[data-bulk-row]"));
+    var toggle = document.querySelector("input[data-bulk-toggle]");
+    if (box.hasAttribute("data-bulk-toggle")) {
+      boxes.forEach(function (b) { b.checked = box.checked; });
+    } else if (box.hasAttribute("data-bulk-row") && toggle) {
+      toggle.checked = boxes.length > 0 && boxes.every(function (b) { return b.checked; });
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var toggle = document.querySelector("input[data-bulk-toggle]");
+    if (toggle) { toggle.hidden = false; }
+  });
+
   window.UserTasks = {
     csrfToken: csrfToken,
     rows: rows,

@@ -277,6 +277,8 @@ type Catalog struct {
 	// DefaultAction labels the one action a task gets when its workflow declares none.
 	DefaultAction string
 
+	Bulk BulkText
+
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.
 	fieldMessages []fieldMessage

@@ -336,6 +336,8 @@ var german = &Catalog{
 
 	DefaultAction: "Abschließen",
 
+	Bulk: germanBulk,
+
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},
 		{regexp.MustCompile(`^must be text$`), "muss Text sein"},

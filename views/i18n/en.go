@@ -331,4 +331,6 @@ var english = &Catalog{
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
 	DefaultAction: "Complete",
+
+	Bulk: englishBulk,
 }
