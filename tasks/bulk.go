@@ -212,8 +212,10 @@ func (in BulkInput) validate() error {
 	needsReason := false
 	switch in.Action {
 	case BulkAssign:
-		if in.Assignee == nil || strings.TrimSpace(in.Assignee.ID) == "" {
+		if in.Assignee == nil {
 			fail("assignee", "is required")
+		} else {
+			checkAssignee(*in.Assignee, fail)
 		}
 		unused("priority", in.Priority != nil)
 		unused("dueAt", in.DueAt != nil || in.ClearDue)
@@ -254,4 +256,37 @@ func (in BulkInput) validate() error {
 			Message: fmt.Sprintf("must be between %d and %d", models.MinPriority, models.MaxPriority)})
 	}
 	return nil
+}
+
+// checkAssignee checks the shape of a bulk request's assignee once, so that an assignee no task
+// can take is the request's 422, not every item's refusal. Whether a task can take this one
+// (exclusions) is each item's answer.
+func checkAssignee(p models.ParticipantRef, fail func(field, message string)) {
+	for _, f := range []struct {
+		field, value string
+		limit        int
+		required     bool
+		kind         models.TextKind
+	}{
+		{"assignee.id", p.ID, models.MaxParticipantIDLength, true, models.Identifier},
+		{"assignee.provider", p.Provider, models.MaxProviderLength, false, models.Identifier},
+		{"assignee.displayName", p.DisplayName, models.MaxDisplayNameLength, false, models.Label},
+	} {
+		switch {
+		case f.required && strings.TrimSpace(f.value) == "":
+			fail(f.field, "is required")
+		case len(f.value) > f.limit:
+			fail(f.field, fmt.Sprintf("must be at most %d bytes", f.limit))
+		default:
+			if msg := models.TextProblem(f.value, f.kind); msg != "" {
+				fail(f.field, msg)
+			}
+		}
+	}
+	if p.Type != "" && p.Type != models.UserParticipant {
+		fail("assignee.type", "must be "+string(models.UserParticipant))
+	}
+	if p.Provider == models.GuestProvider {
+		fail("assignee.provider", "guest participants come from invitations only")
+	}
 }

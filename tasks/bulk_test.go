@@ -198,6 +198,15 @@ func TestBulkRefusesTheRequest(t *testing.T) {
 		{"LongReason", "reason", func(in *tasks.BulkInput) { in.Reason = strings.Repeat("r", models.MaxReasonLength+1) }},
 		{"CancelWithPriority", "priority", func(in *tasks.BulkInput) { in.Priority = ptr(5) }},
 		{"AssignWithoutAssignee", "assignee", func(in *tasks.BulkInput) { in.Action = tasks.BulkAssign }},
+		{"AssigneeWithoutID", "assignee.id", func(in *tasks.BulkInput) {
+			in.Action, in.Assignee = tasks.BulkAssign, &models.ParticipantRef{ID: " "}
+		}},
+		{"AssigneeControlCharacter", "assignee.id", func(in *tasks.BulkInput) {
+			in.Action, in.Assignee = tasks.BulkAssign, &models.ParticipantRef{ID: "ann\x1b[31m"}
+		}},
+		{"AssigneeGroup", "assignee.type", func(in *tasks.BulkInput) {
+			in.Action, in.Assignee = tasks.BulkAssign, &models.ParticipantRef{Type: models.GroupParticipant, ID: "finance"}
+		}},
 		{"ScheduleWithoutFields", "priority", func(in *tasks.BulkInput) { in.Action, in.Reason = tasks.BulkSchedule, "" }},
 		{"RetryWithReason", "reason", func(in *tasks.BulkInput) { in.Action = tasks.BulkRetryResolution }},
 	} {
