@@ -103,7 +103,7 @@ func TestWebBulkFlow(t *testing.T) {
 	if got := bulkOutcomes(result); !slices.Equal(got, want) {
 		t.Fatalf("outcomes %v, want %v", got, want)
 	}
-	webWantContains(t, "summary", result.text("bulk-summary"), "2 done, 1 conflicts, 0 refused")
+	webWantContains(t, "summary", result.text("bulk-summary"), "2 done, 1 conflict, 0 refused")
 	reload := result.one("bulk-item-reload")
 	if webAttr(reload, "href") != "/tasks/"+b.ID {
 		t.Fatalf("reload link %q", webAttr(reload, "href"))
@@ -157,7 +157,7 @@ func TestWebBulkFlow(t *testing.T) {
 		boss.lang = "de"
 		defer func() { boss.lang = "" }()
 		de := boss.get(res.location).wantStatus(http.StatusOK)
-		webWantContains(t, "summary", de.text("bulk-summary"), "2 erledigt, 1 Konflikte, 0 abgelehnt")
+		webWantContains(t, "summary", de.text("bulk-summary"), "2 erledigt, 1 Konflikt, 0 abgelehnt")
 		webWantContains(t, "outcome", webText(de.all("bulk-item-outcome")[1]), "Konflikt")
 	})
 }

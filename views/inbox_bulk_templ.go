@@ -451,9 +451,9 @@ func BulkResultView(m BulkResultPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var23 string
-			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(m.T.Format(m.T.Bulk.OutcomeCounts, m.Done, m.Conflicts, m.Refused))
+			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(bulkSummary(m))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/inbox_bulk.templ`, Line: 71, Col: 126}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/inbox_bulk.templ`, Line: 71, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
@@ -797,6 +797,12 @@ func outcomeIcon(outcome string) string {
 		return "warning"
 	}
 	return "blocking"
+}
+
+// bulkSummary counts the outcomes: "2 done, 1 conflict, 0 refused".
+func bulkSummary(m BulkResultPage) string {
+	b := m.T.Bulk
+	return m.T.Format(b.DoneCount, m.Done) + ", " + m.T.Count(b.ConflictCount, m.Conflicts) + ", " + m.T.Format(b.RefusedCount, m.Refused)
 }
 
 var _ = templruntime.GeneratedTemplate

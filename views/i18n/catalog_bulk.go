@@ -22,7 +22,9 @@ type BulkText struct {
 	ResultTitle   string
 	ResultAction  string            // %s: the action
 	Outcomes      map[string]string // done, conflict, refused
-	OutcomeCounts string            // %d done, %d conflicts, %d refused
+	DoneCount     string            // %d: how many were done
+	ConflictCount [2]string         // one, other
+	RefusedCount  string            // %d: how many were refused
 	ColTask       string
 	ColOutcome    string
 	ColDetails    string

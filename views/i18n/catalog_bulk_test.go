@@ -18,6 +18,12 @@ func TestBulkTextComplete(t *testing.T) {
 				if f.String() == "" {
 					t.Errorf("%s: Bulk.%s is empty", c.Lang, name)
 				}
+			case reflect.Array:
+				for j := range f.Len() {
+					if f.Index(j).String() == "" {
+						t.Errorf("%s: Bulk.%s[%d] is empty", c.Lang, name, j)
+					}
+				}
 			case reflect.Map:
 				want := en.Field(i)
 				if f.Len() != want.Len() {
