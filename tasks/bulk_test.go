@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/repository"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 )
@@ -232,3 +233,28 @@ func TestBulkRefusesTheRequest(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestBulkOnEveryDialect: the outcomes, the replay and a cross-tenant id are the same on every
+// database that can run here.
+func TestBulkOnEveryDialect(t *testing.T) {
+	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+		ctx := context.Background()
+		svc := tasks.New(s, tasks.Options{})
+		open := testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Title: "Open", Candidates: []string{"ann"}})
+		stale := testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Title: "Stale", Candidates: []string{"ann"}})
+		foreign := testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Tenant: "t2", Title: "Foreign", Candidates: []string{"ann"}})
+		items := bulkItems(open, stale, foreign)
+		items[1].ExpectedRevision = 7
+		in := tasks.BulkInput{Action: tasks.BulkSchedule, OperationID: "dialects", Priority: ptr(5), Items: append(items,
+			tasks.BulkItem{TaskID: "x\x00y", ExpectedRevision: 1}, tasks.BulkItem{TaskID: strings.Repeat("é", 300), ExpectedRevision: 1})}
+		want := []wantItem{{tasks.BulkDone, "", "Open"}, {tasks.BulkConflict, models.CodeRevisionConflict, "Stale"},
+			{tasks.BulkRefused, models.CodeNotFound, ""}, {tasks.BulkRefused, models.CodeNotFound, ""}, {tasks.BulkRefused, models.CodeNotFound, ""}}
+		for range 2 { // the second time replays
+			got, err := svc.Bulk(ctx, boss(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBulk(t, got, in, want...)
+		}
+	})
+}
