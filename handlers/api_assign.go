@@ -51,10 +51,18 @@ func parseAssign(c echo.Context) (tasks.AssignInput, error) {
 	if len(req.Assignee) == 0 || string(req.Assignee) == "null" {
 		return tasks.AssignInput{}, models.InvalidField("assignee", "is required")
 	}
-	var p participantRequest
-	if err := decodeObject(req.Assignee, &p, "assignee."); err != nil {
+	ref, err := parseAssignee(req.Assignee)
+	if err != nil {
 		return tasks.AssignInput{}, err
 	}
-	ref := models.ParticipantRef{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: p.DisplayName}
 	return tasks.AssignInput{Common: common, Assignee: ref, Reason: req.Reason}, nil
+}
+
+// parseAssignee reads a present assignee member.
+func parseAssignee(raw json.RawMessage) (models.ParticipantRef, error) {
+	var p participantRequest
+	if err := decodeObject(raw, &p, "assignee."); err != nil {
+		return models.ParticipantRef{}, err
+	}
+	return models.ParticipantRef{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: p.DisplayName}, nil
 }

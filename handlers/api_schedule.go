@@ -42,21 +42,30 @@ func parseSchedule(c echo.Context) (tasks.ScheduleInput, error) {
 		return tasks.ScheduleInput{}, err
 	}
 	in := tasks.ScheduleInput{Common: common, Priority: req.Priority}
-	switch {
-	case len(req.DueAt) == 0:
-	case string(req.DueAt) == "null":
-		in.ClearDue = true
-	default:
-		var s string
-		due, perr := time.Time{}, json.Unmarshal(req.DueAt, &s)
-		if perr == nil {
-			due, perr = time.Parse(time.RFC3339, s)
-		}
-		if perr != nil {
-			return tasks.ScheduleInput{}, models.InvalidField("dueAt", "must be an RFC 3339 time or null")
-		}
-		due = due.UTC()
-		in.DueAt = &due
+	in.DueAt, in.ClearDue, err = parseDueAt(req.DueAt)
+	if err != nil {
+		return tasks.ScheduleInput{}, err
 	}
 	return in, nil
+}
+
+// parseDueAt reads a dueAt member: absent keeps the due date (nil, false), null clears it
+// (nil, true), an RFC 3339 time sets it.
+func parseDueAt(raw json.RawMessage) (*time.Time, bool, error) {
+	switch {
+	case len(raw) == 0:
+		return nil, false, nil
+	case string(raw) == "null":
+		return nil, true, nil
+	}
+	var s string
+	due, err := time.Time{}, json.Unmarshal(raw, &s)
+	if err == nil {
+		due, err = time.Parse(time.RFC3339, s)
+	}
+	if err != nil {
+		return nil, false, models.InvalidField("dueAt", "must be an RFC 3339 time or null")
+	}
+	due = due.UTC()
+	return &due, false, nil
 }

@@ -55,6 +55,7 @@ func TestOpenAPI(t *testing.T) {
 			"PATCH /api/v1/user-tasks/{id}",
 			"POST /api/v1/runtime/bookmarks",
 			"POST /api/v1/runtime/bookmarks/removed",
+			"POST /api/v1/user-tasks/bulk",
 			"POST /api/v1/user-tasks/{id}/assign",
 			"POST /api/v1/user-tasks/{id}/cancel",
 			"POST /api/v1/user-tasks/{id}/claim",

@@ -102,6 +102,7 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}{
 		{http.MethodGet, "/user-tasks/capabilities", h.capabilities},
 		{http.MethodGet, "/user-tasks", h.listTasks},
+		{http.MethodPost, "/user-tasks/bulk", h.bulkTasks},
 		{http.MethodGet, "/user-tasks/:id", h.getTask},
 		{http.MethodPatch, "/user-tasks/:id", h.updateSchedule},
 		{http.MethodGet, "/user-tasks/:id/events", h.listEvents},

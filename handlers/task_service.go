@@ -26,4 +26,5 @@ type TaskService interface {
 	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
 	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
 	Access(ctx context.Context, a models.Actor, id string, in tasks.AccessInput) (models.Access, error)
+	Bulk(ctx context.Context, a models.Actor, in tasks.BulkInput) ([]tasks.BulkItemResult, error)
 }

@@ -321,6 +321,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	} else {
 		m.Paging.FirstHref = ""
 	}
+	status = w.addBulkToolbar(c, &m, q, status)
 	return w.render(c, status, views.InboxView(m))
 }
 

@@ -85,6 +85,8 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/inbox", w.inbox, signedIn},
 		{http.MethodGet, "/tasks/:id", w.taskPage, signedIn},
 		{http.MethodGet, "/tasks/:id/access", w.accessPage, signedIn},
+		{http.MethodPost, "/tasks/bulk", w.bulkTasks, posted},
+		{http.MethodGet, "/tasks/bulk/:id", w.bulkResult, signedIn},
 		{http.MethodPost, "/tasks/:id/claim", w.claimTask, posted},
 		{http.MethodPost, "/tasks/:id/release", w.releaseTask, posted},
 		{http.MethodPost, "/tasks/:id/complete", w.completeTask, posted},

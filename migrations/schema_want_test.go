@@ -509,5 +509,18 @@ func Schema() []Table {
 			},
 			PrimaryKey: []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket"},
 		},
+		// 00005: notes a page keeps for the GET after its POST (bulk results).
+		{
+			Name: "user_task_web_notes",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"session_hash", Varchar, 64, NotNull},
+				{"body", Text, 0, NotNull},
+				{"created_at", Timestamp, 0, NotNull},
+				{"expires_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes:    []Index{index("ix_web_notes_expiry", "expires_at")},
+		},
 	}
 }

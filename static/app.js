@@ -75,6 +75,40 @@
     });
   });
 
+  // Bulk actions: the header checkbox (hidden without this script) checks or clears every row
+  // of the page. Rows added later by live updates follow the checkboxes' own state.
+  document.addEventListener("change", function (ev) {
+    var box = ev.target;
+    if (!(box instanceof HTMLInputElement)) { return; }
+    var boxes = Array.prototype.slice.call(document.querySelectorAll("input[data-bulk-row]"));
+    var toggle = document.querySelector("input[data-bulk-toggle]");
+    if (box.hasAttribute("data-bulk-toggle")) {
+      boxes.forEach(function (b) { b.checked = box.checked; });
+    } else if (box.hasAttribute("data-bulk-row") && toggle) {
+      toggle.checked = boxes.length > 0 && boxes.every(function (b) { return b.checked; });
+    }
+  });
+  // "All tasks on this page" sends the rows as the page shows them now: live updates replace
+  // rows (and their checkboxes' revisions) but not the form's copy rendered with the page.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!(form instanceof HTMLFormElement) || form.id !== "bulk-form") { return; }
+    var all = form.querySelector('input[name="all"]');
+    if (!all || !all.checked) { return; }
+    Array.prototype.forEach.call(form.querySelectorAll('input[type="hidden"][name="page"]'), function (i) { i.remove(); });
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-bulk-row]"), function (box) {
+      var i = document.createElement("input");
+      i.type = "hidden";
+      i.name = "page";
+      i.value = box.value;
+      form.appendChild(i);
+    });
+  }, true);
+  document.addEventListener("DOMContentLoaded", function () {
+    var toggle = document.querySelector("input[data-bulk-toggle]");
+    if (toggle) { toggle.hidden = false; }
+  });
+
   window.UserTasks = {
     csrfToken: csrfToken,
     rows: rows,

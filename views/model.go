@@ -115,6 +115,7 @@ type InboxPage struct {
 	Conflict     string // a row action's 409, as a banner
 	ShowHealth   bool
 	PageSizes    []int
+	Bulk         *BulkToolbar // managers' bulk actions (All, Needs attention); nil elsewhere
 }
 
 // InboxFilters are the filter inputs as submitted (strings, so invalid values are shown back).

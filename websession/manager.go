@@ -52,6 +52,9 @@ type Store interface {
 	SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error
 	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, refreshToken string) error
 	PurgeWebSessions(ctx context.Context) (int64, error)
+	SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error)
+	WebNote(ctx context.Context, sessionHash, id string) ([]byte, error)
+	PurgeWebNotes(ctx context.Context) (int64, error)
 }
 
 // IdentitySource re-reads the identity of a session from where its sign-in got it. It returns
@@ -344,7 +347,7 @@ func SafeMethod(method string) bool {
 	return false
 }
 
-// maybePurge sweeps ended sessions when the last sweep is purgeEvery old (by the database
+// maybePurge sweeps ended sessions and expired notes when the last sweep is purgeEvery old (by the database
 // clock, now). A failed sweep is logged; the sign-in goes on.
 func (m *Manager) maybePurge(ctx context.Context, now time.Time) {
 	last := m.lastPurge.Load()
@@ -355,6 +358,11 @@ func (m *Manager) maybePurge(ctx context.Context, now time.Time) {
 		m.log.WarnContext(ctx, "sweeping ended web sessions failed", "error", err.Error())
 	} else if n > 0 {
 		m.log.InfoContext(ctx, "swept ended web sessions", "count", n)
+	}
+	if n, err := m.store.PurgeWebNotes(ctx); err != nil {
+		m.log.WarnContext(ctx, "sweeping expired web notes failed", "error", err.Error())
+	} else if n > 0 {
+		m.log.InfoContext(ctx, "swept expired web notes", "count", n)
 	}
 }
 

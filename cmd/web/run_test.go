@@ -232,6 +232,7 @@ func TestMigrateUpStatusDown(t *testing.T) {
 		{[]string{"migrate", "up"}, "applied"},
 		{[]string{"migrate", "up"}, "up to date"},
 		{[]string{"migrate", "status"}, "applied 20"},
+		{[]string{"migrate", "down"}, "rolled back 00005_web_notes.sql"},
 		{[]string{"migrate", "down"}, "rolled back 00003_dashboard.sql"},
 		{[]string{"migrate", "down"}, "rolled back 00002_web_sessions.sql"},
 		{[]string{"migrate", "down"}, "rolled back 00001_user_tasks.sql"},

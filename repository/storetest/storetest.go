@@ -52,6 +52,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })
 	t.Run("Dashboard", func(t *testing.T) { testDashboard(t, h) })
+	t.Run("WebNotes", func(t *testing.T) { testWebNotes(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {

@@ -282,6 +282,8 @@ type Catalog struct {
 
 	// Access is "Check access" (catalog_access.go).
 	Access AccessText
+	// Bulk is the managers' bulk actions (catalog_bulk.go).
+	Bulk BulkText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

@@ -338,6 +338,7 @@ var german = &Catalog{
 
 	DefaultAction: "Abschließen",
 	Access:        germanAccess,
+	Bulk:          germanBulk,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

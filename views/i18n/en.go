@@ -334,4 +334,5 @@ var english = &Catalog{
 
 	DefaultAction: "Complete",
 	Access:        englishAccess,
+	Bulk:          englishBulk,
 }
