@@ -53,7 +53,7 @@ func harness(d migrations.Dialect) storetest.Harness {
 		h.Explain = func(t *testing.T, s *repository.Store, q string, args ...any) string {
 			return explain(t, s, "EXPLAIN QUERY PLAN "+q, args...)
 		}
-	case migrations.Postgres:
+	case migrations.Postgres, migrations.MySQL:
 		h.Explain = func(t *testing.T, s *repository.Store, q string, args ...any) string {
 			return explain(t, s, "EXPLAIN "+q, args...)
 		}
