@@ -261,6 +261,13 @@ func TestInboxHealthFilters(t *testing.T) {
 			t.Fatalf("rows of either code: %d", len(got))
 		}
 	})
+	t.Run("RepeatedCodesCountOnce", func(t *testing.T) {
+		p := boss.get("/inbox?tab=all&pageSize=10&" + strings.Repeat("healthCode=form-resolution-failed&", 500)).wantStatus(http.StatusOK)
+		u, _ := url.Parse(webAttr(p.one("page-next"), "href"))
+		if got := u.Query()["healthCode"]; !slices.Equal(got, []string{"form-resolution-failed"}) {
+			t.Fatalf("the next link repeats the code %d times", len(got))
+		}
+	})
 	t.Run("EmptyValuesAreTidied", func(t *testing.T) {
 		p := boss.get("/inbox?tab=all&healthCode=&healthSeverity=")
 		if p.status != http.StatusSeeOther || p.location != "/inbox?tab=all" {

@@ -15,12 +15,13 @@ import (
 //
 //	/inbox?tab=needs-attention&healthCode=no-participants&healthCode=form-resolution-failed&healthSeverity=blocking
 
-// readHealthFilters reads the health filters of an inbox URL, as typed; empty codes are left
-// out (the URL is tidied of them like of every other empty input).
+// readHealthFilters reads the health filters of an inbox URL, as typed; empty and repeated
+// codes are left out (the URL is tidied of them like of every other empty input), so a link
+// built from the state never grows with a repeated code.
 func readHealthFilters(q url.Values) views.HealthFilters {
 	h := views.HealthFilters{Severity: q.Get("healthSeverity")}
 	for _, code := range q["healthCode"] {
-		if code != "" {
+		if code != "" && !slices.Contains(h.Codes, code) {
 			h.Codes = append(h.Codes, code)
 		}
 	}
@@ -50,9 +51,7 @@ func (q inboxQuery) healthFilter(f *models.TaskFilter, errs map[string]string, t
 			errs["healthCode"] = t.InvalidChoice
 			return
 		}
-		if !slices.Contains(f.HealthCodes, code) {
-			f.HealthCodes = append(f.HealthCodes, code)
-		}
+		f.HealthCodes = append(f.HealthCodes, code)
 	}
 	if h.Severity != "" {
 		if s := models.Severity(h.Severity); s.Valid() {
