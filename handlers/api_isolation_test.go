@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"usertasks/handlers/handlerstest"
 	"usertasks/models"
@@ -25,8 +26,9 @@ func testTenantIsolation(t *testing.T, env *handlerstest.Env) {
 		Form: approvalForm, Data: approvalData, CancellationEnabled: true,
 		Health: models.Health{Severity: models.SeverityAdvisory, Code: models.HealthStaleTransition, Message: "stale"}})
 	env.Task(t, handlerstest.TaskOpts{Tenant: "acme", Candidates: []string{"bob"}, Groups: []string{"finance"}})
-	env.Task(t, handlerstest.TaskOpts{Tenant: "acme"}) // Unassigned: acme's needs-attention
-	mine := env.Task(t, handlerstest.TaskOpts{Tenant: "globex", Candidates: []string{"bob"}})
+	overdue := time.Now().Add(-time.Hour)
+	env.Task(t, handlerstest.TaskOpts{Tenant: "acme", DueAt: &overdue}) // overdue: acme's needs-attention
+	mine := env.Task(t, handlerstest.TaskOpts{Tenant: "globex", Candidates: []string{"bob"}, DueAt: &overdue})
 	env.Task(t, handlerstest.TaskOpts{Tenant: "globex", Assignee: "ann"})
 
 	boss := handlerstest.Manager("globex", "ann")
@@ -83,7 +85,7 @@ func testTenantIsolation(t *testing.T, env *handlerstest.Env) {
 			want  int
 		}{
 			{boss, "scope=all", 2},
-			{boss, "scope=needs-attention", 1}, // globex's Available task: open and unassigned
+			{boss, "scope=needs-attention", 1}, // globex's Available task: open and overdue
 			{boss, "scope=assigned", 1},
 			{boss, "scope=available", 0},
 			{boss, "scope=all&search=Task", 2},

@@ -42,8 +42,9 @@ var (
 
 // parseListQuery reads the list's query parameters. Defaults: scope assigned, limit 50 (above
 // 200 is clamped), sort created; direction desc for created and asc for every other sort.
-// status may repeat and may hold comma-separated statuses. An unreadable cursor is the store's
-// to refuse (400).
+// status may repeat and may hold comma-separated statuses; healthCode may repeat. Health
+// codes and severity are checked by the service after the manager check (403 before 422). An
+// unreadable cursor is the store's to refuse (400).
 func parseListQuery(c echo.Context) (models.TaskFilter, error) {
 	r := queryReader{q: c.QueryParams()}
 	f := models.TaskFilter{
@@ -62,6 +63,8 @@ func parseListQuery(c echo.Context) (models.TaskFilter, error) {
 		TaskType:             r.str("taskType"),
 		Tag:                  r.str("tag"),
 		Search:               r.str("search"),
+		HealthCodes:          c.QueryParams()["healthCode"],
+		HealthSeverity:       models.Severity(r.str("healthSeverity")),
 		IncludeTotal:         r.boolean("includeTotalCount"),
 	}
 	if f.Scope == "" {

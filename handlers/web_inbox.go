@@ -58,7 +58,7 @@ func readInboxQuery(q url.Values) inboxQuery {
 		filters: views.InboxFilters{
 			Query: strings.TrimSpace(q.Get("q")), Status: q.Get("status"),
 			PriorityFrom: strings.TrimSpace(q.Get("priorityFrom")), PriorityTo: strings.TrimSpace(q.Get("priorityTo")),
-			Due: q.Get("due"), Workflow: strings.TrimSpace(q.Get("workflow")),
+			Due: q.Get("due"), Workflow: strings.TrimSpace(q.Get("workflow")), Health: readHealthFilters(q),
 			Sort: q.Get("sort"), Direction: q.Get("direction"), PageSize: q.Get("pageSize"),
 		},
 		cursor: q.Get("cursor"),
@@ -101,6 +101,7 @@ func (q inboxQuery) values() url.Values {
 	set("priorityTo", f.PriorityTo)
 	set("due", f.Due)
 	set("workflow", f.Workflow)
+	setHealthFilters(v, f.Health)
 	set("sort", f.Sort)
 	set("direction", f.Direction)
 	set("pageSize", f.PageSize)
@@ -168,7 +169,8 @@ func (q inboxQuery) cleared() inboxQuery {
 // filtered reports whether any filter narrows the list.
 func (q inboxQuery) filtered() bool {
 	f := q.filters
-	return f.Query != "" || f.Status != "" || f.PriorityFrom != "" || f.PriorityTo != "" || f.Due != "" || f.Workflow != ""
+	return f.Query != "" || f.Status != "" || f.PriorityFrom != "" || f.PriorityTo != "" || f.Due != "" || f.Workflow != "" ||
+		q.filtersHealth()
 }
 
 // taskFilter parses the state into the service's filter; problems are messages by input name.
@@ -195,6 +197,7 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 		return &n
 	}
 	f.PriorityFrom, f.PriorityTo = priority("priorityFrom", in.PriorityFrom), priority("priorityTo", in.PriorityTo)
+	q.healthFilter(&f, errs, t)
 	if f.PriorityFrom != nil && f.PriorityTo != nil && *f.PriorityFrom > *f.PriorityTo {
 		errs["priorityFrom"] = t.PriorityRangeOrder
 	}
@@ -277,6 +280,9 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		status = http.StatusConflict
 	}
 
+	if q.filtersHealth() && !d.Manager {
+		return models.ErrForbidden // health is for managers' eyes only, as on the API
+	}
 	filter, problems := q.taskFilter(m.T)
 	switch {
 	case len(problems) > 0:
@@ -372,6 +378,7 @@ func (w *web) inboxRow(cat *i18n.Catalog, v tasks.TaskView, a models.Actor, scop
 	if v.Manager && t.Health.Severity != models.SeverityNone {
 		r.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
 	}
+	r.Attention = attentionNotes(v)
 	return r
 }
 

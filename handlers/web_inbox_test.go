@@ -57,7 +57,7 @@ func rowOf(p *webPage, id string) *html.Node {
 func TestInboxTabs(t *testing.T) {
 	f := newWebFixture(t)
 	f.seed(t, webTaskOpts{title: "Mine", assignee: "ann"})
-	f.seed(t, webTaskOpts{title: "For finance"})
+	f.seed(t, webTaskOpts{title: "For finance", due: webPtr(time.Now().Add(-time.Hour))})
 
 	t.Run("Person", func(t *testing.T) {
 		b := f.signIn(t, "ann")
@@ -100,7 +100,7 @@ func TestInboxTabs(t *testing.T) {
 		}
 		na := b.get("/inbox?tab=needs-attention").wantStatus(http.StatusOK)
 		if got := rowTitles(na); !slices.Equal(got, []string{"For finance"}) {
-			t.Fatalf("needs-attention rows %v (open and unassigned)", got)
+			t.Fatalf("needs-attention rows %v (open and overdue)", got)
 		}
 	})
 }
@@ -437,8 +437,8 @@ func tabCounts(t *testing.T, p *webPage) map[string]string {
 func TestInboxTabCounts(t *testing.T) {
 	f := newWebFixture(t)
 	f.seed(t, webTaskOpts{title: "Mine", assignee: "ann"})
-	f.seed(t, webTaskOpts{title: "For finance"})
-	f.seed(t, webTaskOpts{title: "Also for finance"})
+	f.seed(t, webTaskOpts{title: "For finance", due: webPtr(time.Now().Add(-time.Hour))})
+	f.seed(t, webTaskOpts{title: "Also for finance", due: webPtr(time.Now().Add(-time.Hour))})
 
 	// The current tab carries the list's total, whichever tab it is.
 	for _, tc := range []struct {

@@ -568,7 +568,8 @@ func TestTaskPageHealthForManagers(t *testing.T) {
 		t.Fatalf("health badge %v", health)
 	}
 	page := boss.get("/tasks/" + blocked.ID).wantStatus(http.StatusOK)
-	webWantContains(t, "health banner", page.text("banner-health"), "Retry the resolution")
+	webWantContains(t, "health banner", page.text("banner-health"), "then retry the resolution")
+	page.one("health-fix-retry")
 	page.one("manage-retry")
 	if p := f.signIn(t, "ann").get("/tasks/" + blocked.ID); p.status != http.StatusNotFound {
 		t.Fatalf("blocking health must hide the task from candidates: %d", p.status)

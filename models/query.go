@@ -10,7 +10,7 @@ const (
 	ScopeAvailable      Scope = "available"       // open, unassigned, the caller is an eligible non-excluded candidate
 	ScopeHistory        Scope = "history"         // terminal, and the caller completed it or acted on it
 	ScopeAll            Scope = "all"             // managers: the whole tenant
-	ScopeNeedsAttention Scope = "needs-attention" // managers: blocking health, overdue, open and unassigned, stale transitions
+	ScopeNeedsAttention Scope = "needs-attention" // managers: see AttentionRule
 )
 
 // ManagerOnly reports whether the scope is reserved to managers.
@@ -68,6 +68,10 @@ type TaskFilter struct {
 	TaskType             string
 	Tag                  string // one tag, matched exactly and case-insensitively
 	Search               string // case-insensitive literal substring over safe fields
+	// HealthCodes and HealthSeverity narrow the list to tasks with one of these health codes
+	// and with this severity (managers only: health is not shown to anyone else).
+	HealthCodes    []string
+	HealthSeverity Severity
 
 	Sort       SortKey // default SortCreated
 	Descending bool    // default for SortCreated is descending; callers set it explicitly
@@ -77,6 +81,14 @@ type TaskFilter struct {
 	IncludeTotal bool
 	// StaleAfter is how long a task may stay transitional before needs-attention lists it.
 	StaleAfter time.Duration
+	// UnassignedAfter is how long an open task may stay without an assignee, counted from its
+	// creation, before needs-attention lists it.
+	UnassignedAfter time.Duration
+}
+
+// FiltersHealth reports whether the filter narrows by health, which only managers may do.
+func (f TaskFilter) FiltersHealth() bool {
+	return len(f.HealthCodes) > 0 || f.HealthSeverity != SeverityNone
 }
 
 // TaskPage is one page of task summaries. Items never carry protected content.
@@ -84,6 +96,8 @@ type TaskPage struct {
 	Items      []Task
 	NextCursor string
 	Total      *int
+	// Now is the database time the query was evaluated at (overdue, stale and unassigned ages).
+	Now time.Time
 }
 
 // DefaultStaleAfter is the default transitional staleness threshold.
@@ -92,7 +106,7 @@ const DefaultStaleAfter = 15 * time.Minute
 // Validate refuses text filters holding characters no stored value may hold (TextProblem), so a
 // NUL or an override never reaches a query: some drivers fail on them, and a NUL could make a
 // substring search match every row. Search is human text, the other filters identifiers; field
-// names are the list's query parameters.
+// names are the list's query parameters. It also refuses unknown health codes and severities.
 func (f TaskFilter) Validate() error {
 	var pr problems
 	for _, c := range []struct {
@@ -109,6 +123,15 @@ func (f TaskFilter) Validate() error {
 		if msg := TextProblem(c.value, c.kind); msg != "" {
 			pr.fail(c.field, msg)
 		}
+	}
+	for _, code := range f.HealthCodes {
+		if !KnownHealthCode(code) {
+			pr.fail("healthCode", "must be known health codes")
+			break
+		}
+	}
+	if f.HealthSeverity != SeverityNone && !f.HealthSeverity.Valid() {
+		pr.fail("healthSeverity", "must be one of blocking, advisory")
 	}
 	return pr.err()
 }

@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -100,12 +101,16 @@ type taskQuery struct {
 // paginated on (sort value, id), so following NextCursor yields exactly the order of one big
 // page, and rows inserted meanwhile only appear after the cursor, where the order puts them.
 //
+// Needs-attention is models.AttentionRule with f.StaleAfter and f.UnassignedAfter. HealthCodes
+// and HealthSeverity narrow to tasks with such a finding; only managers may use them.
+//
 // Filters combine with AND. Due "overdue" is an open task flagged overdue or past its due
 // time; "today" and "thisWeek" are the UTC day and ISO week (Monday to Sunday) of the database
 // clock; DueFrom and DueTo are inclusive bounds. Search is a case-insensitive literal
 // substring of the safe search text; Tag matches one normalized tag exactly.
 //
-// Errors: a manager-only scope for anyone but a manager is models.ErrForbidden; an unknown
+// Errors: a manager-only scope or a health filter for anyone but a manager is
+// models.ErrForbidden; an unknown health code or severity is a validation error; an unknown
 // scope, sort, status or due filter is a validation error; an unreadable cursor, or one made
 // for another sort or direction, is models.CodeMalformedRequest.
 func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error) {
@@ -119,6 +124,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if err != nil {
 			return err
 		}
+		page.Now = now
 		where := q.conditions(now, s.dialect)
 		if q.f.IncludeTotal {
 			var n int64
@@ -182,7 +188,7 @@ func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 	if f.Actor.Guest != nil || (f.Actor.Tenant != "" && f.Actor.Tenant != f.Tenant) {
 		return nil, models.ErrForbidden
 	}
-	if f.Scope.ManagerOnly() && !f.Actor.Manager {
+	if (f.Scope.ManagerOnly() || f.FiltersHealth()) && !f.Actor.Manager {
 		return nil, models.ErrForbidden
 	}
 	if f.Sort == "" {
@@ -205,8 +211,14 @@ func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 	if len(f.Search) > maxSearchLength {
 		return nil, models.InvalidField("search", "is too long")
 	}
+	if err := (models.TaskFilter{HealthCodes: f.HealthCodes, HealthSeverity: f.HealthSeverity}).Validate(); err != nil {
+		return nil, err
+	}
 	if f.StaleAfter <= 0 {
 		f.StaleAfter = models.DefaultStaleAfter
+	}
+	if f.UnassignedAfter <= 0 {
+		f.UnassignedAfter = models.DefaultUnassignedAttentionAfter
 	}
 	q := &taskQuery{f: f, sort: col, limit: f.Limit}
 	if q.limit <= 0 {
@@ -240,6 +252,9 @@ var (
 	terminalStatuses         = statusStrings(models.TerminalStatuses)
 )
 
+// healthSeverities are the severities of a health finding (no finding is NULL).
+var healthSeverities = []string{string(models.SeverityAdvisory), string(models.SeverityBlocking)}
+
 // notBlocking hides tasks with blocking health; only the manager scopes list them.
 var notBlocking = cond{"(health_severity IS NULL OR health_severity <> ?)", []any{string(models.SeverityBlocking)}}
 
@@ -254,6 +269,14 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 
 	if len(f.Statuses) > 0 {
 		where = append(where, cond{"status IN ?", []any{statusStrings(f.Statuses)}})
+	}
+	if len(f.HealthCodes) > 0 {
+		codes := slices.Clone(f.HealthCodes)
+		slices.Sort(codes)
+		where = append(where, cond{"health_code IN ?", []any{slices.Compact(codes)}})
+	}
+	if f.HealthSeverity != models.SeverityNone {
+		where = append(where, cond{"health_severity = ?", []any{string(f.HealthSeverity)}})
 	}
 	if f.PriorityFrom != nil {
 		where = append(where, cond{"priority >= ?", []any{*f.PriorityFrom}})
@@ -343,10 +366,16 @@ func (q *taskQuery) scopeConds(now time.Time) []cond {
 				[]any{me.Provider, string(me.Type), me.ID, f.Tenant, me.Provider, string(me.Type), me.ID}},
 		}
 	case models.ScopeNeedsAttention:
-		return []cond{{"(health_severity = ?" +
-			" OR (status IN ? AND (is_overdue = ? OR due_at < ? OR assignee_id IS NULL))" +
-			" OR (status IN ? AND transitioned_at < ?))",
-			[]any{string(models.SeverityBlocking), openStatuses, true, now, transitionalStatuses, now.Add(-f.StaleAfter)}}}
+		// models.AttentionRule in SQL: never a terminal task; any health finding, open and
+		// overdue, open and unassigned since before the threshold, or transitional too long.
+		return []cond{
+			{"status IN ?", []any{openTransitionalStatuses}},
+			{"(health_severity IN ?" +
+				" OR (status IN ? AND (is_overdue = ? OR due_at < ? OR (assignee_id IS NULL AND created_at < ?)))" +
+				" OR (status IN ? AND transitioned_at < ?))",
+				[]any{healthSeverities, openStatuses, true, now, now.Add(-f.UnassignedAfter),
+					transitionalStatuses, now.Add(-f.StaleAfter)}},
+		}
 	}
 	return nil // ScopeAll: the whole tenant
 }

@@ -30,8 +30,8 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if !f.Scope.Valid() {
 		return Page{}, models.InvalidField("scope", "unknown scope")
 	}
-	if f.Scope.ManagerOnly() && !a.Manager {
-		return Page{}, models.ErrForbidden
+	if (f.Scope.ManagerOnly() || f.FiltersHealth()) && !a.Manager {
+		return Page{}, models.ErrForbidden // health is for managers' eyes only (SPEC 5.1)
 	}
 	if err := f.Validate(); err != nil {
 		return Page{}, err
@@ -40,6 +40,10 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if f.StaleAfter <= 0 {
 		f.StaleAfter = s.stale
 	}
+	if f.UnassignedAfter <= 0 {
+		f.UnassignedAfter = s.unassigned
+	}
+	rule := models.AttentionRule{StaleAfter: f.StaleAfter, UnassignedAfter: f.UnassignedAfter}
 	page, err := s.store.Query(ctx, f)
 	if err != nil {
 		return Page{}, err
@@ -53,6 +57,9 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 			v.Relation.Candidate = true
 			v.AllowedActions = models.AllowedActions(t, a, v.Relation)
 			v.Disclosure = models.Disclose(t, a, v.Relation)
+		}
+		if f.Scope == models.ScopeNeedsAttention {
+			v.Attention = rule.Reasons(t, page.Now)
 		}
 		out.Items = append(out.Items, v)
 	}

@@ -39,7 +39,10 @@ type Resolution struct {
 type Options struct {
 	// StaleAfter is how long a task may stay transitional before needs-attention lists it.
 	StaleAfter time.Duration
-	Resolver   Resolver
+	// UnassignedAfter is how long an open task may stay without an assignee, from its
+	// creation, before needs-attention lists it (default models.DefaultUnassignedAttentionAfter).
+	UnassignedAfter time.Duration
+	Resolver        Resolver
 	// Directory, when configured, tells the access explanation a person's candidate groups.
 	Directory directory.Directory
 }
@@ -50,13 +53,18 @@ type Service struct {
 	resolver  Resolver
 	stale     time.Duration
 	directory directory.Directory
+	// unassigned is Options.UnassignedAfter with its default.
+	unassigned time.Duration
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter, directory: o.Directory}
+	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter, directory: o.Directory, unassigned: o.UnassignedAfter}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
+	}
+	if s.unassigned <= 0 {
+		s.unassigned = models.DefaultUnassignedAttentionAfter
 	}
 	if s.resolver == nil {
 		s.resolver = PinnedResolver{}

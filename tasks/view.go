@@ -12,6 +12,8 @@ type TaskView struct {
 	Disclosure     models.Disclosure
 	// Manager is true when the viewer is a manager (health codes are shown to managers only).
 	Manager bool
+	// Attention says why the needs-attention list holds the task (that list's items only).
+	Attention []models.AttentionReason
 }
 
 // viewOf is t as a sees it. Relation, actions and disclosure are decided on the whole task, but

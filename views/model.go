@@ -126,6 +126,7 @@ type InboxFilters struct {
 	PriorityTo   string
 	Due          string
 	Workflow     string
+	Health       HealthFilters
 	Sort         string
 	Direction    string
 	PageSize     string
@@ -156,6 +157,7 @@ type InboxRow struct {
 	Claim     *Command // nil when the caller may not claim
 	Release   *Command // nil when the caller may not release
 	Health    *Health  // managers only
+	Attention []AttentionNote
 }
 
 // Closing is how a closed task ended, as its row tells it: "Completed 3 hours ago by Ben ·

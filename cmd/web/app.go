@@ -65,7 +65,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	a.workers = workers.New(store, runtime, workerOpts)
 	// Every committed change leaves through the store's post-commit hook, whoever made it.
 	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
-	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory})
+	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter})
 
 	if cfg.Auth.Configured() {
 		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"usertasks/auth"
 	"usertasks/keyring"
+	"usertasks/models"
 	"usertasks/oidclogin"
 )
 
@@ -32,6 +34,9 @@ type config struct {
 	FormsDir      string
 
 	Cadence cadence
+	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
+	// its creation, needs attention.
+	UnassignedAttentionAfter time.Duration
 }
 
 const (
@@ -48,6 +53,8 @@ func defaultConfig() config {
 		Session:     defaultSessionTimes(),
 		Auth:        auth.DefaultConfig(),
 		Cadence:     defaultCadence(),
+
+		UnassignedAttentionAfter: models.DefaultUnassignedAttentionAfter,
 	}
 }
 

@@ -80,6 +80,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_DUE_SWEEP_INTERVAL", set: duration(&c.Cadence.DueSweep, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_INTERVAL", set: duration(&c.Cadence.Reconcile, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_QUIET_PERIOD", set: duration(&c.Cadence.ReconcileQuiet, minCadence, "")},
+		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
 	}
 }
 

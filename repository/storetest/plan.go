@@ -64,6 +64,10 @@ func testQueryPlans(t *testing.T, h Harness) {
 		{"AllByTag", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortUpdated, Descending: true, Tag: "urgent"}},
 		{"NeedsAttentionByDue", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortDue, IncludeTotal: true}},
 		{"NeedsAttentionByCreated", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortCreated, Descending: true}},
+		{"NeedsAttentionBlockingByCreated", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortCreated, Descending: true,
+			HealthSeverity: models.SeverityBlocking, IncludeTotal: true}},
+		{"AllByHealthCode", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortUpdated, Descending: true,
+			HealthCodes: []string{models.HealthNoParticipants, models.HealthFormResolutionFailed}, IncludeTotal: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"UsesAnIndex", func(t *testing.T) {

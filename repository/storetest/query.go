@@ -22,6 +22,8 @@ func testQueries(t *testing.T, h Harness) {
 	t.Run("Filters", func(t *testing.T) { testQueryFilters(t, h) })
 	t.Run("Sorts", func(t *testing.T) { testQuerySorts(t, h) })
 	t.Run("CursorStableUnderInserts", func(t *testing.T) { testQueryCursorStability(t, h) })
+	t.Run("NeedsAttention", func(t *testing.T) { testQueryAttention(t, h) })
+	t.Run("HealthFilters", func(t *testing.T) { testQueryHealthFilters(t, h) })
 }
 
 // queryActor is a person of tenant with the given group claims (default provider).
@@ -132,21 +134,21 @@ func testQueryScopes(t *testing.T, h Harness) {
 	avail, asg, hist := models.ScopeAvailable, models.ScopeAssigned, models.ScopeHistory
 
 	fixtures := []queryFixture{
-		{name: "directUser", opts: TaskOpts{CandidateUsers: []string{"me"}}, scopes: []models.Scope{avail}, attn: true},
-		{name: "liveGroup", opts: TaskOpts{CandidateGroups: []string{"g1"}}, scopes: []models.Scope{avail}, attn: true},
-		{name: "liveSecondGroup", opts: TaskOpts{CandidateGroups: []string{"gx", "g2"}}, scopes: []models.Scope{avail}, attn: true},
+		{name: "directUser", opts: TaskOpts{CandidateUsers: []string{"me"}}, scopes: []models.Scope{avail}},
+		{name: "liveGroup", opts: TaskOpts{CandidateGroups: []string{"g1"}}, scopes: []models.Scope{avail}},
+		{name: "liveSecondGroup", opts: TaskOpts{CandidateGroups: []string{"gx", "g2"}}, scopes: []models.Scope{avail}},
 		{name: "snapshotMember", opts: TaskOpts{Mode: models.MembershipSnapshot, SnapshotMembers: map[string][]string{"g5": {"me", "bob"}}},
-			scopes: []models.Scope{avail}, attn: true},
+			scopes: []models.Scope{avail}},
 		{name: "snapshotGroupClaimOnly", opts: TaskOpts{Mode: models.MembershipSnapshot, CandidateGroups: []string{"g1"},
-			SnapshotMembers: map[string][]string{"g1": {"bob"}}}, attn: true},
-		{name: "excludedMe", opts: TaskOpts{CandidateUsers: []string{"me"}, CandidateGroups: []string{"g1"}, Excluded: []string{"me"}}, attn: true},
-		{name: "excludedSomeoneElse", opts: TaskOpts{CandidateGroups: []string{"g1"}, Excluded: []string{"bob"}}, scopes: []models.Scope{avail}, attn: true},
-		{name: "otherCandidate", opts: TaskOpts{CandidateUsers: []string{"bob"}, CandidateGroups: []string{"g9"}}, attn: true},
-		{name: "groupOfOtherProvider", opts: TaskOpts{CandidateGroups: []string{"g7"}}, attn: true},
-		{name: "groupClaimOfOtherTenant", opts: TaskOpts{CandidateGroups: []string{"g3"}}, attn: true},
+			SnapshotMembers: map[string][]string{"g1": {"bob"}}}},
+		{name: "excludedMe", opts: TaskOpts{CandidateUsers: []string{"me"}, CandidateGroups: []string{"g1"}, Excluded: []string{"me"}}},
+		{name: "excludedSomeoneElse", opts: TaskOpts{CandidateGroups: []string{"g1"}, Excluded: []string{"bob"}}, scopes: []models.Scope{avail}},
+		{name: "otherCandidate", opts: TaskOpts{CandidateUsers: []string{"bob"}, CandidateGroups: []string{"g9"}}},
+		{name: "groupOfOtherProvider", opts: TaskOpts{CandidateGroups: []string{"g7"}}},
+		{name: "groupClaimOfOtherTenant", opts: TaskOpts{CandidateGroups: []string{"g3"}}},
 		{name: "unassignedNoParticipants", opts: TaskOpts{Health: advisory}, attn: true},
 		{name: "assignedMe", opts: TaskOpts{Assignee: &me}, scopes: []models.Scope{asg}},
-		{name: "assignedMeAdvisory", opts: TaskOpts{Assignee: &me, Health: advisory}, scopes: []models.Scope{asg}},
+		{name: "assignedMeAdvisory", opts: TaskOpts{Assignee: &me, Health: advisory}, scopes: []models.Scope{asg}, attn: true},
 		{name: "assignedOtherWithMeCandidate", opts: TaskOpts{Assignee: &bob, CandidateUsers: []string{"me"}}},
 		{name: "blockingAvailable", opts: TaskOpts{CandidateUsers: []string{"me"}, Health: blocking}, attn: true},
 		{name: "blockingAssignedMe", opts: TaskOpts{Assignee: &me, Health: blocking}, attn: true},
@@ -157,7 +159,7 @@ func testQueryScopes(t *testing.T, h Harness) {
 		{name: "cancelledWhereIActed", opts: TaskOpts{Assignee: &bob, Status: models.StatusCancelled, CompletedBy: &bob},
 			scopes: []models.Scope{hist}, actBy: &me},
 		{name: "terminalNotMine", opts: TaskOpts{Assignee: &bob, Status: models.StatusCompleted, CompletedBy: &bob}, actBy: &other},
-		{name: "blockingCompletedByMe", opts: TaskOpts{Assignee: &me, Status: models.StatusCompleted, CompletedBy: &me, Health: blocking}, attn: true},
+		{name: "blockingCompletedByMe", opts: TaskOpts{Assignee: &me, Status: models.StatusCompleted, CompletedBy: &me, Health: blocking}},
 		{name: "openWhereIActed", opts: TaskOpts{Assignee: &bob}, actBy: &me},
 		{name: "overdueFlag", opts: TaskOpts{Assignee: &bob, IsOverdue: true}, attn: true},
 		{name: "overdueByDueDate", opts: TaskOpts{Assignee: &bob, DueAt: &past}, attn: true},
@@ -167,7 +169,7 @@ func testQueryScopes(t *testing.T, h Harness) {
 	// The same people and groups in tenant t2: never listed in t1.
 	me2, bob2 := User("t2", "me"), User("t2", "bob")
 	others := []queryFixture{
-		{name: "t2/directUser", opts: TaskOpts{Tenant: "t2", CandidateUsers: []string{"me"}, CandidateGroups: []string{"g1"}}, scopes: []models.Scope{avail}, attn: true},
+		{name: "t2/directUser", opts: TaskOpts{Tenant: "t2", CandidateUsers: []string{"me"}, CandidateGroups: []string{"g1"}}, scopes: []models.Scope{avail}},
 		{name: "t2/assignedMe", opts: TaskOpts{Tenant: "t2", Assignee: &me2}, scopes: []models.Scope{asg}},
 		{name: "t2/completedByMe", opts: TaskOpts{Tenant: "t2", Assignee: &me2, Status: models.StatusCompleted, CompletedBy: &me2}, scopes: []models.Scope{hist}},
 		{name: "t2/actedByMe", opts: TaskOpts{Tenant: "t2", Assignee: &bob2, Status: models.StatusCompleted, CompletedBy: &bob2}, scopes: []models.Scope{hist}, actBy: &me2},

@@ -271,6 +271,7 @@ type Catalog struct {
 	HealthTexts       map[string]string
 	HealthUnknownName string
 	HealthUnknownText string
+	HealthReview      HealthReviewText // explanations, remedies, filters and attention reasons
 
 	// Problems are the sentences for the error codes of SPEC 5.1 that have no field of their
 	// own above; Problem picks the one for any code.

@@ -320,6 +320,7 @@ var german = &Catalog{
 	},
 	HealthUnknownName: "Braucht Aufmerksamkeit",
 	HealthUnknownText: "Die Aufgabe hat einen Befund, den diese Seite nicht beschreiben kann. Prüfen Sie ihren Verlauf.",
+	HealthReview:      germanHealthReview,
 
 	Problems: map[models.Code]string{
 		models.CodeUnauthenticated:  "Melden Sie sich an, um fortzufahren.",

@@ -316,6 +316,7 @@ var english = &Catalog{
 	},
 	HealthUnknownName: "Needs attention",
 	HealthUnknownText: "The task has a finding this page cannot describe. Check its history.",
+	HealthReview:      englishHealthReview,
 
 	Problems: map[models.Code]string{
 		models.CodeUnauthenticated:  "Sign in to continue.",
