@@ -38,7 +38,8 @@ func bulkOutcomes(p *webPage) []string {
 
 func TestWebBulkToolbar(t *testing.T) {
 	f := newWebFixture(t)
-	task := f.seed(t, webTaskOpts{title: "Pay <supplier> & co"})
+	overdue := time.Now().Add(-time.Hour) // needs attention lists overdue tasks, not fresh unassigned ones
+	task := f.seed(t, webTaskOpts{title: "Pay <supplier> & co", due: &overdue})
 	boss := f.signIn(t, "boss")
 
 	for _, tab := range []string{"all", "needs-attention"} {

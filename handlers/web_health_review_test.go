@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-
 	"usertasks/models"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -202,7 +201,6 @@ func TestInboxNeedsAttentionReasons(t *testing.T) {
 		t.Error("the All list tells attention reasons")
 	}
 }
-
 
 var english, german = i18n.Match("en"), i18n.Match("de")
 
