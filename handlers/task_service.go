@@ -25,4 +25,8 @@ type TaskService interface {
 	Cancel(ctx context.Context, a models.Actor, id string, in tasks.CancelInput) (tasks.Result, error)
 	RetryResolution(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
 	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
+	// Participants searches the participant directory; ParticipantNames names participants
+	// that carry no name of their own (participants.go in tasks).
+	Participants(ctx context.Context, a models.Actor, q tasks.ParticipantQuery) (tasks.ParticipantPage, error)
+	ParticipantNames(ctx context.Context, a models.Actor, refs []models.ParticipantRef) map[string]string
 }

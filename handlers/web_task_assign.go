@@ -34,6 +34,8 @@ func (w *web) assignTask(c echo.Context) error {
 				form.Errors["assignee"] = t.ExcludedAssignee
 			case ve.Code == models.CodeCrossTenantAssignee:
 				form.Errors["assignee"] = t.CrossTenantAssignee
+			case ve.Code == models.CodeUnknownAssignee:
+				form.Errors["assignee"] = t.Problem(ve.Code)
 			case fe.Field == "reason" && ve.Code == models.CodeReasonRequired:
 				form.Errors["reason"] = t.ReasonRequired
 			case fe.Field == "reason":

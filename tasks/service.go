@@ -39,18 +39,22 @@ type Options struct {
 	// StaleAfter is how long a task may stay transitional before needs-attention lists it.
 	StaleAfter time.Duration
 	Resolver   Resolver
+	// Directory, when set, answers participant searches, refuses assignees it does not know
+	// and names participants (participants.go).
+	Directory Directory
 }
 
 // Service runs the lifecycle commands and queries.
 type Service struct {
 	store    Store
 	resolver Resolver
+	dir      Directory
 	stale    time.Duration
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter}
+	s := &Service{store: store, resolver: o.Resolver, dir: o.Directory, stale: o.StaleAfter}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
 	}

@@ -65,7 +65,9 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	a.workers = workers.New(store, runtime, workerOpts)
 	// Every committed change leaves through the store's post-commit hook, whoever made it.
 	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
-	svc := tasks.New(store, tasks.Options{Resolver: resolver})
+	// The resolver's directory (the demo one in dev mode) also answers the people picker,
+	// checks assignees and names participants.
+	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory})
 
 	if cfg.Auth.Configured() {
 		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {
