@@ -29,4 +29,5 @@ type TaskService interface {
 	// that carry no name of their own (participants.go in tasks).
 	Participants(ctx context.Context, a models.Actor, q tasks.ParticipantQuery) (tasks.ParticipantPage, error)
 	ParticipantNames(ctx context.Context, a models.Actor, refs []models.ParticipantRef) map[string]string
+	HasDirectory() bool
 }

@@ -70,6 +70,10 @@ func (q ParticipantQuery) Validate() error {
 	return nil
 }
 
+// HasDirectory reports whether a participant directory is configured: the pages offer the
+// people picker only then.
+func (s *Service) HasDirectory() bool { return s.dir != nil }
+
 // Participants searches the caller's tenant's directory. The directory answers at most
 // models.MaxPageSize participants per search, so paging reaches that many; a person narrows
 // the search beyond it.

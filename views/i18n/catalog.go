@@ -277,6 +277,9 @@ type Catalog struct {
 	// DefaultAction labels the one action a task gets when its workflow declares none.
 	DefaultAction string
 
+	// People is the people picker and the participant names (catalog_people.go).
+	People PeopleText
+
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.
 	fieldMessages []fieldMessage

@@ -336,6 +336,7 @@ var german = &Catalog{
 	ProblemUnknown: "Die Anfrage konnte nicht ausgeführt werden. Laden Sie die Seite neu und versuchen Sie es erneut.",
 
 	DefaultAction: "Abschließen",
+	People:        germanPeople,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

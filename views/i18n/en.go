@@ -332,4 +332,5 @@ var english = &Catalog{
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
 	DefaultAction: "Complete",
+	People:        englishPeople,
 }
