@@ -1,6 +1,8 @@
 package handlers_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -201,6 +203,26 @@ func TestPeoplePickerWithoutDirectory(t *testing.T) {
 		t.Fatalf("assign without a directory: %d, want 303", res.status)
 	}
 	if got := boss.follow(res).text("task-assignee"); got != "zed (ID)" {
+		t.Errorf("assignee = %q, want the id marked as one", got)
+	}
+}
+
+// brokenDirectory fails every search, like a directory service that is down.
+type brokenDirectory struct{}
+
+func (brokenDirectory) Search(context.Context, string, string, models.ParticipantType, int) ([]models.ParticipantRef, error) {
+	return nil, errors.New("directory down")
+}
+
+func TestPeoplePickerDirectoryDown(t *testing.T) {
+	f := newWebFixtureService(t, tasks.Options{Directory: brokenDirectory{}}, nil)
+	boss := f.signIn(t, "boss")
+	task := f.seed(t, webTaskOpts{assignee: "bob", mutate: func(p *models.Projection) {
+		p.Assignee.DisplayName = ""
+	}})
+	p := boss.get("/tasks/" + task.ID + "?people=bob").wantStatus(http.StatusOK)
+	webWantContains(t, "search error", p.text("people-search-error"), "could not be searched")
+	if got := p.text("task-assignee"); got != "bob (ID)" {
 		t.Errorf("assignee = %q, want the id marked as one", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"usertasks/directory"
 	"usertasks/models"
@@ -23,8 +24,12 @@ type Directory interface {
 // maxParticipantSearch bounds the search text of the participants endpoint (bytes).
 const maxParticipantSearch = 200
 
-// maxNameLookups bounds how many participants one page asks the directory to name.
-const maxNameLookups = 50
+// maxNameLookups and nameLookupTime bound what one page asks the directory to name: a slow
+// directory costs a page its names, never its answer.
+const (
+	maxNameLookups = 50
+	nameLookupTime = 2 * time.Second
+)
 
 // ParticipantQuery is a participants search: Search is a case-insensitive substring of the id
 // or the name ("" lists everyone), Type "" means users and groups.
@@ -170,12 +175,15 @@ func (s *Service) knownAssignee(ctx context.Context, a models.Actor, id string, 
 
 // ParticipantNames names the participants of the caller's tenant that carry no name of their
 // own, from the directory, keyed by models.ParticipantRef.Key. Participants it cannot name
-// (unknown, a directory that fails, more than maxNameLookups) are left out: pages show their id.
+// (unknown, a directory that fails or is slow, more than maxNameLookups) are left out: pages
+// show their id.
 func (s *Service) ParticipantNames(ctx context.Context, a models.Actor, refs []models.ParticipantRef) map[string]string {
 	names := map[string]string{}
 	if s.dir == nil || a.Guest != nil {
 		return names
 	}
+	ctx, cancel := context.WithTimeout(ctx, nameLookupTime)
+	defer cancel()
 	asked := map[string]bool{}
 	for _, r := range refs {
 		k := r.Key()
@@ -186,7 +194,12 @@ func (s *Service) ParticipantNames(ctx context.Context, a models.Actor, refs []m
 			break
 		}
 		asked[k] = true
-		if found, err := directory.Find(ctx, s.dir, a.Tenant, r); err == nil && found.DisplayName != "" {
+		found, err := directory.Find(ctx, s.dir, a.Tenant, r)
+		switch {
+		case errors.Is(err, models.ErrNotFound):
+		case err != nil:
+			return names // a failing directory is not asked again for this page
+		case found.DisplayName != "":
 			names[k] = found.DisplayName
 		}
 	}
