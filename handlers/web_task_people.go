@@ -161,3 +161,23 @@ func (n namer) eventSummary(e models.Event) string {
 	}
 	return n.t.Format(n.t.People.AssignedBy, n.label(p), n.label(*e.Actor))
 }
+
+// nameAssignees names the list's assignees (rows[i] shows items[i]): their own name, the
+// directory's, or the id marked as one.
+func (w *web) nameAssignees(c echo.Context, t *i18n.Catalog, a models.Actor, items []tasks.TaskView, rows []views.InboxRow) {
+	var refs []models.ParticipantRef
+	for _, v := range items {
+		if v.Task.Assignee != nil {
+			refs = append(refs, *v.Task.Assignee)
+		}
+	}
+	if len(refs) == 0 {
+		return
+	}
+	n := w.newNamer(c.Request().Context(), a, t, refs)
+	for i, v := range items {
+		if v.Task.Assignee != nil && i < len(rows) {
+			rows[i].Assignee = n.label(*v.Task.Assignee)
+		}
+	}
+}

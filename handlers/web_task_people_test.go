@@ -226,3 +226,19 @@ func TestPeoplePickerDirectoryDown(t *testing.T) {
 		t.Errorf("assignee = %q, want the id marked as one", got)
 	}
 }
+
+func TestInboxAssigneesByName(t *testing.T) {
+	f := newPeopleFixture(t)
+	unnamed := func(p *models.Projection) { p.Assignee.DisplayName = "" }
+	f.seed(t, webTaskOpts{title: "Named by the directory", assignee: "bob", mutate: unnamed})
+	f.seed(t, webTaskOpts{title: "Unknown to the directory", assignee: "zed", mutate: unnamed})
+	p := f.signIn(t, "boss").get("/inbox?tab=all").wantStatus(http.StatusOK)
+	var got []string
+	for _, n := range p.all("row-assignee") {
+		got = append(got, webText(n))
+	}
+	slices.Sort(got)
+	if want := []string{"Bob Builder", "zed (ID)"}; !slices.Equal(got, want) {
+		t.Errorf("assignees = %v, want %v", got, want)
+	}
+}
