@@ -69,3 +69,36 @@ func (d Static) find(tenant string, p models.ParticipantRef) (models.Participant
 	}
 	return models.ParticipantRef{}, false
 }
+
+// grouper is a directory that can tell a user's groups (Static can).
+type grouper interface {
+	groupsOf(tenant string, user models.ParticipantRef) []models.ParticipantRef
+}
+
+// GroupsOf returns the groups a user of the directory belongs to, with their names; nil when
+// the user has none or the directory cannot tell (the HTTP protocol's search carries none).
+func GroupsOf(d Searcher, tenant string, user models.ParticipantRef) []models.ParticipantRef {
+	if g, ok := d.(grouper); ok && user.Type == models.UserParticipant {
+		return g.groupsOf(tenant, user)
+	}
+	return nil
+}
+
+// groupsOf implements grouper.
+func (d Static) groupsOf(tenant string, user models.ParticipantRef) []models.ParticipantRef {
+	t, ok := d.Tenants[tenant]
+	if !ok || user.Provider != t.provider() {
+		return nil
+	}
+	var out []models.ParticipantRef
+	for _, u := range t.Users {
+		if u.ID != user.ID {
+			continue
+		}
+		for _, id := range u.Groups {
+			g, _ := d.find(tenant, models.ParticipantRef{Provider: t.provider(), Type: models.GroupParticipant, ID: id})
+			out = append(out, g)
+		}
+	}
+	return out
+}

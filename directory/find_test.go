@@ -64,3 +64,27 @@ func TestFind(t *testing.T) {
 		}
 	})
 }
+
+func TestGroupsOf(t *testing.T) {
+	static, err := directory.ParseStatic([]byte(`{"tenants": {"t1": {"users": [
+	  {"id": "ann", "groups": ["finance", "ops"]}, {"id": "bob"}],
+	  "groups": [{"id": "ops", "displayName": "Operations"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := func(provider, id string) models.ParticipantRef {
+		return models.ParticipantRef{Provider: provider, Type: models.UserParticipant, ID: id}
+	}
+	got := directory.GroupsOf(static, "t1", user("default", "ann"))
+	if refIDs(got) != "group:finance,group:ops" || got[1].DisplayName != "Operations" || got[0].Tenant != "t1" {
+		t.Errorf("groups of ann = %+v", got)
+	}
+	for _, u := range []models.ParticipantRef{user("default", "bob"), user("corp", "ann"), user("default", "zed")} {
+		if got := directory.GroupsOf(static, "t1", u); got != nil {
+			t.Errorf("groups of %+v = %+v, want none", u, got)
+		}
+	}
+	if got := directory.GroupsOf(static, "t2", user("default", "ann")); got != nil {
+		t.Errorf("another tenant: %+v", got)
+	}
+}

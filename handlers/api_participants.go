@@ -16,6 +16,7 @@ type directoryParticipantJSON struct {
 	Provider    string                 `json:"provider"`
 	ID          string                 `json:"id"`
 	DisplayName string                 `json:"displayName"`
+	Groups      []participantJSON      `json:"groups,omitempty"`
 }
 
 type participantPageJSON struct {
@@ -35,7 +36,11 @@ func (h *taskAPI) listParticipants(c echo.Context) error {
 	}
 	out := participantPageJSON{Items: make([]directoryParticipantJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor)}
 	for _, p := range page.Items {
-		out.Items = append(out.Items, directoryParticipantJSON{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: firstNonEmpty(p.DisplayName, p.ID)})
+		item := directoryParticipantJSON{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: firstNonEmpty(p.DisplayName, p.ID)}
+		for _, g := range page.Groups[p.Key()] {
+			item.Groups = append(item.Groups, *participantOf(&g))
+		}
+		out.Items = append(out.Items, item)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -38,6 +38,11 @@ type participantPage struct {
 		Provider    string `json:"provider"`
 		ID          string `json:"id"`
 		DisplayName string `json:"displayName"`
+		Groups      []struct {
+			Type        string `json:"type"`
+			ID          string `json:"id"`
+			DisplayName string `json:"displayName"`
+		} `json:"groups"`
 	} `json:"items"`
 	NextCursor *string `json:"nextCursor"`
 }
@@ -83,8 +88,14 @@ func TestParticipants(t *testing.T) {
 		if it := p.Items[0]; it.DisplayName != "Ann Lee" || it.Provider != "default" {
 			t.Errorf("first = %+v, want Ann Lee of provider default", it)
 		}
-		if it := p.Items[4]; it.DisplayName != "nameless" {
-			t.Errorf("a participant without a name = %+v, want the id as its name", it)
+		if it := p.Items[4]; it.DisplayName != "nameless" || it.Groups != nil {
+			t.Errorf("a participant without a name = %+v, want the id as its name and no groups", it)
+		}
+		if g := p.Items[1].Groups; len(g) != 2 || g[0].ID != "finance" || g[0].DisplayName != "Finance" || g[1].ID != "ops" || g[1].Type != "group" {
+			t.Errorf("ben's groups = %+v, want finance and ops by name", g)
+		}
+		if g := p.Items[3].Groups; g != nil {
+			t.Errorf("a group has groups: %+v", g)
 		}
 	})
 	t.Run("OKAssignPermission", func(t *testing.T) {

@@ -44,6 +44,9 @@ type ParticipantQuery struct {
 type ParticipantPage struct {
 	Items      []models.ParticipantRef
 	NextCursor string
+	// Groups are the groups of the listed users, by models.ParticipantRef.Key, where the
+	// directory can tell.
+	Groups map[string][]models.ParticipantRef
 }
 
 // mayFindParticipants is who may search the directory: managers, callers who may assign, and
@@ -111,6 +114,14 @@ func (s *Service) Participants(ctx context.Context, a models.Actor, q Participan
 	}
 	if len(found) > offset+limit {
 		page.NextCursor = encodeParticipantCursor(offset + limit)
+	}
+	for _, p := range page.Items {
+		if gs := directory.GroupsOf(s.dir, a.Tenant, p); len(gs) > 0 {
+			if page.Groups == nil {
+				page.Groups = map[string][]models.ParticipantRef{}
+			}
+			page.Groups[p.Key()] = gs
+		}
 	}
 	return page, nil
 }
