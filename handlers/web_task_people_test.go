@@ -242,3 +242,20 @@ func TestInboxAssigneesByName(t *testing.T) {
 		t.Errorf("assignees = %v, want %v", got, want)
 	}
 }
+
+func TestPeoplePickerGerman(t *testing.T) {
+	f := newPeopleFixture(t)
+	boss := f.signIn(t, "boss")
+	boss.lang = "de"
+	task := f.seed(t, webTaskOpts{})
+	found := boss.get("/tasks/" + task.ID + "?people=nobody").wantStatus(http.StatusOK)
+	webWantContains(t, "no matches", found.text("people-none"), "Niemand im Verzeichnis passt zu „nobody“.")
+	res := boss.submit(boss.get("/tasks/"+task.ID+"?people=bob"), "manage-assign", url.Values{"assignee": {"bob"}}, nil)
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("assign: %d", res.status)
+	}
+	hist := boss.get("/tasks/" + task.ID + "?tab=history")
+	webWantContains(t, "history", hist.text("event-summary"), "Zugewiesen an Bob Builder von Bea Boss")
+	res = boss.submit(boss.get("/tasks/"+task.ID), "manage-assign", url.Values{"assignee": {"zed"}}, nil).wantStatus(http.StatusUnprocessableEntity)
+	webWantContains(t, "error", res.text("error-assignee"), "Personenverzeichnis kennt diese Person nicht")
+}
