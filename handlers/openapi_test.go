@@ -46,6 +46,7 @@ func TestOpenAPI(t *testing.T) {
 		want := []string{
 			"GET /api/v1/openapi.json",
 			"GET /api/v1/reconciliation",
+			"GET /api/v1/user-task-participants",
 			"GET /api/v1/user-tasks",
 			"GET /api/v1/user-tasks/capabilities",
 			"GET /api/v1/user-tasks/stream",

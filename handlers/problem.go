@@ -61,6 +61,7 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeInvalidPriority:      {http.StatusUnprocessableEntity, "Invalid priority", "The priority must be between 0 and 100.", ""},
 	models.CodeExcludedAssignee:     {http.StatusUnprocessableEntity, "Excluded assignee", "The user is excluded from the task.", ""},
 	models.CodeCrossTenantAssignee:  {http.StatusUnprocessableEntity, "Cross-tenant assignee", "The assignee must belong to your tenant.", ""},
+	models.CodeUnknownAssignee:      {http.StatusUnprocessableEntity, "Unknown assignee", "The participant directory does not know the assignee.", ""},
 	models.CodeValidationFailed:     {http.StatusUnprocessableEntity, "Validation failed", "The request has missing or invalid fields.", ""},
 	models.CodeRateLimited:          {http.StatusTooManyRequests, "Too many requests", "Too many attempts; try again later.", "60"},
 	models.CodeCapacityExceeded:     {http.StatusTooManyRequests, "Capacity exceeded", "The tenant has too many open tasks.", "60"},

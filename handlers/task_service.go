@@ -27,4 +27,9 @@ type TaskService interface {
 	Reveal(ctx context.Context, a models.Actor, id, fieldKey string) (any, error)
 	Access(ctx context.Context, a models.Actor, id string, in tasks.AccessInput) (models.Access, error)
 	Bulk(ctx context.Context, a models.Actor, in tasks.BulkInput) ([]tasks.BulkItemResult, error)
+	// Participants searches the participant directory; ParticipantNames names participants
+	// that carry no name of their own (participants.go in tasks).
+	Participants(ctx context.Context, a models.Actor, q tasks.ParticipantQuery) (tasks.ParticipantPage, error)
+	ParticipantNames(ctx context.Context, a models.Actor, refs []models.ParticipantRef) map[string]string
+	HasDirectory() bool
 }

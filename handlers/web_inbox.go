@@ -316,6 +316,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	for _, v := range page.Items {
 		m.Rows = append(m.Rows, w.inboxRow(m.T, v, d.actor(), q.scope, ret))
 	}
+	w.nameAssignees(c, m.T, d.actor(), page.Items, m.Rows)
 	if len(m.Rows) == 0 {
 		m.State = views.ListEmpty
 	}

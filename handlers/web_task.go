@@ -31,6 +31,7 @@ type taskState struct {
 	status   int
 	section  views.Section
 	events   string // history cursor
+	people   string // the people picker's search
 	conflict string
 	errMsg   string
 	complete *completeState
@@ -53,7 +54,7 @@ type completeState struct {
 // taskPage handles GET /tasks/:id.
 func (w *web) taskPage(c echo.Context) error {
 	id := c.Param("id")
-	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events")}
+	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events"), people: c.QueryParam("people")}
 	if f, ok := w.takeRevealFlash(c, id); ok {
 		st.revealed = map[string]string{f.Key: f.Value}
 		if f.Revision > 0 {
@@ -80,6 +81,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return t.Title })
 	flash, _ := w.takeFlash(c)
 	now := w.now()
+	nm := w.newNamer(ctx, a, m.T, taskParticipants(t, v.Manager))
 
 	m.Task = views.TaskHeader{
 		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, TaskType: t.TaskType, Summary: t.Summary, Reference: t.Reference,
@@ -89,16 +91,16 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		WorkflowRef: firstNonEmpty(t.Workflow.DefinitionName, t.Workflow.DefinitionID),
 	}
 	if t.Assignee != nil {
-		m.Task.Assignee = firstNonEmpty(t.Assignee.DisplayName, t.Assignee.ID)
+		m.Task.Assignee = nm.label(*t.Assignee)
 	}
 	if t.Requester != nil {
-		m.Task.Requester = firstNonEmpty(t.Requester.DisplayName, t.Requester.ID)
+		m.Task.Requester = nm.label(*t.Requester)
 	}
 	if t.Outcome.ActionKey != "" {
 		m.Task.OutcomeKey = actionLabel(m.T, t, t.Outcome.ActionKey)
 		m.Task.OutcomeBy = m.T.SystemActor
 		if by := t.Outcome.CompletedBy; by != nil {
-			m.Task.OutcomeBy = firstNonEmpty(by.DisplayName, by.ID)
+			m.Task.OutcomeBy = nm.label(*by)
 		}
 	}
 	if v.Manager && t.Health.Severity != models.SeverityNone {
@@ -151,10 +153,11 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 			return err
 		}
 		m.History = &views.History{}
+		en := w.newNamer(ctx, a, m.T, eventParticipants(evs.Items))
 		for _, e := range evs.Items {
-			row := views.EventRow{Type: e.Type, At: e.OccurredAt, Reason: e.Reason, Revision: e.Revision}
+			row := views.EventRow{Type: e.Type, At: e.OccurredAt, Reason: e.Reason, Revision: e.Revision, Summary: en.eventSummary(e)}
 			if e.Actor != nil {
-				row.Actor = firstNonEmpty(e.Actor.DisplayName, e.Actor.ID)
+				row.Actor = en.label(*e.Actor)
 			}
 			m.History.Events = append(m.History.Events, row)
 		}
@@ -172,6 +175,12 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	}
 	if v.Manager {
 		m.Manage = managePanel(m.T, m.Location, v, st)
+	}
+	if m.Manage != nil {
+		m.Manage.Candidates = candidateList(nm, t)
+		if f := m.Manage.Assign; f != nil {
+			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, f.Assignee)
+		}
 	}
 	status := st.status
 	if status == 0 {

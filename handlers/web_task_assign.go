@@ -23,7 +23,7 @@ func (w *web) assignTask(c echo.Context) error {
 		Assignee: strings.TrimSpace(c.FormValue("assignee")), Reason: strings.TrimSpace(c.FormValue("reason")), Errors: map[string]string{}}
 	if form.Assignee == "" {
 		form.Errors["assignee"] = t.AssigneeRequired
-		return w.renderTask(c, id, taskState{status: http.StatusUnprocessableEntity, assign: form})
+		return w.renderTask(c, id, taskState{status: http.StatusUnprocessableEntity, assign: form, people: c.FormValue("people")})
 	}
 	_, err = w.tasks.Assign(c.Request().Context(), webActor(c), id, tasks.AssignInput{Common: in, Reason: form.Reason,
 		Assignee: models.ParticipantRef{Type: models.UserParticipant, ID: form.Assignee}})
@@ -34,6 +34,8 @@ func (w *web) assignTask(c echo.Context) error {
 				form.Errors["assignee"] = t.ExcludedAssignee
 			case ve.Code == models.CodeCrossTenantAssignee:
 				form.Errors["assignee"] = t.CrossTenantAssignee
+			case ve.Code == models.CodeUnknownAssignee:
+				form.Errors["assignee"] = t.Problem(ve.Code)
 			case fe.Field == "reason" && ve.Code == models.CodeReasonRequired:
 				form.Errors["reason"] = t.ReasonRequired
 			case fe.Field == "reason":
@@ -44,6 +46,6 @@ func (w *web) assignTask(c echo.Context) error {
 				form.Errors["form"] = t.CheckValues
 			}
 		}
-		return taskState{assign: form}
+		return taskState{assign: form, people: c.FormValue("people")}
 	})
 }

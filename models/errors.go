@@ -29,6 +29,7 @@ const (
 	CodeInvalidPriority      Code = "invalid-priority"
 	CodeExcludedAssignee     Code = "excluded-assignee"
 	CodeCrossTenantAssignee  Code = "cross-tenant-assignee"
+	CodeUnknownAssignee      Code = "unknown-assignee" // the configured directory does not know the assignee
 	CodeValidationFailed     Code = "validation-failed"
 	CodeRateLimited          Code = "rate-limited"
 	CodeCapacityExceeded     Code = "capacity-exceeded"

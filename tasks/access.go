@@ -107,7 +107,7 @@ func (s *Service) candidateGroupsOf(ctx context.Context, t models.Task, p models
 	if len(groups) == 0 {
 		return nil, nil, nil
 	}
-	if s.directory == nil {
+	if s.dir == nil {
 		return nil, []models.Reason{models.NewReason(models.RuleGroupsUnknown, models.EffectNote)}, nil
 	}
 	var member []models.ParticipantRef
@@ -118,7 +118,7 @@ func (s *Service) candidateGroupsOf(ctx context.Context, t models.Task, p models
 			notes = append(notes, models.NewReason(models.RuleGroupsNotChecked, models.EffectNote, strconv.Itoa(len(groups)-i)))
 			break
 		}
-		members, err := s.directory.Expand(ctx, t.Tenant, g)
+		members, err := s.dir.Expand(ctx, t.Tenant, g)
 		switch {
 		case errors.Is(err, models.ErrNotFound): // the directory does not know the group: no members
 		case ctx.Err() != nil:

@@ -115,6 +115,10 @@ func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in Assi
 	if assignee.Provider == "" {
 		assignee.Provider = models.DefaultProvider
 	}
+	assignee, err := s.knownAssignee(ctx, a, id, assignee)
+	if err != nil {
+		return Result{}, err
+	}
 	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.Assign(t, in.command(models.OpAssign, a, prior), assignee, in.Reason, now)
 	})

@@ -43,23 +43,25 @@ type Options struct {
 	// creation, before needs-attention lists it (default models.DefaultUnassignedAttentionAfter).
 	UnassignedAfter time.Duration
 	Resolver        Resolver
-	// Directory, when configured, tells the access explanation a person's candidate groups.
+	// Directory, when set, answers participant searches, refuses assignees it does not know,
+	// names participants (participants.go) and tells the access explanation a person's
+	// candidate groups (access.go).
 	Directory directory.Directory
 }
 
 // Service runs the lifecycle commands and queries.
 type Service struct {
-	store     Store
-	resolver  Resolver
-	stale     time.Duration
-	directory directory.Directory
+	store    Store
+	resolver Resolver
+	dir      directory.Directory
+	stale    time.Duration
 	// unassigned is Options.UnassignedAfter with its default.
 	unassigned time.Duration
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, stale: o.StaleAfter, directory: o.Directory, unassigned: o.UnassignedAfter}
+	s := &Service{store: store, resolver: o.Resolver, dir: o.Directory, stale: o.StaleAfter, unassigned: o.UnassignedAfter}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
 	}

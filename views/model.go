@@ -286,10 +286,11 @@ type Field struct {
 
 // ManagePanel holds the manager's forms; each is nil when the command is not allowed now.
 type ManagePanel struct {
-	Assign   *AssignForm
-	Schedule *ScheduleForm
-	Retry    *RetryForm
-	Cancel   *CancelForm
+	Assign     *AssignForm
+	Schedule   *ScheduleForm
+	Retry      *RetryForm
+	Cancel     *CancelForm
+	Candidates *CandidateList // people.go
 }
 
 // AssignForm assigns the task to a user id.
@@ -298,6 +299,7 @@ type AssignForm struct {
 	Assignee string
 	Reason   string
 	Errors   map[string]string // assignee, reason, form
+	People   *PeoplePicker     // people.go; nil without a directory search
 }
 
 // ScheduleForm changes priority and due date.
@@ -348,6 +350,7 @@ type EventRow struct {
 	Actor    string // "" for the system
 	Reason   string
 	Revision int
+	Summary  string // the whole line when the event says more ("Assigned to Ann Lee by Max")
 }
 
 // ----- Login and errors -----

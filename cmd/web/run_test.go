@@ -124,6 +124,17 @@ func TestServeDevModeMigratesAndAnswersHealth(t *testing.T) {
 	if rows := strings.Count(page.String(), `data-testid="task-row"`); rows < 5 {
 		t.Fatalf("the demo inbox shows %d task rows, want the seeded tasks", rows)
 	}
+	// The demo directory answers the people picker with the demo people's names.
+	resp, err = client.Get(base + "/api/v1/user-task-participants?search=brooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Reset()
+	page.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(page.String(), `"id":"ben","displayName":"Ben Brooks"`) {
+		t.Fatalf("participants in dev mode = %d %s, want Ben Brooks", resp.StatusCode, page.String())
+	}
 	if _, err := filepath.Glob(filepath.Join(dir, "encryption-keys")); err != nil {
 		t.Fatal(err)
 	}

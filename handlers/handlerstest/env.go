@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"usertasks/auth"
+	"usertasks/directory"
 	"usertasks/handlers"
 	"usertasks/migrations"
 	"usertasks/repository"
@@ -32,6 +33,8 @@ type Options struct {
 	BusyTimeout  time.Duration
 	// Reconciliation, when set, serves GET /api/v1/reconciliation.
 	Reconciliation handlers.ReconciliationReport
+	// Directory, when set, is the service's participant directory.
+	Directory directory.Directory
 }
 
 // Env is one running server on the real router, store, service and verifier.
@@ -93,7 +96,7 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 	router := handlers.New(handlers.Deps{
 		Store:  store,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Tasks:  tasks.New(store, tasks.Options{}),
+		Tasks:  tasks.New(store, tasks.Options{Directory: o.Directory}),
 		Auth:   verifier,
 		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},

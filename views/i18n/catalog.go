@@ -285,6 +285,8 @@ type Catalog struct {
 	Access AccessText
 	// Bulk is the managers' bulk actions (catalog_bulk.go).
 	Bulk BulkText
+	// People is the people picker and the participant names (catalog_people.go).
+	People PeopleText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

@@ -334,12 +334,14 @@ var german = &Catalog{
 		models.CodeLeaseLost:        "Ein anderer Server hat diese Arbeit übernommen. Versuchen Sie es erneut.",
 		models.CodeNotDue:           "Die Aufgabe ist noch nicht fällig.",
 		models.CodeAlreadyOverdue:   "Die Aufgabe ist bereits als überfällig markiert.",
+		models.CodeUnknownAssignee:  "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
 	},
 	ProblemUnknown: "Die Anfrage konnte nicht ausgeführt werden. Laden Sie die Seite neu und versuchen Sie es erneut.",
 
 	DefaultAction: "Abschließen",
 	Access:        germanAccess,
 	Bulk:          germanBulk,
+	People:        germanPeople,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

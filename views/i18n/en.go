@@ -330,10 +330,12 @@ var english = &Catalog{
 		models.CodeLeaseLost:        "Another server took over this work. Try again.",
 		models.CodeNotDue:           "The task is not due yet.",
 		models.CodeAlreadyOverdue:   "The task is already marked as overdue.",
+		models.CodeUnknownAssignee:  "The participant directory does not know this person. Search for them and pick one of the results.",
 	},
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
 	DefaultAction: "Complete",
 	Access:        englishAccess,
 	Bulk:          englishBulk,
+	People:        englishPeople,
 }
