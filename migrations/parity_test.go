@@ -250,7 +250,7 @@ func TestDiffSchemaReportsDifferences(t *testing.T) {
 		"index ux_tasks_materialization is UNIQUE INDEX ux_tasks_materialization (materialization_key, tenant_id)",
 		"index ix_tasks_revision is missing",
 		"without ON DELETE CASCADE",
-		"table user_task_web_sessions is missing",
+		"table " + want[len(want)-1].Name + " is missing", // the newest table, whichever it is
 	} {
 		if !slices.ContainsFunc(diffs, func(d string) bool { return strings.Contains(d, fragment) }) {
 			t.Errorf("no difference mentions %q; got %q", fragment, diffs)

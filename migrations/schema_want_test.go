@@ -478,5 +478,27 @@ func Schema() []Table {
 				index("ix_web_sessions_idle", "idle_expires_at"),
 			},
 		},
+		// 00004: saved inbox views.
+		{
+			Name: "user_task_saved_views",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"owner_provider", Varchar, 64, NotNull},
+				{"owner_type", Varchar, 8, NotNull},
+				{"owner_id", Varchar, 255, NotNull},
+				{"name", Varchar, 160, NotNull},
+				{"name_key", Varchar, 160, NotNull},
+				{"inbox_query", Text, 0, NotNull},
+				{"is_shared", Boolean, 0, NotNull},
+				{"created_at", Timestamp, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes: []Index{
+				unique("ux_saved_views_name", "tenant_id", "owner_provider", "owner_type", "owner_id", "name_key"),
+				index("ix_saved_views_shared", "tenant_id", "is_shared"),
+			},
+		},
 	}
 }
