@@ -51,6 +51,8 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })
+	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
+	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {
