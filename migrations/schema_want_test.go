@@ -487,6 +487,7 @@ func Schema() []Table {
 				{"owner_provider", Varchar, 64, NotNull},
 				{"owner_type", Varchar, 8, NotNull},
 				{"owner_id", Varchar, 255, NotNull},
+				{"owner_display", Varchar, 256, Null},
 				{"name", Varchar, 160, NotNull},
 				{"name_key", Varchar, 160, NotNull},
 				{"inbox_query", Text, 0, NotNull},

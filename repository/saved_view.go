@@ -19,6 +19,7 @@ type savedViewRecord struct {
 	OwnerProvider string    `gorm:"column:owner_provider"`
 	OwnerType     string    `gorm:"column:owner_type"`
 	OwnerID       string    `gorm:"column:owner_id"`
+	OwnerDisplay  *string   `gorm:"column:owner_display"`
 	Name          string    `gorm:"column:name"`
 	NameKey       string    `gorm:"column:name_key"`
 	InboxQuery    string    `gorm:"column:inbox_query"`
@@ -30,11 +31,15 @@ type savedViewRecord struct {
 func (savedViewRecord) TableName() string { return "user_task_saved_views" }
 
 func (r *savedViewRecord) view() models.SavedView {
-	return models.SavedView{
+	v := models.SavedView{
 		ID: r.ID, Tenant: r.TenantID, Name: r.Name, Query: r.InboxQuery, Shared: r.IsShared,
 		Owner:     models.ParticipantRef{Tenant: r.TenantID, Provider: r.OwnerProvider, Type: models.ParticipantType(r.OwnerType), ID: r.OwnerID},
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
+	if r.OwnerDisplay != nil {
+		v.Owner.DisplayName = *r.OwnerDisplay
+	}
+	return v
 }
 
 // errViewNameTaken and errTooManyViews are the two refusals the table itself decides.
@@ -54,6 +59,9 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 	rec := savedViewRecord{
 		ID: models.NewID(), TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
 		Name: v.Name, NameKey: models.SavedViewNameKey(v.Name), InboxQuery: v.Query, IsShared: v.Shared,
+	}
+	if d := v.Owner.DisplayName; d != "" && len(d) <= 256 && models.TextProblem(d, models.Label) == "" {
+		rec.OwnerDisplay = &d
 	}
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		var n int64

@@ -11,6 +11,7 @@ CREATE TABLE user_task_saved_views (
     owner_provider VARCHAR2(64 CHAR)  NOT NULL,
     owner_type     VARCHAR2(8 CHAR)   NOT NULL,
     owner_id       VARCHAR2(255 CHAR) NOT NULL,
+    owner_display  VARCHAR2(256 CHAR),
     name           VARCHAR2(160 CHAR) NOT NULL,
     name_key       VARCHAR2(160 CHAR) NOT NULL,
     inbox_query    CLOB               NOT NULL,

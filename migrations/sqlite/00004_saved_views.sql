@@ -10,6 +10,7 @@ CREATE TABLE user_task_saved_views (
     owner_provider VARCHAR(64)  NOT NULL,
     owner_type     VARCHAR(8)   NOT NULL,
     owner_id       VARCHAR(255) NOT NULL,
+    owner_display  VARCHAR(256),
     name           VARCHAR(160) NOT NULL,
     name_key       VARCHAR(160) NOT NULL,
     inbox_query    TEXT         NOT NULL,

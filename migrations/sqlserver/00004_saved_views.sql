@@ -10,6 +10,7 @@ CREATE TABLE user_task_saved_views (
     owner_provider NVARCHAR(64) COLLATE Latin1_General_100_BIN2  NOT NULL,
     owner_type     NVARCHAR(8) COLLATE Latin1_General_100_BIN2   NOT NULL,
     owner_id       NVARCHAR(255) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    owner_display  NVARCHAR(256) COLLATE Latin1_General_100_BIN2,
     name           NVARCHAR(160) COLLATE Latin1_General_100_BIN2 NOT NULL,
     name_key       NVARCHAR(160) COLLATE Latin1_General_100_BIN2 NOT NULL,
     inbox_query    NVARCHAR(MAX) COLLATE Latin1_General_100_BIN2 NOT NULL,

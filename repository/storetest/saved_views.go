@@ -57,7 +57,7 @@ func testSavedViews(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		if read.Name != got.Name || read.Query != "tab=all&sort=due" || !read.Shared || !read.Owner.Same(models.ParticipantRef{Tenant: "t1", Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "boss"}) ||
-			!read.CreatedAt.Equal(got.CreatedAt) {
+			read.Owner.DisplayName != "User boss" || !read.CreatedAt.Equal(got.CreatedAt) {
 			t.Fatalf("read %+v, want %+v", read, got)
 		}
 	})
