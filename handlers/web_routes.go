@@ -3,6 +3,7 @@ package handlers
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -26,6 +27,8 @@ type WebDeps struct {
 	Logger *slog.Logger
 	// Now is the clock for relative times; nil means time.Now.
 	Now func() time.Time
+	// Inbox enables saved views and the workflow choices of the inbox; nil means neither.
+	Inbox InboxService
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -37,6 +40,7 @@ type web struct {
 	oidc     *oidclogin.Login
 	log      *slog.Logger
 	now      func() time.Time
+	lists    InboxService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -45,7 +49,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, lists: d.Inbox}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -79,6 +83,10 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/session/time-zone", w.setTimeZone, posted},
 
 		{http.MethodGet, "/inbox", w.inbox, signedIn},
+		{http.MethodGet, "/inbox/views", w.manageViews, append(slices.Clip(signedIn), w.withInbox)},
+		{http.MethodPost, "/inbox/views", w.saveView, append(slices.Clip(posted), w.withInbox)},
+		{http.MethodPost, "/inbox/views/:id/rename", w.renameView, append(slices.Clip(posted), w.withInbox)},
+		{http.MethodPost, "/inbox/views/:id/delete", w.deleteView, append(slices.Clip(posted), w.withInbox)},
 		{http.MethodGet, "/tasks/:id", w.taskPage, signedIn},
 		{http.MethodPost, "/tasks/:id/claim", w.claimTask, posted},
 		{http.MethodPost, "/tasks/:id/release", w.releaseTask, posted},

@@ -140,15 +140,21 @@ func (s *Store) RenameSavedView(ctx context.Context, a models.Actor, id, name st
 	return v, nil
 }
 
-// DeleteSavedView deletes a view a may delete (models.MayDeleteSavedView); models.ErrNotFound
-// otherwise.
-func (s *Store) DeleteSavedView(ctx context.Context, a models.Actor, id string) error {
-	return s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
-		if _, err := loadSavedView(tx, a, id, models.MayDeleteSavedView); err != nil {
+// DeleteSavedView deletes a view a may delete (models.MayDeleteSavedView) and returns it;
+// models.ErrNotFound otherwise.
+func (s *Store) DeleteSavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error) {
+	var v models.SavedView
+	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		var err error
+		if v, err = loadSavedView(tx, a, id, models.MayDeleteSavedView); err != nil {
 			return err
 		}
 		return translate(tx.Where("tenant_id = ? AND id = ?", a.Tenant, id).Delete(&savedViewRecord{}).Error)
 	})
+	if err != nil {
+		return models.SavedView{}, err
+	}
+	return v, nil
 }
 
 // loadSavedView reads a view of a's tenant and applies a policy; a view the policy refuses is

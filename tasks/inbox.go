@@ -12,7 +12,7 @@ type InboxStore interface {
 	SavedViews(ctx context.Context, a models.Actor) ([]models.SavedView, error)
 	SavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
 	RenameSavedView(ctx context.Context, a models.Actor, id, name string) (models.SavedView, error)
-	DeleteSavedView(ctx context.Context, a models.Actor, id string) error
+	DeleteSavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
 	WorkflowChoices(ctx context.Context, f models.TaskFilter, limit int) ([]models.WorkflowChoice, error)
 }
 
@@ -95,10 +95,10 @@ func (s *Inbox) RenameView(ctx context.Context, a models.Actor, id, name string)
 	return s.store.RenameSavedView(ctx, a, id, name)
 }
 
-// DeleteView deletes a view: the owner's own, or a shared one for a manager.
-func (s *Inbox) DeleteView(ctx context.Context, a models.Actor, id string) error {
+// DeleteView deletes a view and returns it: the owner's own, or a shared one for a manager.
+func (s *Inbox) DeleteView(ctx context.Context, a models.Actor, id string) (models.SavedView, error) {
 	if err := requireInbox(a); err != nil {
-		return err
+		return models.SavedView{}, err
 	}
 	return s.store.DeleteSavedView(ctx, a, id)
 }

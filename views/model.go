@@ -115,12 +115,13 @@ type InboxPage struct {
 	Conflict     string // a row action's 409, as a banner
 	ShowHealth   bool
 	PageSizes    []int
+	Lists        InboxLists // sorting, workflow choices, saved views (inbox_lists.go)
 }
 
 // InboxFilters are the filter inputs as submitted (strings, so invalid values are shown back).
 type InboxFilters struct {
 	Query        string
-	Status       string
+	Status       []string
 	PriorityFrom string
 	PriorityTo   string
 	Due          string

@@ -77,7 +77,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	if err != nil {
 		return nil, err
 	}
-	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log}
+	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Inbox: tasks.NewInbox(store)}
 	if cfg.Dev {
 		for _, u := range demo.Users {
 			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))

@@ -180,7 +180,7 @@ func testSavedViews(t *testing.T, h Harness) {
 			{"APersonDeletesShared", ann, bossShared.ID},
 			{"CrossTenant", boss, otherShared.ID},
 		} {
-			if err := s.DeleteSavedView(ctx(t), c.a, c.id); !errors.Is(err, models.ErrNotFound) {
+			if _, err := s.DeleteSavedView(ctx(t), c.a, c.id); !errors.Is(err, models.ErrNotFound) {
 				t.Errorf("delete, %s: err %v, want not found", c.who, err)
 			}
 		}
@@ -188,10 +188,10 @@ func testSavedViews(t *testing.T, h Harness) {
 		if err != nil || renamed.Name != "Ann renamed" || renamed.UpdatedAt.Before(renamed.CreatedAt) {
 			t.Fatalf("owner renames: %+v, %v", renamed, err)
 		}
-		if err := s.DeleteSavedView(ctx(t), ann, annPrivate.ID); err != nil {
+		if _, err := s.DeleteSavedView(ctx(t), ann, annPrivate.ID); err != nil {
 			t.Fatalf("owner deletes: %v", err)
 		}
-		if err := s.DeleteSavedView(ctx(t), chief, bossShared.ID); err != nil {
+		if _, err := s.DeleteSavedView(ctx(t), chief, bossShared.ID); err != nil {
 			t.Fatalf("a manager deletes a shared view: %v", err)
 		}
 		for _, id := range []string{annPrivate.ID, bossShared.ID} {

@@ -7,7 +7,8 @@ import (
 )
 
 var german = &Catalog{
-	Lang: "de",
+	Lang:  "de",
+	Views: germanViews,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Zum Inhalt springen",

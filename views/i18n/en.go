@@ -3,7 +3,8 @@ package i18n
 import "usertasks/models"
 
 var english = &Catalog{
-	Lang: "en",
+	Lang:  "en",
+	Views: englishViews,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Skip to main content",

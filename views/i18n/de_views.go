@@ -1,0 +1,48 @@
+package i18n
+
+var germanViews = ViewsText{
+	SortBy:           "Nach %s sortieren",
+	SortedAscending:  "aufsteigend sortiert",
+	SortedDescending: "absteigend sortiert",
+
+	AnyWorkflow:  "Alle Workflows",
+	StatusChosen: "%d ausgewählt",
+
+	Region:       "Gespeicherte Ansichten",
+	ViewLabel:    "Gespeicherte Ansicht",
+	Open:         "Öffnen",
+	Current:      "(angezeigt)",
+	SharedMark:   "geteilt",
+	SaveTitle:    "Diese Ansicht speichern",
+	NameLabel:    "Name",
+	NameHelp:     "Speichert den aktuellen Reiter, die Filter und die Sortierung. Höchstens 80 Zeichen.",
+	ShareLabel:   "Mit den Managern dieses Mandanten teilen",
+	ShareHelp:    "Manager sehen geteilte Ansichten in ihrer Liste; jeder von ihnen darf eine löschen.",
+	Save:         "Ansicht speichern",
+	Manage:       "Ansichten verwalten",
+	ManageTitle:  "Gespeicherte Ansichten",
+	ManageIntro:  "Ihre gespeicherten Ansichten und die mit den Managern geteilten. Nur der Eigentümer benennt eine Ansicht um; löschen darf sie der Eigentümer oder, wenn sie geteilt ist, jeder Manager.",
+	NoViews:      "Noch keine gespeicherten Ansichten. Filtern Sie den Posteingang und speichern Sie die Ansicht dort.",
+	ColName:      "Name",
+	ColOwner:     "Eigentümer",
+	ColSharing:   "Freigabe",
+	ColActions:   "Aktionen",
+	Private:      "Privat",
+	Shared:       "Mit Managern geteilt",
+	You:          "Sie",
+	Rename:       "Umbenennen",
+	RenameLabel:  "Neuer Name für %s",
+	Delete:       "Löschen",
+	BackToInbox:  "Zurück zum Posteingang",
+	LimitReached: "Sie haben %d gespeicherte Ansichten, die Höchstzahl pro Person. Löschen Sie eine, um eine weitere zu speichern.",
+
+	NameRequired: "Geben Sie einen Namen ein.",
+	NameTooLong:  "Verwenden Sie höchstens 80 Zeichen.",
+	NameInvalid:  "Verwenden Sie eine Zeile Text ohne Steuerzeichen.",
+	NameTaken:    "Sie haben bereits eine Ansicht mit diesem Namen.",
+	QueryInvalid: "Diese Ansicht kann nicht gespeichert werden: Ihre Filter sind ungültig.",
+
+	FlashSaved:   "Ansicht „%s“ gespeichert.",
+	FlashRenamed: "Ansicht in „%s“ umbenannt.",
+	FlashDeleted: "Ansicht „%s“ gelöscht.",
+}

@@ -1,0 +1,48 @@
+package i18n
+
+var englishViews = ViewsText{
+	SortBy:           "Sort by %s",
+	SortedAscending:  "sorted ascending",
+	SortedDescending: "sorted descending",
+
+	AnyWorkflow:  "Any workflow",
+	StatusChosen: "%d selected",
+
+	Region:       "Saved views",
+	ViewLabel:    "Saved view",
+	Open:         "Open",
+	Current:      "(shown)",
+	SharedMark:   "shared",
+	SaveTitle:    "Save this view",
+	NameLabel:    "Name",
+	NameHelp:     "Saves the current tab, filters and sort. Up to 80 characters.",
+	ShareLabel:   "Share with the managers of this tenant",
+	ShareHelp:    "Managers see shared views in their list; anyone of them may delete one.",
+	Save:         "Save view",
+	Manage:       "Manage views",
+	ManageTitle:  "Saved views",
+	ManageIntro:  "Your saved views and those shared with the managers. Only the owner renames a view; the owner, or any manager for a shared one, deletes it.",
+	NoViews:      "No saved views yet. Filter the inbox and save the view from there.",
+	ColName:      "Name",
+	ColOwner:     "Owner",
+	ColSharing:   "Sharing",
+	ColActions:   "Actions",
+	Private:      "Private",
+	Shared:       "Shared with managers",
+	You:          "You",
+	Rename:       "Rename",
+	RenameLabel:  "New name for %s",
+	Delete:       "Delete",
+	BackToInbox:  "Back to the inbox",
+	LimitReached: "You have %d saved views, the most one person may keep. Delete one to save another.",
+
+	NameRequired: "Enter a name.",
+	NameTooLong:  "Use at most 80 characters.",
+	NameInvalid:  "Use one line of text without control characters.",
+	NameTaken:    "You already have a view of that name.",
+	QueryInvalid: "This view cannot be saved: its filters are not valid.",
+
+	FlashSaved:   "Saved the view “%s”.",
+	FlashRenamed: "Renamed the view to “%s”.",
+	FlashDeleted: "Deleted the view “%s”.",
+}
