@@ -215,6 +215,9 @@ func (w *web) saveView(c echo.Context) error {
 	if len(form.Name) > 4*models.MaxSavedViewName {
 		form.Name = truncateText(form.Name, 4*models.MaxSavedViewName)
 	}
+	if q.scope.ManagerOnly() && !webActor(c).Manager {
+		return models.ErrForbidden // the list itself is refused to them
+	}
 	_, problems := q.taskFilter(t)
 	if perr != nil || len(raw) > models.MaxSavedViewQuerySize || len(problems) > 0 || q.badPrev {
 		form.Errors["form"] = t.Views.QueryInvalid

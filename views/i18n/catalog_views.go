@@ -15,6 +15,7 @@ type ViewsText struct {
 	// Saved views in the inbox.
 	Region       string // the landmark's name
 	ViewLabel    string
+	Choose       string // the menu's first entry when the page shows no saved view
 	Open         string
 	Current      string // marks the view the page shows
 	SharedMark   string // after a shared view's name

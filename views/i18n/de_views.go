@@ -10,6 +10,7 @@ var germanViews = ViewsText{
 
 	Region:       "Gespeicherte Ansichten",
 	ViewLabel:    "Gespeicherte Ansicht",
+	Choose:       "Ansicht wählen …",
 	Open:         "Öffnen",
 	Current:      "(angezeigt)",
 	SharedMark:   "geteilt",

@@ -10,6 +10,7 @@ var englishViews = ViewsText{
 
 	Region:       "Saved views",
 	ViewLabel:    "Saved view",
+	Choose:       "Choose a view…",
 	Open:         "Open",
 	Current:      "(shown)",
 	SharedMark:   "shared",
