@@ -116,10 +116,10 @@ func (w *web) fillInboxLists(c echo.Context, m *views.InboxPage, q inboxQuery, f
 		h.Href = s.href()
 		m.Lists.Sorts[string(k)] = h
 	}
-	if w.lists == nil {
-		return
-	}
 	ctx, a := c.Request().Context(), webActor(c)
+	if w.lists == nil || (q.scope.ManagerOnly() && !a.Manager) {
+		return // no saved views here, or a list that is refused anyway
+	}
 	if choices, err := w.lists.WorkflowChoices(ctx, a, q.scope); err == nil {
 		m.Lists.Workflows = workflowOptions(m.T, choices, q.filters.Workflow)
 	} else if !errors.Is(err, models.ErrForbidden) {
