@@ -44,9 +44,12 @@ func TestOpenAPI(t *testing.T) {
 		}
 		slices.Sort(routes)
 		want := []string{
+			"DELETE /api/v1/user-task-views/{id}",
 			"GET /api/v1/openapi.json",
 			"GET /api/v1/reconciliation",
 			"GET /api/v1/user-task-participants",
+			"GET /api/v1/user-task-views",
+			"GET /api/v1/user-task-views/{id}",
 			"GET /api/v1/user-tasks",
 			"GET /api/v1/user-tasks/capabilities",
 			"GET /api/v1/user-tasks/stream",
@@ -57,6 +60,7 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/runtime/bookmarks",
 			"POST /api/v1/runtime/bookmarks/removed",
 			"POST /api/v1/user-tasks/bulk",
+			"POST /api/v1/user-task-views",
 			"POST /api/v1/user-tasks/{id}/assign",
 			"POST /api/v1/user-tasks/{id}/cancel",
 			"POST /api/v1/user-tasks/{id}/claim",

@@ -28,6 +28,8 @@ type Deps struct {
 	Runtime *RuntimeDeps
 	// Reconciliation reports the last reconciliation run to managers.
 	Reconciliation ReconciliationReport
+	// Inbox enables the saved views API (/api/v1/user-task-views).
+	Inbox InboxService
 	// Live and Watchers enable the live-update stream.
 	Live     *live.Broker
 	Watchers StreamAuthorizer
@@ -117,6 +119,9 @@ func registerAPI(e *echo.Echo, d Deps) {
 		{http.MethodGet, "/user-task-participants", h.listParticipants},
 	} {
 		v1.Add(r.method, r.path, r.handle, authed)
+	}
+	if d.Inbox != nil {
+		registerViewsAPI(v1, d.Inbox, authed)
 	}
 }
 

@@ -83,7 +83,7 @@ func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.T
 		svc = wrap(svc)
 	}
 	e := handlers.New(handlers.Deps{Store: store, Logger: log,
-		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log, Dashboard: tasks.NewDashboard(store, 0)}})
+		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: tasks.NewInbox(store)}})
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)
 	return f

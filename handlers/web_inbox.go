@@ -56,7 +56,7 @@ func readInboxQuery(q url.Values) inboxQuery {
 	iq := inboxQuery{
 		scope: models.Scope(q.Get("tab")),
 		filters: views.InboxFilters{
-			Query: strings.TrimSpace(q.Get("q")), Status: q.Get("status"),
+			Query: strings.TrimSpace(q.Get("q")), Status: orderStatuses(q["status"]),
 			PriorityFrom: strings.TrimSpace(q.Get("priorityFrom")), PriorityTo: strings.TrimSpace(q.Get("priorityTo")),
 			Due: q.Get("due"), Workflow: strings.TrimSpace(q.Get("workflow")), Health: readHealthFilters(q),
 			Sort: q.Get("sort"), Direction: q.Get("direction"), PageSize: q.Get("pageSize"),
@@ -96,7 +96,9 @@ func (q inboxQuery) values() url.Values {
 	}
 	f := q.filters
 	set("q", f.Query)
-	set("status", f.Status)
+	for _, s := range f.Status {
+		v.Add("status", s)
+	}
 	set("priorityFrom", f.PriorityFrom)
 	set("priorityTo", f.PriorityTo)
 	set("due", f.Due)
@@ -169,7 +171,7 @@ func (q inboxQuery) cleared() inboxQuery {
 // filtered reports whether any filter narrows the list.
 func (q inboxQuery) filtered() bool {
 	f := q.filters
-	return f.Query != "" || f.Status != "" || f.PriorityFrom != "" || f.PriorityTo != "" || f.Due != "" || f.Workflow != "" ||
+	return f.Query != "" || len(f.Status) > 0 || f.PriorityFrom != "" || f.PriorityTo != "" || f.Due != "" || f.Workflow != "" ||
 		q.filtersHealth()
 }
 
@@ -178,9 +180,9 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 	errs := map[string]string{}
 	f := models.TaskFilter{Scope: q.scope, Search: q.filters.Query, WorkflowDefinitionID: q.filters.Workflow, Cursor: q.cursor, Limit: inboxDefaultPageSize}
 	in := q.filters
-	if in.Status != "" {
-		if s := models.Status(in.Status); s.Valid() {
-			f.Statuses = []models.Status{s}
+	for _, s := range in.Status {
+		if st := models.Status(s); st.Valid() {
+			f.Statuses = append(f.Statuses, st)
 		} else {
 			errs["status"] = t.InvalidChoice
 		}
@@ -243,6 +245,9 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 // inbox handles GET /inbox.
 func (w *web) inbox(c echo.Context) error {
 	raw := c.QueryParams()
+	if id := raw.Get("view"); id != "" {
+		return w.openView(c, id)
+	}
 	q := readInboxQuery(raw)
 	// A submitted filter form sends every input, most of them empty: tidy the URL once, so
 	// what the address bar shows and people share is short.
@@ -275,15 +280,13 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	if m.Filters.PageSize == "" {
 		m.Filters.PageSize = strconv.Itoa(inboxDefaultPageSize)
 	}
-	status := http.StatusOK
-	if conflict != "" {
-		status = http.StatusConflict
-	}
+	status := inboxStatus(c, conflict)
 
 	if q.filtersHealth() && !d.Manager {
 		return models.ErrForbidden // health is for managers' eyes only, as on the API
 	}
 	filter, problems := q.taskFilter(m.T)
+	w.fillInboxLists(c, &m, q, filter, problems)
 	switch {
 	case len(problems) > 0:
 		m.State, m.FilterErrors, m.FiltersOpen = views.ListInvalid, problems, true

@@ -100,9 +100,7 @@ const flashLifetime = 2 * time.Minute
 // setFlash stores a flash for the next page.
 func (w *web) setFlash(c echo.Context, f webFlash) {
 	f.Expires = w.now().Add(flashLifetime).Unix()
-	if len(f.Title) > 200 {
-		f.Title = f.Title[:200]
-	}
+	f.Title = truncateText(f.Title, 400)
 	if len(f.Code) > 64 {
 		f.Code = "" // not a health code; the page falls back to the plain message
 	}
@@ -142,6 +140,7 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 
 		flashSignedOutEverywhere: t.FlashSignedOutEverywhere,
 	}[f.Key]
+	msg = firstNonEmpty(msg, viewFlash(t, f))
 	if msg == "" {
 		return nil
 	}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,6 +29,8 @@ type WebDeps struct {
 	Now func() time.Time
 	// Dashboard serves the managers' console (/manage, /manage/runs); nil leaves it out.
 	Dashboard DashboardService
+	// Inbox enables saved views and the workflow choices of the inbox; nil means neither.
+	Inbox InboxService
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -41,6 +44,7 @@ type web struct {
 	now      func() time.Time
 
 	dashboard DashboardService
+	lists     InboxService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -49,7 +53,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -83,6 +87,10 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/session/time-zone", w.setTimeZone, posted},
 
 		{http.MethodGet, "/inbox", w.inbox, signedIn},
+		{http.MethodGet, "/inbox/views", w.manageViews, append(slices.Clip(signedIn), w.withInbox)},
+		{http.MethodPost, "/inbox/views", w.saveView, append(slices.Clip(posted), w.withInbox)},
+		{http.MethodPost, "/inbox/views/:id/rename", w.renameView, append(slices.Clip(posted), w.withInbox)},
+		{http.MethodPost, "/inbox/views/:id/delete", w.deleteView, append(slices.Clip(posted), w.withInbox)},
 		{http.MethodGet, "/tasks/:id", w.taskPage, signedIn},
 		{http.MethodGet, "/tasks/:id/access", w.accessPage, signedIn},
 		{http.MethodPost, "/tasks/bulk", w.bulkTasks, posted},

@@ -509,6 +509,29 @@ func Schema() []Table {
 			},
 			PrimaryKey: []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket"},
 		},
+		// 00004: saved inbox views.
+		{
+			Name: "user_task_saved_views",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"owner_provider", Varchar, 64, NotNull},
+				{"owner_type", Varchar, 8, NotNull},
+				{"owner_id", Varchar, 255, NotNull},
+				{"owner_display", Varchar, 256, Null},
+				{"name", Varchar, 160, NotNull},
+				{"name_key", Varchar, 160, NotNull},
+				{"inbox_query", Text, 0, NotNull},
+				{"is_shared", Boolean, 0, NotNull},
+				{"created_at", Timestamp, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes: []Index{
+				unique("ux_saved_views_name", "tenant_id", "owner_provider", "owner_type", "owner_id", "name_key"),
+				index("ix_saved_views_shared", "tenant_id", "is_shared"),
+			},
+		},
 		// 00005: notes a page keeps for the GET after its POST (bulk results).
 		{
 			Name: "user_task_web_notes",

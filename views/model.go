@@ -116,12 +116,13 @@ type InboxPage struct {
 	ShowHealth   bool
 	PageSizes    []int
 	Bulk         *BulkToolbar // managers' bulk actions (All, Needs attention); nil elsewhere
+	Lists        InboxLists   // sorting, workflow choices, saved views (inbox_lists.go)
 }
 
 // InboxFilters are the filter inputs as submitted (strings, so invalid values are shown back).
 type InboxFilters struct {
 	Query        string
-	Status       string
+	Status       []string
 	PriorityFrom string
 	PriorityTo   string
 	Due          string

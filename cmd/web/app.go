@@ -79,7 +79,8 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	if err != nil {
 		return nil, err
 	}
-	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0)}
+	inbox := tasks.NewInbox(store)
+	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox}
 	if cfg.Dev {
 		for _, u := range demo.Users {
 			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))
@@ -91,7 +92,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	a.deps = handlers.Deps{
-		Store: store, Logger: log, Tasks: svc, Web: &web,
+		Store: store, Logger: log, Tasks: svc, Web: &web, Inbox: inbox,
 		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store)},
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,

@@ -97,6 +97,7 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 		Store:  store,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tasks:  tasks.New(store, tasks.Options{Directory: o.Directory}),
+		Inbox:  tasks.NewInbox(store),
 		Auth:   verifier,
 		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},

@@ -44,6 +44,7 @@ type TaskOpts struct {
 	CompletedBy     *models.ParticipantRef
 	TransitionedAt  *time.Time
 	WorkflowDef     string
+	WorkflowName    string
 	WorkflowInst    string
 	BookmarkID      string
 	ActivityID      string
@@ -85,7 +86,7 @@ func NewTask(o TaskOpts, now time.Time) models.Change {
 	}
 	t := models.Task{
 		ID: models.NewID(), Tenant: o.Tenant,
-		Workflow: models.WorkflowLink{DefinitionID: o.WorkflowDef, InstanceID: o.WorkflowInst, ActivityInstanceID: o.ActivityID, BookmarkID: o.BookmarkID},
+		Workflow: models.WorkflowLink{DefinitionID: o.WorkflowDef, DefinitionName: o.WorkflowName, InstanceID: o.WorkflowInst, ActivityInstanceID: o.ActivityID, BookmarkID: o.BookmarkID},
 		Title:    o.Title, Summary: o.Summary, Reference: o.Reference, TaskType: o.TaskType, Tags: o.Tags,
 		Priority: prio, DueAt: o.DueAt, IsOverdue: o.IsOverdue,
 		CreatedAt: now, UpdatedAt: now, Assignee: o.Assignee, Health: o.Health,

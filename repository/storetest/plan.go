@@ -102,6 +102,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 		})
 	}
 	checkDashboardPlans(t, h, s, rec)
+	testWorkflowChoicePlans(t, h, s, rec, me, boss)
 }
 
 // planScan returns the plan line that scans user_tasks without an index, or "".
@@ -167,7 +168,8 @@ func planCreate(t *testing.T, s *repository.Store, i int, users []string) error 
 	}
 	u := func(k int) string { return users[k%len(users)] }
 	who := User(tenant, u(i/7))
-	o := TaskOpts{Tenant: tenant, Title: fmt.Sprintf("Seeded task %05d", (i*7919)%10007), Priority: queryInt(i % 101)}
+	o := TaskOpts{Tenant: tenant, Title: fmt.Sprintf("Seeded task %05d", (i*7919)%10007), Priority: queryInt(i % 101),
+		WorkflowDef: fmt.Sprintf("def-%02d", i%12)}
 	if i%3 != 0 {
 		o.DueAt = queryTime(time.Now().UTC().Add(time.Duration(i%200-50) * time.Hour))
 	}

@@ -53,6 +53,8 @@ func Run(t *testing.T, h Harness) {
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })
 	t.Run("Dashboard", func(t *testing.T) { testDashboard(t, h) })
 	t.Run("WebNotes", func(t *testing.T) { testWebNotes(t, h) })
+	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
+	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {

@@ -23,6 +23,8 @@ import (
 type Catalog struct {
 	Lang string // BCP 47 tag for the html lang attribute
 
+	Views ViewsText // the inbox's sorting, status and workflow filters, saved views
+
 	// Chrome.
 	AppName       string
 	SkipToContent string

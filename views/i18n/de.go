@@ -7,8 +7,9 @@ import (
 )
 
 var german = &Catalog{
-	Lang: "de",
-	Dash: germanDash,
+	Lang:  "de",
+	Dash:  germanDash,
+	Views: germanViews,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Zum Inhalt springen",

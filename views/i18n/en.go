@@ -3,8 +3,9 @@ package i18n
 import "usertasks/models"
 
 var english = &Catalog{
-	Lang: "en",
-	Dash: englishDash,
+	Lang:  "en",
+	Dash:  englishDash,
+	Views: englishViews,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Skip to main content",
