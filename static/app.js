@@ -82,6 +82,11 @@
     if (!(box instanceof HTMLInputElement)) { return; }
     var boxes = Array.prototype.slice.call(document.querySelectorAll("input[data-bulk-row]"));
     var toggle = document.querySelector("input[data-bulk-toggle]");
+    if (box.hasAttribute("data-bulk-toggle") || box.hasAttribute("data-bulk-row")) {
+      // Choosing rows opens the folded bulk bar, so its action is one step away.
+      var bar = document.querySelector("details.bulk__details");
+      if (bar && box.checked) { bar.open = true; }
+    }
     if (box.hasAttribute("data-bulk-toggle")) {
       boxes.forEach(function (b) { b.checked = box.checked; });
     } else if (box.hasAttribute("data-bulk-row") && toggle) {
