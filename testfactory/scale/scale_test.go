@@ -2,9 +2,11 @@ package scale_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 	"time"
 
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/testfactory"
@@ -21,9 +23,13 @@ func TestLoadReadsBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		indexes := indexCount(t, db, s.Dialect())
 		res, err := scale.Load(ctx, db, s.Dialect(), scale.Options{Open: 400, Terminal: 1200, Batch: 500})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if got := indexCount(t, db, s.Dialect()); got != indexes {
+			t.Errorf("%d indexes after the load, want the %d before it", got, indexes)
 		}
 
 		task, err := s.Get(ctx, "scale", res.SampleID)
@@ -96,4 +102,19 @@ func TestLoadReadsBack(t *testing.T) {
 			t.Errorf("rollup: %d rows counting %d created; want %d rows counting 1600", len(stats), created, res.Stats)
 		}
 	})
+}
+
+// indexCount counts the indexes of the schema (Load drops some and builds them again).
+func indexCount(t *testing.T, db *sql.DB, d migrations.Dialect) int {
+	t.Helper()
+	q := map[migrations.Dialect]string{
+		migrations.SQLite:   "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'",
+		migrations.Postgres: "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema()",
+		migrations.MySQL:    "SELECT COUNT(DISTINCT table_name, index_name) FROM information_schema.statistics WHERE table_schema = DATABASE()",
+	}[d]
+	var n int
+	if err := db.QueryRow(q).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
