@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help run test lint verify golden build
+.PHONY: help run test lint verify golden build scale
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ verify: ## regenerate generated files (templ, go.mod) and fail on any diff; then
 
 golden: ## rewrite the SQL Server and Oracle golden SQL files from the store's dry-run output
 	UPDATE_GOLDEN=1 $(GO) test ./repository/ -run Golden -count=1
+
+scale: ## load the scale target (SCALE=small: a tenth) on SQLite and PostgreSQL; fail a dashboard statement over 50 ms
+	USERTASKS_SCALE=$(or $(SCALE),full) $(GO) test -count=1 -timeout 60m -run '^TestScale$$' -v ./repository/
 
 build: ## build the web binary
 	$(GO) build -o web ./cmd/web

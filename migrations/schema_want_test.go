@@ -508,6 +508,9 @@ func Schema() []Table {
 				{"updated_at", Timestamp, 0, NotNull},
 			},
 			PrimaryKey: []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket"},
+			// 00006: the dashboard's 30-day read from the index alone.
+			Indexes: []Index{index("ix_daily_stats_read", "tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket",
+				"event_count", "workflow_definition_name")},
 		},
 		// 00004: saved inbox views.
 		{

@@ -126,9 +126,13 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		}
 		page.Now = now
 		where := q.conditions(now, s.dialect)
+		tasks := func() *gorm.DB { return tx.Model(&taskRecord{}) }
+		if q.f.FiltersHealth() {
+			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
+		}
 		if q.f.IncludeTotal {
 			var n int64
-			if err := applyConds(tx.Model(&taskRecord{}), where).Count(&n).Error; err != nil {
+			if err := applyConds(tasks(), where).Count(&n).Error; err != nil {
 				return translate(err)
 			}
 			total := int(n)
@@ -138,7 +142,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			where = append(where, c)
 		}
 		var recs []taskRecord
-		err = applyConds(tx.Model(&taskRecord{}).Select(summaryColumns), where).
+		err = applyConds(tasks().Select(summaryColumns), where).
 			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error
 		if err != nil {
 			return translate(err)
@@ -275,8 +279,13 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 		slices.Sort(codes)
 		where = append(where, cond{"health_code IN ?", []any{slices.Compact(codes)}})
 	}
-	if f.HealthSeverity != models.SeverityNone {
+	switch {
+	case f.HealthSeverity != models.SeverityNone:
 		where = append(where, cond{"health_severity = ?", []any{string(f.HealthSeverity)}})
+	case len(f.HealthCodes) > 0:
+		// A finding always has a severity: naming both lets ix_tasks_health (tenant,
+		// severity, code) seek the codes instead of reading the tenant's every entry.
+		where = append(where, cond{"health_severity IN ?", []any{healthSeverities}})
 	}
 	if f.PriorityFrom != nil {
 		where = append(where, cond{"priority >= ?", []any{*f.PriorityFrom}})

@@ -1,0 +1,311 @@
+package repository_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/migrations"
+	"usertasks/models"
+	"usertasks/repository/storetest"
+	"usertasks/testfactory"
+	"usertasks/testfactory/scale"
+)
+
+// scaleEnv selects the scale test's size: "1" or "full" loads the scale target (100,000 open +
+// 1,000,000 terminal tasks in one tenant), "small" a tenth of it. Unset, the test is skipped:
+// loading takes minutes, so it never runs in CI (`make scale` runs it).
+const scaleEnv = "USERTASKS_SCALE"
+
+// scaleBudget is the most any one statement of the dashboard and the manager lists may take on
+// the server at the scale target.
+const scaleBudget = 50 * time.Millisecond
+
+// TestScale loads a tenant at the scale target on SQLite (a real file) and PostgreSQL, analyzes
+// it, and runs every read of the managers' dashboard, the needs-attention list (first page,
+// with its total), the health filters, the workflow choices and the saved views. Each statement
+// the store ran is explained (no full scan of user_tasks) and timed on the server: PostgreSQL's
+// EXPLAIN ANALYZE execution time, SQLite's median of several runs through database/sql. A
+// statement above scaleBudget fails the test; a table of the figures is printed either way.
+func TestScale(t *testing.T) {
+	open, terminal := 0, 0
+	switch v := os.Getenv(scaleEnv); v {
+	case "1", "full":
+		open, terminal = 100_000, 1_000_000
+	case "small":
+		open, terminal = 10_000, 100_000
+	default:
+		t.Skipf("the scale test loads up to 1.1 million tasks per database: set %s=small or %s=full (make scale) to run it", scaleEnv, scaleEnv)
+	}
+	for _, d := range []migrations.Dialect{migrations.SQLite, migrations.Postgres} {
+		t.Run(testfactory.Name(d), func(t *testing.T) { runScale(t, d, open, terminal) })
+	}
+}
+
+func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
+	ctx := context.Background()
+	u := testfactory.Database(t, d)
+	rec := &sqlLog{}
+	s := testfactory.Open(t, u, &testfactory.StoreOpts{OnSQL: rec.add})
+	db, err := s.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := db
+	if d == migrations.SQLite {
+		// The load only: no fsync, no foreign key checks. The store keeps its own settings.
+		load, err = sql.Open("sqlite3", "file:"+strings.TrimPrefix(u, "sqlite:")+"?_journal_mode=WAL&_synchronous=OFF&_foreign_keys=off")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer load.Close()
+		load.SetMaxOpenConns(1)
+	}
+	start := time.Now()
+	res, err := scale.Load(ctx, load, d, scale.Options{Open: open, Terminal: terminal})
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	loaded := time.Since(start)
+	analyze := "ANALYZE"
+	if d == migrations.Postgres {
+		analyze = "VACUUM ANALYZE" // what autovacuum leaves behind: statistics and a visibility map
+	}
+	if _, err := load.ExecContext(ctx, analyze); err != nil {
+		t.Fatalf("%s: %v", analyze, err)
+	}
+	t.Logf("%s: loaded %d open + %d terminal tasks (+1%% in a second tenant) in %s, analyzed in %s",
+		testfactory.Name(d), open, terminal, loaded.Round(time.Second), (time.Since(start) - loaded).Round(time.Second))
+
+	manager := testfactory.Manager("scale", "boss")
+	person, _ := scale.Person(7)
+	worker := testfactory.Person("scale", person)
+	if err := s.RecordWorkerRuns(ctx, []models.WorkerRun{
+		{Worker: models.WorkerReconciliation, Tenant: "scale", Counts: map[string]int{"checked": 1}},
+		{Worker: models.WorkerDueSweep, Tenant: models.AllTenants, Counts: map[string]int{}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateSavedView(ctx, models.SavedView{Tenant: "scale", Owner: manager.Subject, Name: "Blocking",
+		Query: "tab=needs-attention&severity=blocking", Shared: true}); err != nil {
+		t.Fatal(err)
+	}
+	query := func(f models.TaskFilter) func() error {
+		f.Tenant, f.Actor, f.Limit = "scale", manager, models.DefaultPageSize
+		return func() error {
+			page, err := s.Query(ctx, f)
+			if err == nil && (page.Total == nil || len(page.Items) == 0) {
+				err = fmt.Errorf("want a first page with a total, got %d items", len(page.Items))
+			}
+			return err
+		}
+	}
+	choices := func(a models.Actor, scope models.Scope) func() error {
+		return func() error {
+			_, err := s.WorkflowChoices(ctx, models.TaskFilter{Tenant: "scale", Actor: a, Scope: scope}, models.MaxPageSize)
+			return err
+		}
+	}
+	reads := []struct {
+		name string
+		read func() error
+	}{
+		{"dashboard counts", func() error { _, err := s.DashboardCounts(ctx, "scale", time.Hour); return err }},
+		{"daily rollup, 30 days", func() error {
+			_, err := s.DailyStats(ctx, "scale", time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly))
+			return err
+		}},
+		{"worker runs", func() error { _, err := s.WorkerRuns(ctx, "scale", models.WorkerReconciliation, 10); return err }},
+		{"needs attention by created", query(models.TaskFilter{Scope: models.ScopeNeedsAttention, Sort: models.SortCreated,
+			Descending: true, IncludeTotal: true})},
+		{"needs attention by due", query(models.TaskFilter{Scope: models.ScopeNeedsAttention, Sort: models.SortDue, IncludeTotal: true})},
+		{"needs attention, blocking", query(models.TaskFilter{Scope: models.ScopeNeedsAttention, Sort: models.SortCreated,
+			Descending: true, HealthSeverity: models.SeverityBlocking, IncludeTotal: true})},
+		{"all, health code", query(models.TaskFilter{Scope: models.ScopeAll, Sort: models.SortUpdated, Descending: true,
+			HealthCodes: []string{models.HealthNoParticipants, models.HealthFormResolutionFailed}, IncludeTotal: true})},
+		{"workflow choices, all", choices(manager, models.ScopeAll)},
+		{"workflow choices, assigned", choices(worker, models.ScopeAssigned)},
+		{"saved views", func() error { _, err := s.SavedViews(ctx, manager); return err }},
+	}
+	t.Logf("%s: %d open, %d overdue, %d with health findings, %d pending resumptions, %d rollup rows",
+		testfactory.Name(d), open, res.Overdue, res.Health, res.Backlog, res.Stats)
+
+	var table strings.Builder
+	fmt.Fprintf(&table, "\n%-28s %3s %9s  %s\n", "read", "#", "server", "plan")
+	for _, r := range reads {
+		rec.reset()
+		if err := r.read(); err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		stmts := rec.selects()
+		if len(stmts) == 0 {
+			t.Fatalf("%s: no statement recorded", r.name)
+		}
+		for i, stmt := range stmts {
+			plan, took := serverTime(t, d, db, stmt)
+			fmt.Fprintf(&table, "%-28s %3d %7.2fms  %s\n", r.name, i+1, float64(took.Microseconds())/1000, planSummary(d, plan))
+			if scan := storetest.FullScan(d, plan, "user_tasks"); scan != "" {
+				t.Errorf("%s: statement %d scans all of user_tasks (%s)\n%s\nplan:\n%s", r.name, i+1, scan, stmt, plan)
+			}
+			if took > scaleBudget {
+				t.Errorf("%s: statement %d took %s on the server, over %s\n%s\nplan:\n%s", r.name, i+1, took, scaleBudget, stmt, plan)
+			}
+		}
+	}
+	t.Logf("%s at %d open + %d terminal tasks:%s", testfactory.Name(d), open, terminal, table.String())
+}
+
+// sqlLog keeps the statements a store runs.
+type sqlLog struct {
+	mu    sync.Mutex
+	stmts []string
+}
+
+func (l *sqlLog) add(sql string) { l.mu.Lock(); l.stmts = append(l.stmts, sql); l.mu.Unlock() }
+func (l *sqlLog) reset()         { l.mu.Lock(); l.stmts = nil; l.mu.Unlock() }
+
+// selects are the recorded reads of the tables (not the clock, not the transaction control).
+func (l *sqlLog) selects() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, s := range l.stmts {
+		upper := strings.ToUpper(strings.TrimSpace(s))
+		if strings.HasPrefix(upper, "SELECT") && strings.Contains(upper, "USER_TASK") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// serverTime explains stmt and measures it on the server: PostgreSQL's EXPLAIN ANALYZE
+// execution time (median of three), SQLite's wall time through database/sql (median of seven,
+// after a warm-up run; the same process, so nothing but the driver's call lies in between).
+func serverTime(t *testing.T, d migrations.Dialect, db *sql.DB, stmt string) (string, time.Duration) {
+	t.Helper()
+	var times []time.Duration
+	var plan string
+	if d == migrations.Postgres {
+		for range 3 {
+			lines := queryLines(t, db, "EXPLAIN (ANALYZE, BUFFERS) "+stmt)
+			plan = strings.Join(lines, "\n")
+			m := regexp.MustCompile(`Execution Time: ([0-9.]+) ms`).FindStringSubmatch(plan)
+			if m == nil {
+				t.Fatalf("no execution time in the plan:\n%s", plan)
+			}
+			ms, _ := strconv.ParseFloat(m[1], 64)
+			times = append(times, time.Duration(ms*float64(time.Millisecond)))
+		}
+	} else {
+		plan = strings.Join(queryLines(t, db, "EXPLAIN QUERY PLAN "+stmt), "\n")
+		for i := range 8 {
+			start := time.Now()
+			drain(t, db, stmt)
+			if i > 0 {
+				times = append(times, time.Since(start))
+			}
+		}
+	}
+	slices.Sort(times)
+	return plan, times[len(times)/2]
+}
+
+// drain runs q and reads every row into raw bytes: the statement's cost, not the decoding's.
+func drain(t *testing.T, db *sql.DB, q string) {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	raw := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range raw {
+		ptrs[i] = &raw[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// queryLines runs q and returns its rows, each row's columns joined by spaces.
+func queryLines(t *testing.T, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = fmt.Sprint(asText(v))
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var (
+	planIndexSQLite   = regexp.MustCompile(`(SEARCH|SCAN) (\w+)(?: AS \w+)? USING (?:COVERING |PRIMARY KEY|INTEGER PRIMARY KEY)?(?:INDEX )?(\w*)`)
+	planIndexPostgres = regexp.MustCompile(`(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)(?: Backward)?(?: using (\w+))? on (\w+)`)
+)
+
+// planSummary names the access paths of a plan: index (or scan) per table.
+func planSummary(d migrations.Dialect, plan string) string {
+	var parts []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			parts = append(parts, s)
+		}
+	}
+	if d == migrations.Postgres {
+		for _, m := range planIndexPostgres.FindAllStringSubmatch(plan, -1) {
+			switch m[1] {
+			case "Bitmap Index Scan":
+				add("bitmap " + m[3])
+			case "Seq Scan":
+				add("seq " + m[3])
+			default:
+				add(strings.ToLower(strings.Fields(m[1])[0]) + " " + m[2])
+			}
+		}
+	} else {
+		for _, m := range planIndexSQLite.FindAllStringSubmatch(plan, -1) {
+			add(strings.ToLower(m[1]) + " " + m[3])
+		}
+		if strings.Contains(plan, "USE TEMP B-TREE") {
+			add("temp b-tree")
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,499 @@
+// Package scale fills a migrated database with a tenant's worth of tasks at the scale target
+// (100,000 open + 1,000,000 terminal tasks per tenant), straight into the tables with multi-row
+// INSERTs, so plans and timings can be checked on data the size production sees. Tests only;
+// production code never imports it.
+//
+// The rows use the store's column encodings (UTC times bound as time.Time, booleans as bool,
+// JSON actions, the lower-cased search projection) and are consistent with each other: every
+// task has its created event and one candidate row, claimed and finished tasks their events,
+// transitional tasks an accepted operation and a pending resumption, and the daily rollup
+// counts exactly the generated creations, claims and endings.
+package scale
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"usertasks/migrations"
+	"usertasks/models"
+)
+
+// Options say what to load. The zero value of a field takes the default named on it.
+type Options struct {
+	Tenant   string // default "scale"
+	Open     int    // open and transitional tasks of Tenant
+	Terminal int    // terminal tasks of Tenant
+	// Other is a small second tenant (default "scale-other") with a hundredth of the tasks,
+	// so every query has another tenant's rows to skip.
+	Other string
+	// Now is the load's reference time (default: now, UTC); created times spread over the 90
+	// days before it.
+	Now  time.Time
+	Seed uint64 // default 1
+	// Batch is the rows per transaction (default 10,000).
+	Batch int
+}
+
+// Result counts what Load wrote for Options.Tenant, for tests that read it back.
+type Result struct {
+	ByStatus  map[models.Status]int
+	Overdue   int // open tasks flagged overdue
+	Health    int // open and transitional tasks with a health finding
+	Workflows int // distinct workflow definitions
+	Backlog   int // pending resumptions
+	Events    int
+	Stats     int // daily rollup rows
+	SampleID  string
+}
+
+// Names of the generated data, exported so tests can filter by them.
+const (
+	Workflows = 20
+	People    = 300
+	Groups    = 12
+)
+
+// WorkflowID is the id of the i-th generated workflow definition.
+func WorkflowID(i int) string {
+	return fmt.Sprintf("wf-%02d-%s", i, workflowNames[i%len(workflowNames)])
+}
+
+var workflowNames = []string{"invoice-approval", "leave-request", "purchase-order", "contract-review",
+	"onboarding", "offboarding", "expense-claim", "credit-check", "incident-review", "change-request"}
+
+var firstNames = []string{"Ann", "Ben", "Clara", "David", "Eva", "Felix", "Greta", "Hans", "Ines", "Jonas",
+	"Karin", "Lukas", "Mia", "Noah", "Olga", "Paul", "Quinn", "Rosa", "Sven", "Tara"}
+
+var lastNames = []string{"Becker", "Schmidt", "Müller", "Weber", "Fischer", "Wagner", "Koch", "Richter",
+	"Klein", "Wolf", "Neumann", "Schwarz", "Braun", "Zimmermann", "Hartmann"}
+
+var healthFindings = []struct {
+	severity models.Severity
+	code     string
+}{
+	{models.SeverityBlocking, models.HealthNoParticipants},
+	{models.SeverityBlocking, models.HealthSnapshotResolutionFailed},
+	{models.SeverityAdvisory, models.HealthSnapshotDirectoryMissing},
+	{models.SeverityAdvisory, models.HealthFormProviderMissing},
+	{models.SeverityBlocking, models.HealthFormResolutionFailed},
+}
+
+// Person is the i-th generated user: id and display name.
+func Person(i int) (id, name string) {
+	return fmt.Sprintf("u%03d", i), firstNames[i%len(firstNames)] + " " + lastNames[(i/len(firstNames))%len(lastNames)]
+}
+
+// Load writes the tasks of o into the migrated database db of dialect d (SQLite, PostgreSQL or
+// MySQL/MariaDB), one transaction per o.Batch tasks.
+func Load(ctx context.Context, db *sql.DB, d migrations.Dialect, o Options) (Result, error) {
+	o = o.withDefaults()
+	w := &writer{db: db, dialect: d, batch: o.Batch}
+	indexes, err := w.dropIndexes(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	main := newGenerator(o.Tenant, o.Open, o.Terminal, o.Now, o.Seed)
+	if err := w.load(ctx, main); err != nil {
+		return Result{}, err
+	}
+	other := newGenerator(o.Other, max(1, o.Open/100), max(1, o.Terminal/100), o.Now, o.Seed+1)
+	if err := w.load(ctx, other); err != nil {
+		return Result{}, err
+	}
+	for _, create := range indexes {
+		if _, err := db.ExecContext(ctx, create); err != nil {
+			return Result{}, fmt.Errorf("scale: recreate index: %w", err)
+		}
+	}
+	return main.res, nil
+}
+
+// loadedTables are the tables Load fills in bulk.
+var loadedTables = []string{"user_tasks", "user_task_candidates", "user_task_events", "user_task_operations", "user_task_resumptions"}
+
+// dropIndexes drops the secondary indexes of the bulk-loaded tables on SQLite and PostgreSQL
+// and returns the statements that create them again: building an index once after the load is
+// many times faster than maintaining it row by row. Primary keys stay. Elsewhere it drops nothing.
+func (w *writer) dropIndexes(ctx context.Context) ([]string, error) {
+	var q string
+	switch w.dialect {
+	case migrations.SQLite:
+		q = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('" +
+			strings.Join(loadedTables, "', '") + "')"
+	case migrations.Postgres:
+		q = "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.schemaname = current_schema() AND i.tablename IN ('" +
+			strings.Join(loadedTables, "', '") + "') AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)"
+	default:
+		return nil, nil
+	}
+	rows, err := w.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("scale: list indexes: %w", err)
+	}
+	var names, creates []string
+	for rows.Next() {
+		var name, create string
+		if err := rows.Scan(&name, &create); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names, creates = append(names, name), append(creates, create)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if _, err := w.db.ExecContext(ctx, "DROP INDEX "+name); err != nil {
+			return nil, fmt.Errorf("scale: drop index %s: %w", name, err)
+		}
+	}
+	return creates, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Tenant == "" {
+		o.Tenant = "scale"
+	}
+	if o.Other == "" {
+		o.Other = "scale-other"
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	o.Now = o.Now.UTC().Truncate(time.Microsecond)
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Batch <= 0 {
+		o.Batch = 10_000
+	}
+	return o
+}
+
+// table is the rows of one table waiting to be written.
+type table struct {
+	name    string
+	columns []string
+	rows    [][]any
+}
+
+func (t *table) add(vals ...any) { t.rows = append(t.rows, vals) }
+
+var (
+	taskColumns = []string{"id", "tenant_id", "workflow_definition_id", "workflow_definition_name",
+		"workflow_definition_version", "workflow_instance_id", "activity_instance_id", "bookmark_id",
+		"materialization_key", "title", "reference", "search_text", "priority", "due_at", "is_overdue", "status",
+		"created_at", "updated_at", "assigned_at", "completed_at", "transitioned_at",
+		"assignee_provider", "assignee_type", "assignee_id", "assignee_display",
+		"membership_mode", "allow_exclusion_override", "candidate_users", "candidate_groups", "actions_json",
+		"timeout_enabled", "cancellation_enabled", "health_severity", "health_code", "health_message",
+		"completion_action_key", "completed_by_provider", "completed_by_type", "completed_by_id",
+		"completed_by_display", "revision", "last_event_seq"}
+	candidateColumns = []string{"id", "tenant_id", "task_id", "provider", "participant_type", "participant_id",
+		"display_name", "source", "source_key", "task_status", "created_at", "updated_at"}
+	eventColumns = []string{"id", "tenant_id", "task_id", "seq", "revision", "event_type", "occurred_at",
+		"actor_provider", "actor_type", "actor_id", "actor_display"}
+	operationColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "expected_revision",
+		"request_hash", "state", "attempts", "created_at", "updated_at"}
+	resumptionColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "state", "attempts",
+		"available_at", "lease_generation", "created_at", "updated_at"}
+	statColumns = []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket",
+		"workflow_definition_name", "event_count", "updated_at"}
+)
+
+// generator makes one tenant's rows, task by task, and keeps the rollup they add up to.
+type generator struct {
+	tenant          string
+	open, terminal  int
+	now             time.Time
+	rng             *rand.Rand
+	actions         string
+	res             Result
+	stats           map[statKey]int64
+	names           map[string]string // workflow definition id → name
+	tasks, cands    table
+	events, ops     table
+	resumes, rollup table
+}
+
+type statKey struct {
+	day, workflow, metric string
+	bucket                int
+}
+
+func newGenerator(tenant string, open, terminal int, now time.Time, seed uint64) *generator {
+	actions, _ := json.Marshal(models.DefaultActions())
+	return &generator{tenant: tenant, open: open, terminal: terminal, now: now,
+		rng: rand.New(rand.NewPCG(seed, seed*7919)), actions: string(actions),
+		res:   Result{ByStatus: map[models.Status]int{}},
+		stats: map[statKey]int64{}, names: map[string]string{},
+		tasks: table{name: "user_tasks", columns: taskColumns}, cands: table{name: "user_task_candidates", columns: candidateColumns},
+		events: table{name: "user_task_events", columns: eventColumns}, ops: table{name: "user_task_operations", columns: operationColumns},
+		resumes: table{name: "user_task_resumptions", columns: resumptionColumns}, rollup: table{name: "user_task_daily_stats", columns: statColumns}}
+}
+
+func (g *generator) count(at time.Time, wf, metric string, bucket int) {
+	g.stats[statKey{at.UTC().Format(time.DateOnly), wf, metric, bucket}]++
+}
+
+// pick returns the index of the weight w falls under.
+func (g *generator) pick(weights ...int) int {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	n := g.rng.IntN(total)
+	for i, w := range weights {
+		if n < w {
+			return i
+		}
+		n -= w
+	}
+	return len(weights) - 1
+}
+
+func (g *generator) ago(max time.Duration) time.Time {
+	return g.now.Add(-time.Duration(g.rng.Int64N(int64(max)))).Truncate(time.Microsecond)
+}
+
+// task adds the i-th task: open (or transitional) for i < g.open, terminal after.
+func (g *generator) task(i int) {
+	id := models.NewID()
+	wfi := int(float64(Workflows) * g.rng.Float64() * g.rng.Float64()) // a few busy workflows, a long tail
+	wf, wfName := WorkflowID(wfi), strings.ReplaceAll(workflowNames[wfi%len(workflowNames)], "-", " ")
+	g.names[wf] = wfName
+	var status models.Status
+	var created time.Time
+	if i < g.open {
+		status = []models.Status{models.StatusUnassigned, models.StatusAvailable, models.StatusAssigned,
+			models.StatusCompleting, models.StatusCancelling, models.StatusTimingOut}[g.pick(80, 520, 380, 8, 8, 4)]
+		created = g.ago(30 * 24 * time.Hour)
+	} else {
+		status = []models.Status{models.StatusCompleted, models.StatusCancelled, models.StatusTimedOut}[g.pick(90, 7, 3)]
+		created = g.ago(90 * 24 * time.Hour)
+	}
+	g.res.ByStatus[status]++
+	if i == g.open/2 {
+		g.res.SampleID = id
+	}
+	g.count(created, wf, models.MetricCreated, 0)
+	priority := []int{0, 25, 50, 75, 100}[g.pick(5, 20, 50, 20, 5)]
+	var due *time.Time
+	if g.rng.IntN(10) < 6 {
+		d := created.Add(time.Duration(1+g.rng.IntN(14*24)) * time.Hour)
+		due = &d
+	}
+	overdue := status.IsOpen() && due != nil && due.Before(g.now)
+	if overdue {
+		g.res.Overdue++
+	}
+	person := g.rng.IntN(People)
+	pid, pname := Person(person)
+	ev := &eventSeq{g: g, task: id}
+	ev.add(models.EventCreated, created, nil)
+
+	var assignedAt, completedAt, transitionedAt *time.Time
+	var assignee []any = []any{nil, nil, nil, nil}
+	claimed := status == models.StatusAssigned || status.IsTransitional() || (status == models.StatusCompleted)
+	at := created
+	if claimed {
+		at = created.Add(time.Duration(1+g.rng.Int64N(int64(48*time.Hour))) / time.Microsecond * time.Microsecond)
+		if at.After(g.now) {
+			at = g.now
+		}
+		assignedAt = &at
+		assignee = []any{models.DefaultProvider, string(models.UserParticipant), pid, pname}
+		ev.add(models.EventClaimed, at, &person)
+		g.count(at, wf, models.MetricClaimed, models.DurationBucket(at.Sub(created)))
+	}
+	updated := at
+	var completedBy = []any{nil, nil, nil, nil}
+	var actionKey any
+	switch {
+	case status.IsTransitional():
+		t := at.Add(time.Duration(g.rng.Int64N(int64(time.Hour))) / time.Microsecond * time.Microsecond)
+		if g.rng.IntN(4) == 0 {
+			t = g.ago(3 * 24 * time.Hour) // some are stale
+		}
+		if t.After(g.now) {
+			t = g.now
+		}
+		transitionedAt, updated = &t, t
+		ev.add(map[models.Status]models.EventType{models.StatusCompleting: models.EventCompletionRequested,
+			models.StatusCancelling: models.EventCancellationRequested, models.StatusTimingOut: models.EventTimeoutRequested}[status], t, &person)
+		g.operation(id, status, ev.seq, t)
+	case status.IsTerminal():
+		done := at.Add(time.Duration(g.rng.Int64N(int64(72*time.Hour))) / time.Microsecond * time.Microsecond)
+		if done.After(g.now) {
+			done = g.now
+		}
+		completedAt, updated = &done, done
+		switch status {
+		case models.StatusCompleted:
+			metric := models.MetricCompleted
+			if due != nil {
+				metric = models.MetricCompletedLate
+				if !done.After(*due) {
+					metric = models.MetricCompletedOnTime
+				}
+			}
+			g.count(done, wf, metric, models.DurationBucket(done.Sub(created)))
+			completedBy, actionKey = assignee, models.ActionComplete
+			ev.add(models.EventCompleted, done, &person)
+		case models.StatusCancelled:
+			g.count(done, wf, models.MetricCancelled, 0)
+			ev.add(models.EventCancelled, done, nil)
+		default:
+			g.count(done, wf, models.MetricTimedOut, 0)
+			ev.add(models.EventTimedOut, done, nil)
+		}
+	}
+	var hSev, hCode, hMsg any
+	if !status.IsTerminal() && g.rng.IntN(100) == 0 {
+		h := healthFindings[g.rng.IntN(len(healthFindings))]
+		hSev, hCode, hMsg = string(h.severity), h.code, "generated finding"
+		g.res.Health++
+	}
+	instance := fmt.Sprintf("wi-%d", i)
+	title := fmt.Sprintf("%s #%d", strings.ToUpper(wfName[:1])+wfName[1:], i)
+	reference := "REF-" + strconv.Itoa(100000+i)
+	search := strings.ToLower(strings.Join([]string{title, "", reference, "", "", wf, wfName, instance, ""}, "\n"))
+	mode, users, groups := models.MembershipLive, 1, 0
+	g.candidate(id, status, created, person, pid, pname)
+	if g.rng.IntN(3) == 0 {
+		users, groups = 0, 1
+	}
+	g.tasks.add(id, g.tenant, wf, wfName, 1, instance, "act-"+strconv.Itoa(i), "bm-"+id,
+		"mk-"+id, title, reference, search, priority, due, overdue, string(status),
+		created, updated, assignedAt, completedAt, transitionedAt,
+		assignee[0], assignee[1], assignee[2], assignee[3],
+		string(mode), false, users, groups, g.actions, true, true, hSev, hCode, hMsg,
+		actionKey, completedBy[0], completedBy[1], completedBy[2], completedBy[3], ev.seq, ev.seq)
+}
+
+// candidate adds the task's one candidate row: a user, or for every third task a group.
+func (g *generator) candidate(task string, status models.Status, at time.Time, person int, pid, pname string) {
+	typ, id, name, src := models.UserParticipant, pid, pname, models.SourceDirectUser
+	if person%3 == 0 {
+		gi := person % Groups
+		typ, id, name, src = models.GroupParticipant, fmt.Sprintf("g%02d", gi), fmt.Sprintf("Team %02d", gi), models.SourceDirectGroup
+	}
+	g.cands.add(models.NewID(), g.tenant, task, models.DefaultProvider, string(typ), id, name, string(src), "-",
+		string(status), at, at)
+}
+
+// operation adds a transitional task's accepted operation and its pending resumption.
+func (g *generator) operation(task string, status models.Status, rev int, at time.Time) {
+	kind := map[models.Status]models.OperationKind{models.StatusCompleting: models.OpComplete,
+		models.StatusCancelling: models.OpCancel, models.StatusTimingOut: models.OpTimeout}[status]
+	op := "op-" + task
+	g.ops.add(models.NewID(), g.tenant, task, op, string(kind), rev-1, strings.Repeat("0", 64),
+		string(models.OperationAccepted), 1, at, at)
+	g.resumes.add(models.NewID(), g.tenant, task, op, string(kind), string(models.DeliveryPending), 0, at, 0, at, at)
+	g.res.Backlog++
+}
+
+// eventSeq numbers a task's events.
+type eventSeq struct {
+	g    *generator
+	task string
+	seq  int
+}
+
+func (e *eventSeq) add(typ models.EventType, at time.Time, person *int) {
+	e.seq++
+	actor := []any{nil, nil, nil, nil}
+	if person != nil {
+		id, name := Person(*person)
+		actor = []any{models.DefaultProvider, string(models.UserParticipant), id, name}
+	}
+	e.g.events.add(models.NewID(), e.g.tenant, e.task, e.seq, e.seq, string(typ), at, actor[0], actor[1], actor[2], actor[3])
+	e.g.res.Events++
+}
+
+// writer writes tables in multi-row INSERTs.
+type writer struct {
+	db      *sql.DB
+	dialect migrations.Dialect
+	batch   int
+}
+
+func (w *writer) load(ctx context.Context, g *generator) error {
+	total := g.open + g.terminal
+	for start := 0; start < total; start += w.batch {
+		for i := start; i < min(total, start+w.batch); i++ {
+			g.task(i)
+		}
+		if err := w.flush(ctx, &g.tasks, &g.cands, &g.events, &g.ops, &g.resumes); err != nil {
+			return err
+		}
+	}
+	for k, n := range g.stats {
+		g.rollup.add(g.tenant, k.day, k.workflow, k.metric, k.bucket, g.names[k.workflow], n, g.now)
+	}
+	g.res.Stats = len(g.rollup.rows)
+	g.res.Workflows = len(g.names)
+	return w.flush(ctx, &g.rollup)
+}
+
+// flush writes the tables' rows in one transaction and empties them.
+func (w *writer) flush(ctx context.Context, tables ...*table) error {
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit a no-op
+	for _, t := range tables {
+		per := max(1, 20_000/len(t.columns)) // under every dialect's bind limit
+		for len(t.rows) > 0 {
+			n := min(per, len(t.rows))
+			if _, err := tx.ExecContext(ctx, w.insert(t.name, t.columns, n), flat(t.rows[:n])...); err != nil {
+				return fmt.Errorf("scale: insert %s: %w", t.name, err)
+			}
+			t.rows = t.rows[n:]
+		}
+		t.rows = nil
+	}
+	return tx.Commit()
+}
+
+func flat(rows [][]any) []any {
+	out := make([]any, 0, len(rows)*len(rows[0]))
+	for _, r := range rows {
+		out = append(out, r...)
+	}
+	return out
+}
+
+// insert is a multi-row INSERT of n rows with the dialect's placeholders.
+func (w *writer) insert(name string, columns []string, n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + name + " (" + strings.Join(columns, ", ") + ") VALUES ")
+	p := 0
+	for r := range n {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for c := range columns {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			p++
+			if w.dialect == migrations.Postgres {
+				b.WriteString("$" + strconv.Itoa(p))
+			} else {
+				b.WriteByte('?')
+			}
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}
