@@ -142,8 +142,8 @@ func TestManagerFlow(t *testing.T) {
 	if done != 2 || conflicts != 1 || len(outcomes) != 3 {
 		t.Errorf("bulk result %v: want two done and one conflict", outcomes)
 	}
-	if got := eval[string](ava, `document.querySelector('[data-testid="bulk-summary"]').textContent`); !strings.Contains(got, "2") {
-		t.Errorf("the summary reads %q", got)
+	if got := eval[string](ava, `document.querySelector('[data-testid="bulk-summary"]').textContent`); got != "2 done, 1 conflict, 0 refused" {
+		t.Errorf("the summary reads %q, want two done and one conflict", got)
 	}
 	bulkURL := eval[string](ava, `location.pathname`)
 	ava.shot("bulk-result")
@@ -180,6 +180,9 @@ func TestManagerFlow(t *testing.T) {
 	ava.typeInto("#manage-access-id", "ben")
 	ava.submit("check access for ben", testid("manage-access-submit"))
 	ava.waitVisible(testid("access-result"))
+	if got := eval[string](ava, `document.querySelector('[data-testid="access-result"] h2').textContent`); !strings.Contains(got, "Ben Brooks") {
+		t.Errorf("the access result is headed %q, want ben by name", got)
+	}
 	if n := eval[int](ava, `document.querySelectorAll('[data-testid="access-verdict"]').length`); n < 3 {
 		t.Errorf("the access page gives %d verdicts, want view, claim and complete", n)
 	}
