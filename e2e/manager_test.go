@@ -13,11 +13,11 @@ import (
 // have (a blocking health finding retry resolution cannot fix), and VEN-77, REC-10 and INS-4 are
 // overdue.
 const (
-	blockedRef   = "PO-9001"
-	blockedCode  = "form-provider-missing"
-	overdueRefs  = "VEN-77 REC-10 INS-4"
-	changedRef   = "REC-10" // changed by a second session while the list is open
-	savedViewName = "Overdue and blocked"
+	blockedRef    = "PO-9001"
+	blockedCode   = "form-provider-missing"
+	overdueRefs   = "VEN-77 REC-10 INS-4"
+	changedRef    = "REC-10" // changed by a second session while the list is open
+	savedViewName = "Blocked forms"
 )
 
 // TestManagerFlow: the manager ava works her queue — Needs attention, filtered by a blocking
@@ -92,6 +92,7 @@ func TestManagerFlow(t *testing.T) {
 	if id := ava.rowID(blockedRef); id == "" {
 		t.Errorf("%s left the filtered list after assigning; its health finding is unchanged", blockedRef)
 	}
+	ava.shot("back-to-list")
 
 	// Bulk reschedule: the three overdue tasks of the whole Needs attention list, one of which
 	// a second session changes between loading the list and submitting.
@@ -163,6 +164,17 @@ func TestManagerFlow(t *testing.T) {
 	}
 	ava.shot("view-saved")
 	ava.axe("needs attention (saved view)")
+	// Picked from the unfiltered list, the view brings its filter back.
+	ava.navigate("/inbox?tab=needs-attention")
+	ava.do("pick the saved view", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const s = document.querySelector('[data-testid="view-select"]');
+		s.value = [...s.options].find(o => o.textContent.includes(%q)).value;
+	})()`, savedViewName)))
+	ava.submit("open the saved view", testid("view-open"))
+	ava.waitVisible(testid("list-area"))
+	if !eval[bool](ava, `document.querySelector('[data-testid="filter-healthCode-`+blockedCode+`"]').checked`) || ava.rowID(blockedRef) == "" {
+		t.Errorf("the saved view does not bring back the %s filter", blockedCode)
+	}
 
 	// The dashboard: charts as SVG, each with its table alternative.
 	ava.submit("open /manage", testid("nav-manage"))
