@@ -217,6 +217,12 @@ func TestManagerFlow(t *testing.T) {
 			if got := eval[string](ava, `document.documentElement.lang`); got != lang {
 				t.Errorf("%s is in %q, want %q", pg.name, got, lang)
 			}
+			if pg.name == "dashboard" {
+				// A chart of days too wide for the phone scrolls, opened at the newest day.
+				if !eval[bool](ava, `[...document.querySelectorAll(".chart--columns")].every(f => f.scrollWidth <= f.clientWidth || f.scrollLeft + f.clientWidth >= f.scrollWidth - 1)`) {
+					t.Errorf("a chart of days (%s) does not open at the newest day", lang)
+				}
+			}
 			if bad := eval[[]string](ava, overflowScript); len(bad) > 0 {
 				t.Errorf("%s at 375 px (%s): %d controls do not fit:\n  %s", pg.name, lang, len(bad), strings.Join(bad, "\n  "))
 			}
