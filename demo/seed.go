@@ -146,6 +146,19 @@ func demoTasks(now time.Time) []demoTask {
 			Title: "Triage unrouted request", Summary: "Nobody was assigned by the workflow",
 			Tags: []string{"triage"}, TaskType: "triage", Priority: prio(40),
 		}),
+		// Two more overdue tasks, so a manager's Needs attention list has several to reschedule
+		// at once (the browser test bulk-reschedules three).
+		step("acme", "bank-reconciliation", "rec-10", "reconcile", workflow.TaskDefinition{
+			Title: "Reconcile the October bank statement", Summary: "Two payments without a matching invoice",
+			Reference: "REC-10", Tags: []string{"finance", "month-end"}, TaskType: "reconciliation", Priority: prio(55),
+			Assignee: &workflow.Participant{ID: "cara", DisplayName: "Cara Cole"}, DueAt: at(-50 * time.Hour),
+			CandidateGroups: named("finance"),
+		}),
+		step("acme", "insurance-renewal", "ins-4", "renew", workflow.TaskDefinition{
+			Title: "Renew the warehouse insurance", Summary: "The broker needs the signed form back",
+			Reference: "INS-4", Tags: []string{"purchasing"}, TaskType: "renewal", Priority: prio(65),
+			DueAt: at(-5 * time.Hour), CandidateGroups: named("purchasing"), CancellationEnabled: true,
+		}),
 		step("globex", "contract-renewal", "ctr-204", "renew", workflow.TaskDefinition{
 			Title: "Renew support contract with Initech", Summary: "Contract ends next month",
 			Reference: "CTR-204", Tags: []string{"contracts"}, TaskType: "approval", DueAt: at(24 * time.Hour),
@@ -183,6 +196,8 @@ var demoDefinitionNames = map[string]string{
 	"travel-request":      "Travel request",
 	"purchase-order":      "Purchase order",
 	"inbox-triage":        "Inbox triage",
+	"bank-reconciliation": "Bank reconciliation",
+	"insurance-renewal":   "Insurance renewal",
 	"contract-renewal":    "Contract renewal",
 	"nda-review":          "NDA review",
 	"discount-approval":   "Discount approval",

@@ -146,14 +146,21 @@ func dashboardCharts(t *i18n.Catalog, o tasks.Overview) []chart.Layout {
 		chart.Lay(chart.Chart{ID: "flow", Title: d.FlowChart, Desc: fmt.Sprintf(d.FlowDesc, n), CategoryHeader: d.Day, Categories: days,
 			LabelEvery: 7, Series: []chart.Series{{Name: d.Created, Values: floats(o.Created)}, {Name: d.Completed, Values: floats(o.Completed)}}}),
 	}
-	var flows []string
+	var flows, slaFlows []string
 	var claim50, claim90, done50, done90, sla []float64
 	for _, w := range o.Workflows {
 		flows = append(flows, w.Name)
 		claim50, claim90 = append(claim50, w.ClaimP50.Minutes()), append(claim90, w.ClaimP90.Minutes())
 		done50, done90 = append(done50, w.CompleteP50.Minutes()), append(done90, w.CompleteP90.Minutes())
-		share, _ := w.SLA()
-		sla = append(sla, share)
+		// Only workflows that completed a task with a due date have a share; the others would
+		// read as 0 % on time.
+		if share, ok := w.SLA(); ok {
+			slaFlows, sla = append(slaFlows, w.Name), append(sla, share)
+		}
+	}
+	slaMax := 0.0 // with no share at all the chart says "no data" instead of drawing an empty scale
+	if len(sla) > 0 {
+		slaMax = 1
 	}
 	minutes := func(v float64) string {
 		if v <= 0 {
@@ -169,8 +176,8 @@ func dashboardCharts(t *i18n.Catalog, o tasks.Overview) []chart.Layout {
 		chart.Lay(chart.Chart{ID: "complete", Title: d.CompleteChart, Desc: fmt.Sprintf(d.CompleteDesc, n), CategoryHeader: d.Workflow,
 			Categories: flows, Horizontal: true, Format: minutes,
 			Series: []chart.Series{{Name: d.P50, Values: done50}, {Name: d.P90, Values: done90}}}),
-		chart.Lay(chart.Chart{ID: "sla", Title: d.SLAChart, Desc: fmt.Sprintf(d.SLADesc, n), CategoryHeader: d.Workflow, Categories: flows,
-			Horizontal: true, Max: 1, Format: percent, Series: []chart.Series{{Name: d.SLA, Values: sla}}}),
+		chart.Lay(chart.Chart{ID: "sla", Title: d.SLAChart, Desc: fmt.Sprintf(d.SLADesc, n), CategoryHeader: d.Workflow, Categories: slaFlows,
+			Horizontal: true, Max: slaMax, Format: percent, Series: []chart.Series{{Name: d.SLA, Values: sla}}}),
 	)
 	return out
 }

@@ -112,6 +112,10 @@
   document.addEventListener("DOMContentLoaded", function () {
     var toggle = document.querySelector("input[data-bulk-toggle]");
     if (toggle) { toggle.hidden = false; }
+    // A chart of days that scrolls sideways (on a phone) opens at the newest day.
+    Array.prototype.forEach.call(document.querySelectorAll(".chart--columns"), function (f) {
+      f.scrollLeft = f.scrollWidth;
+    });
   });
 
   window.UserTasks = {

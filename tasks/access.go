@@ -73,6 +73,9 @@ func (s *Service) accessSubject(ctx context.Context, caller models.Actor, t mode
 			Premises: []models.Reason{models.NewReason(models.RuleOwnToken, models.EffectNote)}}, err
 	}
 	p.DisplayName = knownName(t, p)
+	if p.DisplayName == "" { // not on the task: the directory may know the name
+		p.DisplayName = s.ParticipantNames(ctx, caller, []models.ParticipantRef{p})[p.Key()]
+	}
 	a := models.Actor{Tenant: p.Tenant, Subject: p, DisplayName: p.DisplayName, Permissions: models.AccessPermissions}
 	sub := models.AccessSubject{PermissionsAssumed: true}
 	if p.Type == models.GroupParticipant {

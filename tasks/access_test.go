@@ -68,6 +68,9 @@ func TestAccess(t *testing.T) {
 		if got.Premises[1].Args[0] != "finance" {
 			t.Errorf("groups premise args %v", got.Premises[1].Args)
 		}
+		if got.Participant.DisplayName != "Gina" {
+			t.Errorf("participant %+v: want the directory's name for a user the task does not name", got.Participant)
+		}
 	})
 	t.Run("NotInAnyCandidateGroup", func(t *testing.T) {
 		got := explain(t, withDir, "user:otto")
@@ -76,6 +79,9 @@ func TestAccess(t *testing.T) {
 		}
 		if want := []models.Rule{models.RuleManagerAssumedNot, models.RuleGroupsNone}; !slices.Equal(premises(got), want) {
 			t.Errorf("premises %v, want %v", premises(got), want)
+		}
+		if got.Participant.Label() != "otto" {
+			t.Errorf("participant %+v: a user the directory lists without a name keeps the id", got.Participant)
 		}
 	})
 	t.Run("GroupsUnknownWithoutDirectory", func(t *testing.T) {

@@ -191,7 +191,9 @@ func (l *Layout) layColumns(top float64) {
 			l.Bars = append(l.Bars, Rect{X: x0 + bar*float64(si), Y: marginTop + plotH - h, W: bar, H: h, Series: si,
 				Title: cat + ", " + s.Name + ": " + c.format(v)})
 		}
-		if i%every == 0 || i == len(c.Categories)-1 && (len(c.Categories)-1)%every > every/2 {
+		// Labels count back from the last category (today on the dashboard), so the newest
+		// bar is always named and no label sits one bar off the end.
+		if (len(c.Categories)-1-i)%every == 0 {
 			l.Labels = append(l.Labels, Text{X: left + band*(float64(i)+0.5), Y: marginTop + plotH + 16, Anchor: "middle", Text: cat})
 		}
 	}

@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,18 @@ func TestLayScalesAndLabels(t *testing.T) {
 		Categories: []string{"loan", "hr", "it"}, Series: []Series{{Name: "SLA", Values: []float64{1, 0.5, -3}}}})
 	if len(rows.Values) != 3 || rows.Bars[2].W != 0 || rows.Height <= height-1 && rows.Height < marginTop+3*16 {
 		t.Fatalf("rows %+v", rows)
+	}
+	days := make([]string, 30)
+	for i := range days {
+		days[i] = strconv.Itoa(i + 1)
+	}
+	week := Lay(Chart{ID: "w", LabelEvery: 7, Categories: days, Series: []Series{{Name: "n", Values: []float64{1}}}})
+	var labels []string
+	for _, t := range week.Labels {
+		labels = append(labels, t.Text)
+	}
+	if got := strings.Join(labels, " "); got != "2 9 16 23 30" {
+		t.Fatalf("labels of 30 days, one a week: %q, want them counted back from the last day", got)
 	}
 	empty := Lay(Chart{ID: "z", Title: "Nothing", Categories: []string{"a"}, Series: []Series{{Name: "n", Values: []float64{0}}}})
 	html := render(t, empty)
