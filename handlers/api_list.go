@@ -42,7 +42,8 @@ var (
 
 // parseListQuery reads the list's query parameters. Defaults: scope assigned, limit 50 (above
 // 200 is clamped), sort created; direction desc for created and asc for every other sort.
-// status may repeat and may hold comma-separated statuses; healthCode may repeat. Health
+// status may repeat and may hold comma-separated statuses; healthCode may repeat; assignee is
+// "none" or "<type>:<id>" (models.ParseAssigneeFilter). Health
 // codes and severity are checked by the service after the manager check (403 before 422). An
 // unreadable cursor is the store's to refuse (400).
 func parseListQuery(c echo.Context) (models.TaskFilter, error) {
@@ -65,6 +66,7 @@ func parseListQuery(c echo.Context) (models.TaskFilter, error) {
 		Search:               r.str("search"),
 		HealthCodes:          c.QueryParams()["healthCode"],
 		HealthSeverity:       models.Severity(r.str("healthSeverity")),
+		Assignee:             r.assignee(actorOf(c).Tenant),
 		IncludeTotal:         r.boolean("includeTotalCount"),
 	}
 	if f.Scope == "" {

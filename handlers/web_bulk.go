@@ -57,6 +57,9 @@ func (w *web) addBulkToolbar(c echo.Context, m *views.InboxPage, q inboxQuery, s
 		return status
 	}
 	b := &views.BulkToolbar{Return: q.href(), OperationID: models.NewID(), Form: views.BulkForm{Action: views.BulkActions[0]}}
+	if w.tasks.HasDirectory() {
+		b.PeopleEndpoint = participantsPath
+	}
 	for _, r := range m.Rows {
 		b.Page = append(b.Page, views.BulkRowRef{ID: r.ID, Revision: r.Revision, Title: r.Title})
 	}

@@ -20,7 +20,7 @@ import (
 
 // The inbox's state lives in its URL (SPEC 5.4: filters in the URL, back and forward work):
 //
-//	/inbox?tab=&q=&status=&priorityFrom=&priorityTo=&due=&workflow=&sort=&direction=&pageSize=&cursor=&prev=
+//	/inbox?tab=&q=&status=&priorityFrom=&priorityTo=&due=&workflow=&assignee=&sort=&direction=&pageSize=&cursor=&prev=
 //
 // Cursors only go forward, so Previous is kept as a stack: `prev` holds the cursors of the pages
 // between the first and the current one, joined by dots (cursors are base64url, which has no
@@ -59,7 +59,8 @@ func readInboxQuery(q url.Values) inboxQuery {
 			Query: strings.TrimSpace(q.Get("q")), Status: orderStatuses(q["status"]),
 			PriorityFrom: strings.TrimSpace(q.Get("priorityFrom")), PriorityTo: strings.TrimSpace(q.Get("priorityTo")),
 			Due: q.Get("due"), Workflow: strings.TrimSpace(q.Get("workflow")), Health: readHealthFilters(q),
-			Sort: q.Get("sort"), Direction: q.Get("direction"), PageSize: q.Get("pageSize"),
+			Assignee: readAssigneeFilter(q),
+			Sort:     q.Get("sort"), Direction: q.Get("direction"), PageSize: q.Get("pageSize"),
 		},
 		cursor: q.Get("cursor"),
 	}
@@ -104,6 +105,7 @@ func (q inboxQuery) values() url.Values {
 	set("due", f.Due)
 	set("workflow", f.Workflow)
 	setHealthFilters(v, f.Health)
+	setAssigneeFilter(v, f.Assignee)
 	set("sort", f.Sort)
 	set("direction", f.Direction)
 	set("pageSize", f.PageSize)
@@ -172,7 +174,7 @@ func (q inboxQuery) cleared() inboxQuery {
 func (q inboxQuery) filtered() bool {
 	f := q.filters
 	return f.Query != "" || len(f.Status) > 0 || f.PriorityFrom != "" || f.PriorityTo != "" || f.Due != "" || f.Workflow != "" ||
-		q.filtersHealth()
+		q.filtersHealth() || f.Assignee != (views.InboxAssignee{})
 }
 
 // taskFilter parses the state into the service's filter; problems are messages by input name.
@@ -200,6 +202,7 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 	}
 	f.PriorityFrom, f.PriorityTo = priority("priorityFrom", in.PriorityFrom), priority("priorityTo", in.PriorityTo)
 	q.healthFilter(&f, errs, t)
+	q.assigneeFilter(&f, errs, t)
 	if f.PriorityFrom != nil && f.PriorityTo != nil && *f.PriorityFrom > *f.PriorityTo {
 		errs["priorityFrom"] = t.PriorityRangeOrder
 	}
@@ -287,6 +290,9 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	}
 	filter, problems := q.taskFilter(m.T)
 	w.fillInboxLists(c, &m, q, filter, problems)
+	if msg := problems["assignee"]; msg != "" {
+		m.AssigneeChip = w.assigneeChip(c.Request().Context(), m.T, d.actor(), q, nil, msg)
+	}
 	switch {
 	case len(problems) > 0:
 		m.State, m.FilterErrors, m.FiltersOpen = views.ListInvalid, problems, true
@@ -320,6 +326,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		m.Rows = append(m.Rows, w.inboxRow(m.T, v, d.actor(), q.scope, ret))
 	}
 	w.nameAssignees(c, m.T, d.actor(), page.Items, m.Rows)
+	m.AssigneeChip = w.assigneeChip(c.Request().Context(), m.T, d.actor(), q, page.Items, "")
 	if len(m.Rows) == 0 {
 		m.State = views.ListEmpty
 	}

@@ -115,8 +115,13 @@ func dashboardPage(ch views.Chrome, o tasks.Overview) views.DashboardPage {
 		if name == "" {
 			name = l.Assignee.ID
 		}
-		// The inbox has no assignee filter: the number is shown without a link.
-		m.Workload = append(m.Workload, views.DashCount{Label: name, Count: l.Count, Icon: "user", TestID: "count-workload"})
+		// The open tasks the number counts: the assignee's, in the open statuses.
+		params := assigneeParams(l.Assignee)
+		for _, s := range models.OpenStatuses {
+			params = append(params, "status", string(s))
+		}
+		m.Workload = append(m.Workload, views.DashCount{Label: name, Count: l.Count, Icon: "user", TestID: "count-workload",
+			Href: inboxLink(models.ScopeAll, params...)})
 	}
 	m.Charts = dashboardCharts(t, o)
 	for _, run := range o.LastRuns {

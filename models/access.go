@@ -65,22 +65,28 @@ func ExplainAccess(t Task, s AccessSubject) Access {
 // the id is everything after the first colon, compared exactly. Refusals are 422
 // validation-failed naming the parameter.
 func ParseAccessParticipant(tenant, raw, provider string) (ParticipantRef, error) {
+	return parseParticipantParam(tenant, raw, provider, "participant", "provider")
+}
+
+// parseParticipantParam reads a `<type>:<id>` query parameter and its provider parameter
+// (DefaultProvider when empty); refusals name the parameters field and providerField.
+func parseParticipantParam(tenant, raw, provider, field, providerField string) (ParticipantRef, error) {
 	var pr problems
 	typ, id, ok := strings.Cut(raw, ":")
 	switch {
 	case !ok:
-		pr.fail("participant", "must be <type>:<id>, for example user:ann")
+		pr.fail(field, "must be <type>:<id>, for example user:ann")
 	case typ != string(UserParticipant) && typ != string(GroupParticipant):
-		pr.fail("participant", "the type must be user or group")
+		pr.fail(field, "the type must be user or group")
 	default:
-		pr.text("participant", id, MaxParticipantIDLength, true, Identifier)
+		pr.text(field, id, MaxParticipantIDLength, true, Identifier)
 	}
 	if provider == "" {
 		provider = DefaultProvider
 	}
-	pr.text("provider", provider, MaxProviderLength, true, Identifier)
+	pr.text(providerField, provider, MaxProviderLength, true, Identifier)
 	if provider == GuestProvider {
-		pr.fail("provider", "guest participants come from invitations only")
+		pr.fail(providerField, "guest participants come from invitations only")
 	}
 	if err := pr.err(); err != nil {
 		return ParticipantRef{}, err

@@ -72,6 +72,8 @@ type TaskFilter struct {
 	// and with this severity (managers only: health is not shown to anyone else).
 	HealthCodes    []string
 	HealthSeverity Severity
+	// Assignee narrows to one assignee's tasks or to unassigned ones (ParseAssigneeFilter).
+	Assignee AssigneeFilter
 
 	Sort       SortKey // default SortCreated
 	Descending bool    // default for SortCreated is descending; callers set it explicitly
@@ -119,6 +121,7 @@ func (f TaskFilter) Validate() error {
 		{"taskType", f.TaskType, Identifier},
 		{"workflowDefinitionId", f.WorkflowDefinitionID, Identifier},
 		{"workflowInstanceId", f.WorkflowInstanceID, Identifier},
+		{"assignee", f.Assignee.Participant.ID, Identifier},
 	} {
 		if msg := TextProblem(c.value, c.kind); msg != "" {
 			pr.fail(c.field, msg)

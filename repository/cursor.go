@@ -11,14 +11,16 @@ import (
 )
 
 // cursorVersion is the version of the cursor format; a cursor of another version is unreadable.
-const cursorVersion = 1
+// Version 2 binds the filters (filterDigest).
+const cursorVersion = 2
 
 // maxCursorLength bounds what decodeCursor accepts: a title (512 bytes, escaped as JSON) plus
 // the fixed fields, base64url encoded, stays well below it.
 const maxCursorLength = 4096
 
 // cursor is the position after the last row of a page: the row's sort value and id. It names
-// the sort and direction it was made for, so it is never applied to another order.
+// the sort and direction it was made for, so it is never applied to another order, and the
+// digest of the filters, so it is never applied to another list.
 //
 // On the wire it is the base64url (unpadded) encoding of a small JSON object. It is opaque
 // but not secret: a forged cursor only moves the caller's position inside rows the query
@@ -27,6 +29,7 @@ type cursor struct {
 	Version int            `json:"v"`
 	Sort    models.SortKey `json:"sort"`
 	Desc    bool           `json:"desc"`
+	Filters string         `json:"f"` // filterDigest of the query
 	// Null reports that the row's sort value was NULL (due and completed sorts); Value is
 	// then absent.
 	Null  bool            `json:"null,omitempty"`
@@ -43,9 +46,10 @@ type sortValue struct {
 	text string
 }
 
-// encodeCursor renders the position after a row with sort value v and id.
-func encodeCursor(key models.SortKey, desc bool, v sortValue, id string) (string, error) {
-	c := cursor{Version: cursorVersion, Sort: key, Desc: desc, Null: v.null, ID: id}
+// encodeCursor renders the position after a row with sort value v and id, in the list whose
+// filters have the given digest.
+func encodeCursor(key models.SortKey, desc bool, filters string, v sortValue, id string) (string, error) {
+	c := cursor{Version: cursorVersion, Sort: key, Desc: desc, Filters: filters, Null: v.null, ID: id}
 	if !v.null {
 		var raw any
 		switch sortColumns[key].kind {
@@ -71,10 +75,11 @@ func encodeCursor(key models.SortKey, desc bool, v sortValue, id string) (string
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// decodeCursor reads a cursor made for sort key in the given direction. Anything else (not
-// base64url, not the JSON shape, another version, another sort or direction, a value of the
-// wrong type) is a malformed request.
-func decodeCursor(raw string, key models.SortKey, desc bool) (sortValue, string, error) {
+// decodeCursor reads a cursor made for sort key in the given direction, in the list whose
+// filters have the given digest. Anything else (not base64url, not the JSON shape, another
+// version, another sort, direction or filters, a value of the wrong type) is a malformed
+// request.
+func decodeCursor(raw string, key models.SortKey, desc bool, filters string) (sortValue, string, error) {
 	bad := func(msg string) (sortValue, string, error) {
 		return sortValue{}, "", models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: msg})
 	}
@@ -96,6 +101,9 @@ func decodeCursor(raw string, key models.SortKey, desc bool) (sortValue, string,
 	}
 	if c.Sort != key || c.Desc != desc {
 		return bad("the cursor belongs to another sort or direction")
+	}
+	if c.Filters != filters {
+		return bad("the cursor belongs to other filters")
 	}
 	if c.ID == "" || len(c.ID) > 36 {
 		return bad("the cursor names no row")

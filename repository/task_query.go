@@ -112,7 +112,7 @@ type taskQuery struct {
 // Errors: a manager-only scope or a health filter for anyone but a manager is
 // models.ErrForbidden; an unknown health code or severity is a validation error; an unknown
 // scope, sort, status or due filter is a validation error; an unreadable cursor, or one made
-// for another sort or direction, is models.CodeMalformedRequest.
+// for another sort, direction or filter (filterDigest), is models.CodeMalformedRequest.
 func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error) {
 	q, err := newTaskQuery(f)
 	if err != nil {
@@ -150,7 +150,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if len(recs) > q.limit {
 			recs = recs[:q.limit]
 			last := &recs[len(recs)-1]
-			if page.NextCursor, err = encodeCursor(q.f.Sort, q.f.Descending, q.sort.value(last), last.ID); err != nil {
+			if page.NextCursor, err = encodeCursor(q.f.Sort, q.f.Descending, filterDigest(q.f), q.sort.value(last), last.ID); err != nil {
 				return err
 			}
 		}
@@ -215,7 +215,7 @@ func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 	if len(f.Search) > maxSearchLength {
 		return nil, models.InvalidField("search", "is too long")
 	}
-	if err := (models.TaskFilter{HealthCodes: f.HealthCodes, HealthSeverity: f.HealthSeverity}).Validate(); err != nil {
+	if err := (models.TaskFilter{HealthCodes: f.HealthCodes, HealthSeverity: f.HealthSeverity, Assignee: f.Assignee}).Validate(); err != nil {
 		return nil, err
 	}
 	if f.StaleAfter <= 0 {
@@ -232,7 +232,7 @@ func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 		q.limit = models.MaxPageSize
 	}
 	if f.Cursor != "" {
-		v, id, err := decodeCursor(f.Cursor, f.Sort, f.Descending)
+		v, id, err := decodeCursor(f.Cursor, f.Sort, f.Descending, filterDigest(f))
 		if err != nil {
 			return nil, err
 		}
@@ -286,6 +286,9 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 		// A finding always has a severity: naming both lets ix_tasks_health (tenant,
 		// severity, code) seek the codes instead of reading the tenant's every entry.
 		where = append(where, cond{"health_severity IN ?", []any{healthSeverities}})
+	}
+	if c, ok := assigneeCond(f.Assignee); ok {
+		where = append(where, c)
 	}
 	if f.PriorityFrom != nil {
 		where = append(where, cond{"priority >= ?", []any{*f.PriorityFrom}})

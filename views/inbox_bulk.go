@@ -12,6 +12,9 @@ type BulkToolbar struct {
 	Selected    map[string]bool   // rows checked when the form is shown again
 	Form        BulkForm          // the values as submitted
 	Errors      map[string]string // by input name; "form" for the whole form
+	// PeopleEndpoint is the participants endpoint people.js suggests assignees from; empty
+	// without a directory (the assignee is then typed as an ID, as it always can be).
+	PeopleEndpoint string
 }
 
 // BulkRowRef names a row for the form: its value is "<revision>:<task id>".

@@ -117,6 +117,8 @@ type InboxPage struct {
 	PageSizes    []int
 	Bulk         *BulkToolbar // managers' bulk actions (All, Needs attention); nil elsewhere
 	Lists        InboxLists   // sorting, workflow choices, saved views (inbox_lists.go)
+	// AssigneeChip is the active assignee filter, by name; nil without one.
+	AssigneeChip *AssigneeChip
 }
 
 // InboxFilters are the filter inputs as submitted (strings, so invalid values are shown back).
@@ -128,6 +130,7 @@ type InboxFilters struct {
 	Due          string
 	Workflow     string
 	Health       HealthFilters
+	Assignee     InboxAssignee
 	Sort         string
 	Direction    string
 	PageSize     string

@@ -66,6 +66,12 @@ func testQueryPlans(t *testing.T, h Harness) {
 		{"NeedsAttentionByCreated", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortCreated, Descending: true}},
 		{"NeedsAttentionBlockingByCreated", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortCreated, Descending: true,
 			HealthSeverity: models.SeverityBlocking, IncludeTotal: true}},
+		{"AllByAssignee", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortCreated, Descending: true,
+			Assignee: models.AssigneeFilter{Participant: User("p1", "ann")}, IncludeTotal: true}},
+		{"AllUnassignedByDue", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortDue,
+			Assignee: models.AssigneeFilter{Unassigned: true}, IncludeTotal: true}},
+		{"NeedsAttentionByAssignee", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortDue,
+			Assignee: models.AssigneeFilter{Participant: User("p1", "bob")}, IncludeTotal: true}},
 		{"AllByHealthCode", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortUpdated, Descending: true,
 			HealthCodes: []string{models.HealthNoParticipants, models.HealthFormResolutionFailed}, IncludeTotal: true}},
 	}

@@ -24,6 +24,8 @@ func testQueries(t *testing.T, h Harness) {
 	t.Run("CursorStableUnderInserts", func(t *testing.T) { testQueryCursorStability(t, h) })
 	t.Run("NeedsAttention", func(t *testing.T) { testQueryAttention(t, h) })
 	t.Run("HealthFilters", func(t *testing.T) { testQueryHealthFilters(t, h) })
+	t.Run("AssigneeFilter", func(t *testing.T) { testQueryAssignee(t, h) })
+	t.Run("CursorBoundToFilters", func(t *testing.T) { testQueryCursorFilters(t, h) })
 }
 
 // queryActor is a person of tenant with the given group claims (default provider).

@@ -289,6 +289,8 @@ type Catalog struct {
 	Bulk BulkText
 	// People is the people picker and the participant names (catalog_people.go).
 	People PeopleText
+	// AssigneeFilter is the inbox's assignee filter (catalog_assignee_filter.go).
+	AssigneeFilter AssigneeFilterText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

@@ -344,6 +344,8 @@ var german = &Catalog{
 	Bulk:          germanBulk,
 	People:        germanPeople,
 
+	AssigneeFilter: germanAssigneeFilter,
+
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},
 		{regexp.MustCompile(`^must be text$`), "muss Text sein"},

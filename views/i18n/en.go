@@ -339,4 +339,6 @@ var english = &Catalog{
 	Access:        englishAccess,
 	Bulk:          englishBulk,
 	People:        englishPeople,
+
+	AssigneeFilter: englishAssigneeFilter,
 }
