@@ -161,7 +161,7 @@ func (r ProjectionRequest) projection(tenant string) (models.Projection, formReq
 		if inv.Lifetime == "" {
 			continue
 		}
-		if _, err := ParseLifetime(inv.Lifetime); err != nil {
+		if _, err := models.ParseLifetime(inv.Lifetime); err != nil {
 			fail(fmt.Sprintf("task.invitations[%d].lifetime", i), err.Error())
 		}
 	}

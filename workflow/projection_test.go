@@ -713,13 +713,13 @@ func TestParseLifetime(t *testing.T) {
 		"P366D":    366 * 24 * time.Hour,
 	}
 	for in, want := range ok {
-		got, err := workflow.ParseLifetime(in)
+		got, err := models.ParseLifetime(in)
 		if err != nil || got != want {
 			t.Errorf("ParseLifetime(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "P", "PT", "7D", "P1Y", "P1M", "PT1H2D", "P1DT", "P-1D", "P0D", "PT0S", "P1.5D", "P367D", "P1D1D", "PT1S2M", "p1d", "P1DT1H30M15.5S5"} {
-		if got, err := workflow.ParseLifetime(in); err == nil {
+		if got, err := models.ParseLifetime(in); err == nil {
 			t.Errorf("ParseLifetime(%q) = %v, want an error", in, got)
 		}
 	}

@@ -1,4 +1,4 @@
-package workflow
+package models
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// maxLifetime bounds an invitation lifetime; a guest link that outlives a year is a mistake.
-const maxLifetime = 366 * 24 * time.Hour
+// MaxInvitationLifetime bounds an invitation lifetime; a guest link that outlives a year is a mistake.
+const MaxInvitationLifetime = 366 * 24 * time.Hour
 
 // ParseLifetime reads an invitation lifetime, an ISO 8601 duration such as `P7D`, `PT36H`,
 // `P1DT12H` or `P2W`. Weeks, days, hours, minutes and (fractional) seconds are accepted; years
@@ -42,7 +42,7 @@ func ParseLifetime(s string) (time.Duration, error) {
 	if total <= 0 {
 		return 0, errors.New("must be longer than zero")
 	}
-	if total > maxLifetime.Seconds() {
+	if total > MaxInvitationLifetime.Seconds() {
 		return 0, errors.New("must be at most 366 days")
 	}
 	return time.Duration(math.Round(total * float64(time.Second))), nil
