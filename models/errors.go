@@ -36,6 +36,7 @@ const (
 	CodeDatabaseBusy         Code = "database-busy"
 	CodeCorruptStore         Code = "corrupt-store"
 	CodeLeaseLost            Code = "lease-lost"
+	CodeGuestAccessDenied    Code = "guest-access-denied" // every guest verification or session failure, alike
 
 	// Codes of answers no domain error produces, listed here so every answer's code (and the
 	// page sentence for it) comes from this one set.
@@ -55,6 +56,9 @@ var (
 	ErrCapacity     = errors.New("capacity exceeded")
 	ErrLeaseLost    = errors.New("lease lost")
 	ErrUnauthorized = errors.New("unauthenticated")
+	// ErrGuestDenied is the one answer to every failed guest verification or dead guest
+	// session: it never tells which check failed (SPEC 5.3).
+	ErrGuestDenied = errors.New("guest access denied")
 )
 
 // ConflictError is a 409: the request was well formed but the task's state refuses it.
@@ -125,6 +129,8 @@ func ErrorCode(err error) Code {
 		return ce.Code
 	case errors.As(err, &ve):
 		return ve.Code
+	case errors.Is(err, ErrGuestDenied):
+		return CodeGuestAccessDenied
 	case errors.Is(err, ErrNotFound):
 		return CodeNotFound
 	case errors.Is(err, ErrForbidden):
