@@ -12,40 +12,10 @@ import (
 	"usertasks/testfactory"
 )
 
-// guestInvite is an issued invitation with the secrets only its recipient holds.
-type guestInvite struct {
-	models.Invitation
-	token, code string
-}
-
 // issueGuest issues a code invitation for the task, in the sibling group when one is given.
-func issueGuest(t *testing.T, s *repository.Store, task models.Task, group string) guestInvite {
+func issueGuest(t *testing.T, s *repository.Store, task models.Task, group string) testfactory.IssuedInvitation {
 	t.Helper()
-	token, tokenHash, err := invitations.NewSecret()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var code string
-	inv, err := s.IssueInvitation(ctx(t), task.Tenant, task.ID, func(now time.Time, cur models.Task) (models.Invitation, models.Delivery, models.Event, error) {
-		inv := models.Invitation{ID: models.NewID(), Tenant: cur.Tenant, TaskID: cur.ID, SiblingGroupID: group, VerifierName: "code",
-			AllowedActions: []string{"Complete"}, Recipient: "guest@example.org", TokenHash: tokenHash,
-			Status: models.InvitationPending, IssuedAt: now, ExpiresAt: now.Add(24 * time.Hour), UpdatedAt: now}
-		var codeHash string
-		if code, codeHash, err = invitations.NewCode(inv.ID); err != nil {
-			return inv, models.Delivery{}, models.Event{}, err
-		}
-		inv.CodeHash = codeHash
-		payload, _ := invitations.Payload{Token: token, Code: code}.Encode()
-		d := models.Delivery{ID: models.NewID(), Tenant: cur.Tenant, TaskID: cur.ID, InvitationID: inv.ID, Dispatcher: "dev-mailbox",
-			Payload: payload, State: models.DeliveryPending, AvailableAt: now, ExpiresAt: inv.ExpiresAt,
-			IdempotencyKey: "issue:" + inv.ID, CreatedAt: now, UpdatedAt: now}
-		ev, err := models.InvitationEvent(cur, models.Actor{Tenant: cur.Tenant, Subject: User(cur.Tenant, "boss"), Manager: true}, models.EventInvitationIssued, inv.ID, now)
-		return inv, d, ev, err
-	})
-	if err != nil {
-		t.Fatalf("issue invitation: %v", err)
-	}
-	return guestInvite{Invitation: inv, token: token, code: code}
+	return testfactory.Invitation(ctx(t), t, s, task, &testfactory.InvitationOpts{SiblingGroup: group})
 }
 
 // guestVerification is the store request of a code verification with a fresh credential.
@@ -95,7 +65,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 	t.Run("OK", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		g := issueGuest(t, s, task, "")
-		v, credential := guestVerification(t, g.token, g.code)
+		v, credential := guestVerification(t, g.Token, g.Code)
 		sess, err := s.VerifyInvitation(ctx(t), v)
 		if err != nil {
 			t.Fatal(err)
@@ -124,13 +94,13 @@ func testGuestSessions(t *testing.T, h Harness) {
 		if !access.Session.ExpiresAt.After(access.Now) || access.Session.ExpiresAt.After(access.Now.Add(4*time.Hour+time.Minute)) {
 			t.Fatalf("session expires %v (now %v)", access.Session.ExpiresAt, access.Now)
 		}
-		if _, err := s.GuestAccess(ctx(t), invitations.HashSecret(g.token)); models.ErrorCode(err) != models.CodeNotFound {
+		if _, err := s.GuestAccess(ctx(t), invitations.HashSecret(g.Token)); models.ErrorCode(err) != models.CodeNotFound {
 			t.Fatalf("the invitation token opened a session: %v", err)
 		}
 		if h.QueryInt != nil {
 			for _, q := range []string{
 				"SELECT COUNT(*) FROM user_task_guest_sessions WHERE token_hash LIKE '%" + credential[:16] + "%'",
-				"SELECT COUNT(*) FROM user_task_invitations WHERE token_hash LIKE '%" + g.token[:16] + "%' OR code_hash = '" + g.code + "'",
+				"SELECT COUNT(*) FROM user_task_invitations WHERE token_hash LIKE '%" + g.Token[:16] + "%' OR code_hash = '" + g.Code + "'",
 			} {
 				if n := h.QueryInt(t, s, q); n != 0 {
 					t.Fatalf("%s = %d: a raw secret is stored", q, n)
@@ -139,7 +109,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 		}
 
 		t.Run("ErrGuestDeniedTwice", func(t *testing.T) {
-			v, _ := guestVerification(t, g.token, g.code)
+			v, _ := guestVerification(t, g.Token, g.Code)
 			_, err := s.VerifyInvitation(ctx(t), v)
 			wantIs(t, err, models.ErrGuestDenied)
 		})
@@ -169,18 +139,18 @@ func testGuestSessions(t *testing.T, h Harness) {
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		g := issueGuest(t, s, task, "")
 		wrong := "000000"
-		if g.code == wrong {
+		if g.Code == wrong {
 			wrong = "111111"
 		}
 		for i := 1; i <= models.MaxCodeAttempts; i++ {
-			v, _ := guestVerification(t, g.token, wrong)
+			v, _ := guestVerification(t, g.Token, wrong)
 			_, err := s.VerifyInvitation(ctx(t), v)
 			wantIs(t, err, models.ErrGuestDenied)
 			if got := mustInvitation(t, s, g.TokenHash); got.CodeAttempts != i {
 				t.Fatalf("after %d wrong codes: %d attempts", i, got.CodeAttempts)
 			}
 		}
-		v, _ := guestVerification(t, g.token, g.code)
+		v, _ := guestVerification(t, g.Token, g.Code)
 		_, err := s.VerifyInvitation(ctx(t), v)
 		wantIs(t, err, models.ErrGuestDenied)
 		inv := mustInvitation(t, s, g.TokenHash)
@@ -201,7 +171,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		g := issueGuest(t, s, task, "")
 		clock.Advance(25 * time.Hour)
-		v, _ := guestVerification(t, g.token, g.code)
+		v, _ := guestVerification(t, g.Token, g.Code)
 		_, err := s.VerifyInvitation(ctx(t), v)
 		wantIs(t, err, models.ErrGuestDenied)
 		if inv := mustInvitation(t, s, g.TokenHash); inv.Status != models.InvitationExpired {
@@ -242,7 +212,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 					c.after(t, task)
 				}
 				before := mustGet(t, s, "t1", task.ID)
-				v, _ := guestVerification(t, g.token, g.code)
+				v, _ := guestVerification(t, g.Token, g.Code)
 				_, err := s.VerifyInvitation(ctx(t), v)
 				wantCode(t, err, models.CodeGuestAccessDenied)
 				if inv := mustInvitation(t, s, g.TokenHash); inv.Status != models.InvitationPending {
@@ -260,7 +230,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 		group := models.NewID()
 		a, b := issueGuest(t, s, task, group), issueGuest(t, s, task, group)
 		loner := issueGuest(t, s, task, "")
-		v, _ := guestVerification(t, a.token, a.code)
+		v, _ := guestVerification(t, a.Token, a.Code)
 		if _, err := s.VerifyInvitation(ctx(t), v); err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +243,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 		if inv := mustInvitation(t, s, loner.TokenHash); inv.Status != models.InvitationPending {
 			t.Fatalf("an invitation outside the group is %s", inv.Status)
 		}
-		v, _ = guestVerification(t, b.token, b.code)
+		v, _ = guestVerification(t, b.Token, b.Code)
 		_, err := s.VerifyInvitation(ctx(t), v)
 		wantIs(t, err, models.ErrGuestDenied)
 	})
@@ -282,7 +252,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		group := models.NewID()
 		const n = 4
-		invs := make([]guestInvite, n)
+		invs := make([]testfactory.IssuedInvitation, n)
 		for i := range invs {
 			invs[i] = issueGuest(t, s, task, group)
 		}
@@ -293,7 +263,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
-				v, _ := guestVerification(t, invs[i].token, invs[i].code)
+				v, _ := guestVerification(t, invs[i].Token, invs[i].Code)
 				<-start
 				_, errs[i] = s.VerifyInvitation(ctx(t), v)
 			}(i)
