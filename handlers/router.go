@@ -33,6 +33,11 @@ type Deps struct {
 	// Live and Watchers enable the live-update stream.
 	Live     *live.Broker
 	Watchers StreamAuthorizer
+	// Guests enables the guest API (SPEC 5.3); it needs Tasks.
+	Guests GuestService
+	// IPExtractor decides a request's remote address (rate limits); default the peer address,
+	// never a forwarding header.
+	IPExtractor echo.IPExtractor
 }
 
 // RuntimeDeps are the two halves of the runtime protocol.
@@ -50,6 +55,10 @@ func New(d Deps) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
+	e.IPExtractor = d.IPExtractor
+	if e.IPExtractor == nil {
+		e.IPExtractor = echo.ExtractIPDirect()
+	}
 	e.Use(middleware.RequestID())
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
@@ -123,6 +132,9 @@ func registerAPI(e *echo.Echo, d Deps) {
 	if d.Inbox != nil {
 		registerViewsAPI(v1, d.Inbox, authed)
 	}
+	if d.Guests != nil {
+		registerGuestAPI(v1, d.Guests, d.Tasks, guestRateLimit())
+	}
 }
 
 // requestLog logs one line per request without query strings or bodies (they may hold
@@ -135,7 +147,7 @@ func requestLog(log *slog.Logger) echo.MiddlewareFunc {
 				c.Error(err)
 			}
 			if log != nil {
-				log.Info("request", "method", c.Request().Method, "path", c.Request().URL.Path,
+				log.Info("request", "method", c.Request().Method, "path", logPath(c.Request().URL.Path),
 					"status", c.Response().Status, "request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 			}
 			return nil

@@ -11,6 +11,7 @@ import (
 	"usertasks/directory"
 	"usertasks/formsource"
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/live"
 	"usertasks/migrations"
 	"usertasks/oidclogin"
@@ -97,6 +98,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,
 		Watchers:       svc,
+		Guests:         invitations.NewGuests(store),
 	}
 	if a.verifier != nil {
 		a.deps.Auth = a.verifier

@@ -19,6 +19,7 @@ import (
 	"usertasks/auth"
 	"usertasks/directory"
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/tasks"
@@ -103,6 +104,7 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 
 		Reconciliation: o.Reconciliation,
+		Guests:         invitations.NewGuests(store),
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)
