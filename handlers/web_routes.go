@@ -31,6 +31,10 @@ type WebDeps struct {
 	Dashboard DashboardService
 	// Inbox enables saved views and the workflow choices of the inbox; nil means neither.
 	Inbox InboxService
+
+	// guests enables the guest pages, with the guest API's limiter (New sets both from Deps).
+	guests     GuestService
+	guestLimit echo.MiddlewareFunc
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -108,6 +112,9 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
+	}
+	if d.guests != nil {
+		w.registerGuestPages(e, d.guests, d.guestLimit)
 	}
 	if w.dashboard != nil {
 		e.GET("/manage", w.manageDashboard, signedIn...)

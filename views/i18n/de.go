@@ -347,6 +347,7 @@ var german = &Catalog{
 	People:        germanPeople,
 
 	AssigneeFilter: germanAssigneeFilter,
+	Guest:          germanGuest,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

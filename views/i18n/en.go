@@ -343,4 +343,5 @@ var english = &Catalog{
 	People:        englishPeople,
 
 	AssigneeFilter: englishAssigneeFilter,
+	Guest:          englishGuest,
 }
