@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -48,7 +49,7 @@ func newSessionFixture(t *testing.T, o sessionFixtureOpts) *sessionFixture {
 	// Every node of a fixture shares the secret, so a restarted node reads the same cookies.
 	f.sessions = websessiontest.NewManager(t, websession.Config{Store: f.store, Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}, Insecure: o.dev})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e := handlers.New(handlers.Deps{Store: f.store, Logger: log, Tasks: f.svc,
+	e := handlers.New(handlers.Deps{Store: f.store, Logger: log, Tasks: f.svc, Guests: invitations.NewGuests(f.store),
 		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, DevUsers: o.devUsers, Logger: log}})
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)

@@ -55,7 +55,7 @@ func (w *web) registerGuestPages(e *echo.Echo, guests GuestService, limit echo.M
 		mw           []echo.MiddlewareFunc
 	}{
 		{http.MethodGet, "/guest", g.verifyPage, page},
-		{http.MethodPost, "/guest/verify", g.verify, append(slices.Clip(page), limit, w.sessions.RequireSignInCSRF)},
+		{http.MethodPost, "/guest/verify", g.verify, append(slices.Clip(page), returnErrors(limit), w.sessions.RequireSignInCSRF)},
 		{http.MethodGet, "/guest/task", g.taskPage, guest},
 		{http.MethodPost, "/guest/complete", g.complete, append(slices.Clip(guest), g.requireGuestCSRF)},
 		{http.MethodGet, "/guest/done", g.done, page},
@@ -63,6 +63,29 @@ func (w *web) registerGuestPages(e *echo.Echo, guests GuestService, limit echo.M
 		e.Add(r.method, r.path, r.handle, r.mw...)
 	}
 }
+
+// returnErrors makes a middleware that answers its refusals itself (echo's rate limiter calls
+// c.Error) return them instead, so the guest page answers them with its own page.
+func returnErrors(mw echo.MiddlewareFunc) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		h := mw(next)
+		return func(c echo.Context) error {
+			kept := &keptError{Context: c}
+			if err := h(kept); err != nil {
+				return err
+			}
+			return kept.err
+		}
+	}
+}
+
+// keptError is a context whose Error keeps the error for returnErrors.
+type keptError struct {
+	echo.Context
+	err error
+}
+
+func (k *keptError) Error(err error) { k.err = err }
 
 // guestHeaders are the page headers, with no referrer at all (the first URL holds the token)
 // and no caching of any answer, redirects included.

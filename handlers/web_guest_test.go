@@ -6,14 +6,16 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"usertasks/models"
+	"usertasks/tasks"
 	"usertasks/testfactory"
 )
 
 // guestInvite seeds the fixture's task (Available to the group finance, actions approve and
 // reject) and issues a code invitation allowed to approve only.
-func (f *webFixture) guestInvite(t *testing.T, o *testfactory.InvitationOpts) (models.Task, testfactory.IssuedInvitation) {
+func (f *sessionFixture) guestInvite(t *testing.T, o *testfactory.InvitationOpts) (models.Task, testfactory.IssuedInvitation) {
 	t.Helper()
 	task := f.seed(t, webTaskOpts{})
 	if o == nil {
@@ -87,7 +89,7 @@ func wantNoSiteChrome(t *testing.T, p *webPage) {
 }
 
 func TestGuestPageFlow(t *testing.T) {
-	f := newWebFixture(t)
+	f := newSessionFixture(t, sessionFixtureOpts{})
 	task, inv := f.guestInvite(t, nil)
 	b := f.browser(t)
 
@@ -217,4 +219,293 @@ func TestGuestPageFlow(t *testing.T) {
 			t.Fatal("a consumed invitation verified again")
 		}
 	})
+}
+
+func TestGuestPageSameScreenForAnyToken(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	unknown := strings.Repeat("A", len(inv.Token))
+	b := f.browser(t)
+	norm := func(p *webPage, token string) string {
+		body := p.body
+		if token != "" {
+			body = strings.ReplaceAll(body, `value="`+token+`"`, `value=""`)
+		}
+		return body
+	}
+	want := norm(b.get("/guest?t="+inv.Token).wantStatus(http.StatusOK), inv.Token)
+	for _, tok := range []string{unknown, "", "short", "a/b?c#d e", "ünïcödé", "\x01\x7f", strings.Repeat("x", 5000), inv.Token + "x"} {
+		p := b.get("/guest?t=" + url.QueryEscape(tok)).wantStatus(http.StatusOK)
+		wantGuestHeaders(t, p, "")
+		if got := norm(p, tok); got != want {
+			t.Errorf("token %q: the screen differs from a valid token's:\n%s\nwant\n%s", tok, got, want)
+		}
+	}
+	if p := b.get("/guest").wantStatus(http.StatusOK); norm(p, "") != want {
+		t.Error("/guest without a token differs from a valid token's screen")
+	}
+}
+
+func TestGuestPageBearer(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	task, inv := f.guestInvite(t, &testfactory.InvitationOpts{Bearer: true, AllowedActions: []string{"approve", "reject"}})
+	b := f.browser(t)
+	screen := b.get("/guest?t=" + inv.Token).wantStatus(http.StatusOK)
+	if screen.has("guest-code") || !screen.has("guest-continue") {
+		t.Fatal("a bearer invitation asks for a code")
+	}
+	page := b.follow(b.submit(screen, "guest-verify-form", nil, nil)).wantStatus(http.StatusOK)
+	webWantContains(t, "title", page.text("guest-title"), task.Title)
+	page.one("action-approve")
+	page.one("action-reject")
+}
+
+func TestGuestPageWrongCode(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	wrong := "000000"
+	if inv.Code == wrong {
+		wrong = "999999"
+	}
+	b := f.browser(t)
+	for name, try := range map[string]struct{ token, code string }{
+		"WrongCode":    {inv.Token, wrong},
+		"NoCode":       {inv.Token, ""},
+		"HostileCode":  {inv.Token, "12345\x00"},
+		"UnknownToken": {strings.Repeat("A", len(inv.Token)), inv.Code},
+		"HostileToken": {"a/b?c#d e\u202e", inv.Code},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := b.guestVerify(try.token, try.code).wantStatus(http.StatusForbidden)
+			wantGuestHeaders(t, p, inv.Token)
+			webWantContains(t, "message", p.text("guest-verify-error"), "the code is wrong, or the link is no longer valid")
+			code := p.one("guest-code")
+			if webAttr(code, "aria-invalid") != "true" || !strings.Contains(webAttr(code, "aria-describedby"), "guest-verify-error") {
+				t.Fatalf("the code field is not marked: %v", code.Attr)
+			}
+			if guestCookieOf(p) != nil {
+				t.Fatal("a refused verification set the guest cookie")
+			}
+		})
+	}
+	t.Run("FiveWrongCodes", func(t *testing.T) {
+		got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash)
+		for range models.MaxCodeAttempts - got.CodeAttempts {
+			b.guestVerify(inv.Token, wrong).wantStatus(http.StatusForbidden)
+		}
+		p := b.guestVerify(inv.Token, inv.Code).wantStatus(http.StatusForbidden)
+		p.one("guest-verify-error")
+		if got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash); got.Status != models.InvitationRevoked {
+			t.Fatalf("invitation %s after %d wrong codes", got.Status, models.MaxCodeAttempts)
+		}
+	})
+}
+
+func TestGuestPageCSRF(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	task, inv := f.guestInvite(t, nil)
+	b := f.browser(t)
+	screen := b.get("/guest?t=" + inv.Token).wantStatus(http.StatusOK)
+	for name, set := range map[string]url.Values{
+		"Missing": {"csrf_token": {""}, "code": {inv.Code}},
+		"Wrong":   {"csrf_token": {"forged"}, "code": {inv.Code}},
+	} {
+		t.Run("Verify"+name, func(t *testing.T) {
+			p := b.submit(screen, "guest-verify-form", set, nil).wantStatus(http.StatusForbidden)
+			p.one("guest-refused")
+			if guestCookieOf(p) != nil {
+				t.Fatal("verified without a CSRF token")
+			}
+		})
+	}
+	t.Run("VerifyCrossSite", func(t *testing.T) {
+		b.header = http.Header{"Sec-Fetch-Site": {"cross-site"}}
+		defer func() { b.header = nil }()
+		b.submit(screen, "guest-verify-form", url.Values{"code": {inv.Code}}, nil).wantStatus(http.StatusForbidden)
+	})
+	if got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash); got.Status == models.InvitationVerified || got.CodeAttempts != 0 {
+		t.Fatalf("refused posts reached the invitation: %s, %d attempts", got.Status, got.CodeAttempts)
+	}
+
+	page := b.guestOpen(inv)
+	anonymous := guestFormToken(screen, "guest-verify-form")
+	for name, set := range map[string]url.Values{
+		"Missing":        {"csrf_token": {""}, "confirm": {"final"}},
+		"Wrong":          {"csrf_token": {"forged"}, "confirm": {"final"}},
+		"AnonymousToken": {"csrf_token": {anonymous}, "confirm": {"final"}},
+	} {
+		t.Run("Complete"+name, func(t *testing.T) {
+			b.submit(page, "guest-form", set, page.one("action-approve")).wantStatus(http.StatusForbidden).one("guest-refused")
+		})
+	}
+	if got := f.current(t, task.ID).Status; got != models.StatusAssigned {
+		t.Fatalf("status %s after refused posts", got)
+	}
+	// The session survived the refusals.
+	b.get("/guest/task").wantStatus(http.StatusOK)
+}
+
+func TestGuestPageRateLimit(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	b := f.browser(t)
+	screen := b.get("/guest?t=" + inv.Token).wantStatus(http.StatusOK)
+	// The JSON invitation endpoints and the page share one budget per remote address.
+	for i := range 4 {
+		res, err := http.Post(f.srv.URL+"/api/v1/user-task-invitations/"+url.PathEscape("bad-token-"+string(rune('a'+i)))+"/verify",
+			"application/json", strings.NewReader(`{"code":"123456"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden {
+			t.Fatalf("API attempt %d: %d", i+1, res.StatusCode)
+		}
+	}
+	for i := range 6 {
+		b.submit(screen, "guest-verify-form", url.Values{"code": {"12345" + string(rune('0'+i))}}, nil)
+	}
+	p := b.submit(screen, "guest-verify-form", url.Values{"code": {inv.Code}}, nil).wantStatus(http.StatusTooManyRequests)
+	p.one("guest-rate-limited")
+	wantGuestHeaders(t, p, inv.Token)
+	if p.header.Get("Retry-After") == "" || guestCookieOf(p) != nil {
+		t.Fatalf("429 without Retry-After, or with a session")
+	}
+	if got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash); got.Status == models.InvitationVerified {
+		t.Fatal("the 11th attempt verified")
+	}
+}
+
+func TestGuestPageDeadSession(t *testing.T) {
+	ctx := context.Background()
+	boss := testfactory.Manager("t1", "boss")
+	for name, kill := range map[string]func(t *testing.T, f *sessionFixture, task models.Task){
+		"Reassigned": func(t *testing.T, f *sessionFixture, task models.Task) {
+			cur := f.current(t, task.ID)
+			if _, err := f.svc.Assign(ctx, boss, task.ID, tasks.AssignInput{Common: tasks.Common{ExpectedRevision: cur.Revision},
+				Assignee: testfactory.User("t1", "bob")}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"Closed": func(t *testing.T, f *sessionFixture, task models.Task) {
+			cur := f.current(t, task.ID)
+			if _, err := f.svc.Cancel(ctx, boss, task.ID, tasks.CancelInput{Common: tasks.Common{ExpectedRevision: cur.Revision, OperationID: "op-cancel"},
+				Reason: "no longer needed"}); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newSessionFixture(t, sessionFixtureOpts{})
+			task, inv := f.guestInvite(t, nil)
+			b := f.browser(t)
+			page := b.guestOpen(inv)
+			cookie := b.guestCookieHeader()
+			kill(t, f, task)
+			// The page and the form still open in the browser, each with the live cookie.
+			for _, replay := range []func(*webBrowser) *webPage{
+				func(b *webBrowser) *webPage { return b.get("/guest/task") },
+				func(b *webBrowser) *webPage {
+					return b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve"))
+				},
+			} {
+				fresh := f.browser(t)
+				fresh.header = http.Header{"Cookie": {cookie}}
+				wantGuestInvalid(t, replay(fresh))
+			}
+		})
+	}
+}
+
+// guestCookieHeader is the browser's guest cookie as a Cookie header.
+func (b *webBrowser) guestCookieHeader() string {
+	b.t.Helper()
+	u, _ := url.Parse(b.f.srv.URL + "/guest/task")
+	for _, c := range b.client.Jar.Cookies(u) {
+		if strings.HasSuffix(c.Name, "ut_guest") {
+			return c.Name + "=" + c.Value
+		}
+	}
+	b.t.Fatal("no guest cookie in the browser")
+	return ""
+}
+
+// guestFormToken is the CSRF token a guest form posts (guest pages have no csrf-token meta:
+// no script posts from them).
+func guestFormToken(p *webPage, formTestID string) string {
+	return webFormValues(p.one(formTestID)).Get("csrf_token")
+}
+
+func TestGuestPageExpired(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	b := f.browser(t)
+	b.guestOpen(inv)
+	f.clock.Advance(4*time.Hour + time.Minute) // the guest session lives 4 hours at most
+	wantGuestInvalid(t, b.get("/guest/task"))
+}
+
+func TestGuestCookieOpensNothingElse(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	task, inv := f.guestInvite(t, nil)
+	b := f.browser(t)
+	b.guestOpen(inv)
+	// (Not "/": in dev mode it signs an anonymous visitor in as the first demo user.)
+	for _, path := range []string{"/inbox", "/inbox?tab=all", "/tasks/" + task.ID, "/tasks/" + task.ID + "?tab=history"} {
+		p := b.get(path)
+		if p.status != http.StatusSeeOther || !strings.HasPrefix(p.location, "/login") {
+			t.Errorf("%s with the guest cookie: %d → %q, want the sign-in page", path, p.status, p.location)
+		}
+	}
+	for _, r := range []struct{ method, path string }{
+		{http.MethodGet, "/api/v1/user-tasks"},
+		{http.MethodGet, "/api/v1/user-tasks/" + task.ID},
+		{http.MethodGet, "/api/v1/user-tasks/" + task.ID + "/events"},
+		{http.MethodPost, "/api/v1/user-tasks/" + task.ID + "/complete"},
+		{http.MethodPost, "/api/v1/user-tasks/" + task.ID + "/release"},
+		{http.MethodGet, "/api/v1/user-task-sessions/current"},
+		{http.MethodPost, "/api/v1/user-task-sessions/current/complete"},
+	} {
+		p := b.api(r.method, r.path, "")
+		if p.status != http.StatusUnauthorized && p.status != http.StatusForbidden {
+			t.Errorf("%s %s with the guest cookie: %d", r.method, r.path, p.status)
+		}
+	}
+	post := b.post("/tasks/"+task.ID+"/complete", url.Values{"action": {"approve"}, "expectedRevision": {"2"}})
+	if post.status != http.StatusSeeOther || !strings.HasPrefix(post.location, "/login") {
+		t.Errorf("POST /tasks/{id}/complete with the guest cookie: %d → %q", post.status, post.location)
+	}
+	if got := f.current(t, task.ID).Status; got != models.StatusAssigned {
+		t.Fatalf("status %s", got)
+	}
+}
+
+func TestGuestPageDevCookie(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{dev: true})
+	_, inv := f.guestInvite(t, nil)
+	res := f.browser(t).guestVerify(inv.Token, inv.Code)
+	ck := guestCookieOf(res)
+	if res.status != http.StatusSeeOther || ck == nil || ck.Name != "ut_guest" || ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("dev mode: %d, cookie %+v", res.status, ck)
+	}
+}
+
+func TestGuestPageGerman(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	b := f.browser(t)
+	b.lang = "de-DE,de;q=0.9,en;q=0.5"
+	screen := b.get("/guest?t=" + inv.Token).wantStatus(http.StatusOK)
+	if screen.lang() != "de" || screen.header.Get("Content-Language") != "de" {
+		t.Fatalf("lang %q", screen.lang())
+	}
+	webWantContains(t, "screen", screen.text("guest-verify"), "Ihre Aufgabe öffnen")
+	page := b.follow(b.submit(screen, "guest-verify-form", url.Values{"code": {inv.Code}}, nil)).wantStatus(http.StatusOK)
+	webWantContains(t, "note", page.text("guest-note"), "Sie wurden eingeladen")
+	p := b.submit(page, "guest-form", nil, page.one("action-approve")).wantStatus(http.StatusUnprocessableEntity)
+	webWantContains(t, "confirmation", p.text("error-confirm"), "Bestätigen Sie")
+	done := b.follow(b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve")))
+	webWantContains(t, "done", done.text("guest-done"), "Vielen Dank")
+	invalid := b.get("/guest/task")
+	webWantContains(t, "generic", invalid.text("guest-invalid"), "Dieser Link ist nicht mehr gültig")
 }

@@ -16,7 +16,6 @@ import (
 	"golang.org/x/net/html"
 
 	"usertasks/handlers"
-	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
@@ -83,7 +82,7 @@ func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.T
 	if wrap != nil {
 		svc = wrap(svc)
 	}
-	e := handlers.New(handlers.Deps{Store: store, Logger: log, Guests: invitations.NewGuests(store),
+	e := handlers.New(handlers.Deps{Store: store, Logger: log,
 		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: tasks.NewInbox(store)}})
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)
