@@ -74,9 +74,9 @@ func loadConfig(env environment, serve bool) (config, error) {
 	return c, c.check()
 }
 
-// check decides what the variables decide together: the dev-mode fallbacks, what is required
-// outside dev mode, and the bounds between related values.
-func (c *config) check() error {
+// requireKeys settles the encryption keys: the configured ring, or in dev mode the one kept
+// beside the dev database. Tools that open sealed columns (rekey) need it too.
+func (c *config) requireKeys() error {
 	if c.Keys == nil && c.Dev {
 		spec, err := devKeys(c.DatabaseURL)
 		if err != nil {
@@ -88,6 +88,15 @@ func (c *config) check() error {
 	}
 	if c.Keys == nil {
 		return errNoKeys
+	}
+	return nil
+}
+
+// check decides what the variables decide together: the dev-mode fallbacks, what is required
+// outside dev mode, and the bounds between related values.
+func (c *config) check() error {
+	if err := c.requireKeys(); err != nil {
+		return err
 	}
 	if err := c.HTTP.check(); err != nil {
 		return err

@@ -35,7 +35,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_LISTEN_ADDR", tools: true, set: text(&c.ListenAddr)},
 		{name: "USERTASKS_BASE_URL", tools: true, set: text(&c.BaseURL)},
 		{name: "USERTASKS_DEV", tools: true, set: boolean(&c.Dev)},
-		{name: "USERTASKS_ENCRYPTION_KEYS", file: true, set: c.setKeys},
+		{name: "USERTASKS_ENCRYPTION_KEYS", tools: true, file: true, set: c.setKeys},
 
 		{name: "USERTASKS_HTTP_READ_HEADER_TIMEOUT", set: duration(&c.HTTP.ReadHeader, minHTTPTimeout, "30s, 2m")},
 		{name: "USERTASKS_HTTP_READ_TIMEOUT", set: duration(&c.HTTP.Read, minHTTPTimeout, "30s, 2m")},
