@@ -27,6 +27,7 @@ type IssueFunc func(now time.Time, task models.Task) (models.Invitation, models.
 // A task holds at most models.MaxInvitationsPerTask invitations.
 func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build IssueFunc) (models.Invitation, error) {
 	var inv models.Invitation
+	revision := 0
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		t, err := s.reserveEventSeq(tx, tenant, taskID)
 		if err != nil {
@@ -64,8 +65,14 @@ func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, buil
 		if err := tx.Create(&drec).Error; err != nil {
 			return translate(err)
 		}
+		revision = t.Revision
 		return s.writeRows(tx, &models.Change{Event: &ev})
 	})
+	if err == nil {
+		// Wakes this node's delivery worker (and live pages) after the commit, so the
+		// invitation goes out at once instead of on the next poll.
+		s.changed(tenant, taskID, revision)
+	}
 	return inv, err
 }
 
