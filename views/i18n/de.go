@@ -341,6 +341,7 @@ var german = &Catalog{
 
 	DefaultAction: "Abschließen",
 	Access:        germanAccess,
+	Mailbox:       germanMailbox,
 	Bulk:          germanBulk,
 	People:        germanPeople,
 

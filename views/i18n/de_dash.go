@@ -65,13 +65,15 @@ var germanDash = DashText{
 	RunsAllNote:    "Diese Läufe umfassen alle Mandanten: Sie zeigen, wann der Dienst lief und ob er fehlschlug, nie die Zahlen eines anderen Mandanten.",
 	DispatcherNote: "Der Postausgang wird jede Sekunde abgefragt; seine Läufe sind Ein-Minuten-Fenster, in denen etwas zugestellt wurde oder fehlschlug.",
 	Workers: map[string]string{
-		"reconciliation":    "Abgleich",
-		"due-sweep":         "Fälligkeitsprüfung",
-		"resumption-outbox": "Fortsetzungs-Postausgang",
+		"reconciliation":      "Abgleich",
+		"due-sweep":           "Fälligkeitsprüfung",
+		"resumption-outbox":   "Fortsetzungs-Postausgang",
+		"invitation-delivery": "Einladungszustellung",
 	},
 	CountNames: map[string]string{
 		"recreated": "neu erstellt", "requeued": "erneut eingereiht", "finalized": "abgeschlossen", "ambiguous": "unklar",
 		"timedOut": "Zeit abgelaufen", "overdue": "als überfällig markiert", "skipped": "übersprungen",
 		"claimed": "übernommen", "delivered": "zugestellt", "failed": "fehlgeschlagen",
+		"sent": "gesendet", "abandoned": "aufgegeben", "dropped": "verworfen (abgelaufen)", "expired": "Einladungen abgelaufen",
 	},
 }

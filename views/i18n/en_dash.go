@@ -65,13 +65,15 @@ var englishDash = DashText{
 	RunsAllNote:    "These runs cover every tenant: they show when the worker ran and whether it failed, never another tenant's numbers.",
 	DispatcherNote: "The outbox is polled every second; its runs are one-minute windows in which something was delivered or failed.",
 	Workers: map[string]string{
-		"reconciliation":    "Reconciliation",
-		"due-sweep":         "Due sweep",
-		"resumption-outbox": "Resumption outbox",
+		"reconciliation":      "Reconciliation",
+		"due-sweep":           "Due sweep",
+		"resumption-outbox":   "Resumption outbox",
+		"invitation-delivery": "Invitation delivery",
 	},
 	CountNames: map[string]string{
 		"recreated": "recreated", "requeued": "requeued", "finalized": "finalized", "ambiguous": "ambiguous",
 		"timedOut": "timed out", "overdue": "flagged overdue", "skipped": "skipped",
 		"claimed": "claimed", "delivered": "delivered", "failed": "failed",
+		"sent": "sent", "abandoned": "abandoned", "dropped": "dropped (expired)", "expired": "invitations expired",
 	},
 }
