@@ -266,19 +266,9 @@ func (d *Deliverer) flag(ctx context.Context, log *slog.Logger, row models.Deliv
 	}
 }
 
-// deliveryRuns are the runs to record for a window of the delivery loop: one per tenant it
-// did something for, and one over all tenants when a run failed.
-func deliveryRuns(tenants map[string]DeliveryCounts, errCode string, elapsed time.Duration) []models.WorkerRun {
-	var out []models.WorkerRun
-	for tenant, c := range tenants {
-		out = append(out, models.WorkerRun{Worker: models.WorkerDeliveries, Tenant: tenant, Elapsed: elapsed,
-			Counts: map[string]int{"claimed": c.Claimed, "sent": c.Sent, "failed": c.Failed, "abandoned": c.Abandoned,
-				"dropped": c.Dropped, "expired": c.Expired}})
-	}
-	if errCode != "" {
-		out = append(out, models.WorkerRun{Worker: models.WorkerDeliveries, Tenant: models.AllTenants, Elapsed: elapsed, ErrorCode: errCode})
-	}
-	return out
+func (c DeliveryCounts) recorded() (models.Worker, map[string]int) {
+	return models.WorkerDeliveries, map[string]int{"claimed": c.Claimed, "sent": c.Sent, "failed": c.Failed,
+		"abandoned": c.Abandoned, "dropped": c.Dropped, "expired": c.Expired}
 }
 
 // deliveryLoop sends the invitation outbox: on its interval (with the expiry sweep first), at
@@ -324,39 +314,12 @@ func (w *Workers) deliveryLoop(ctx, work context.Context) {
 
 // deliveryWindow aggregates the delivery loop's runs between two recordings.
 type deliveryWindow struct {
-	start   time.Time
-	tenants map[string]DeliveryCounts
-	errCode string
+	runWindow[DeliveryCounts, *DeliveryCounts]
 }
 
 // add folds one run into the window; an idle run leaves it untouched.
 func (w *deliveryWindow) add(res DeliveryResult, err error, now time.Time) {
-	if !res.busy() && err == nil {
-		return
+	if res.busy() || err != nil {
+		w.fold(res.Tenants, err, now)
 	}
-	if w.start.IsZero() {
-		w.start = now
-	}
-	for tenant, c := range res.Tenants {
-		if w.tenants == nil {
-			w.tenants = map[string]DeliveryCounts{}
-		}
-		sum := w.tenants[tenant]
-		sum.add(c)
-		w.tenants[tenant] = sum
-	}
-	if err != nil {
-		w.errCode = workflow.RuntimeErrorCode(err)
-	}
-}
-
-// take returns the window's runs and starts a new one once the window is every long (or
-// force) and holds something.
-func (w *deliveryWindow) take(now time.Time, every time.Duration, force bool) []models.WorkerRun {
-	if w.start.IsZero() || (!force && now.Sub(w.start) < every) {
-		return nil
-	}
-	out := deliveryRuns(w.tenants, w.errCode, now.Sub(w.start))
-	*w = deliveryWindow{}
-	return out
 }
