@@ -64,6 +64,7 @@ var germanDash = DashText{
 	RunsOfAll:      "Läufe über alle Mandanten",
 	RunsAllNote:    "Diese Läufe umfassen alle Mandanten: Sie zeigen, wann der Dienst lief und ob er fehlschlug, nie die Zahlen eines anderen Mandanten.",
 	DispatcherNote: "Der Postausgang wird jede Sekunde abgefragt; seine Läufe sind Ein-Minuten-Fenster, in denen etwas zugestellt wurde oder fehlschlug.",
+	DeliveriesNote: "Einladungen gehen sofort nach dem Ausstellen hinaus und werden nach 15 s, 1 min, 5 min und 30 min erneut versucht; seine Läufe sind Ein-Minuten-Fenster, in denen eine Einladung gesendet wurde, fehlschlug oder ablief.",
 	Workers: map[string]string{
 		"reconciliation":      "Abgleich",
 		"due-sweep":           "Fälligkeitsprüfung",

@@ -64,6 +64,7 @@ var englishDash = DashText{
 	RunsOfAll:      "Runs over all tenants",
 	RunsAllNote:    "These runs cover every tenant: they show when the worker ran and whether it failed, never another tenant's numbers.",
 	DispatcherNote: "The outbox is polled every second; its runs are one-minute windows in which something was delivered or failed.",
+	DeliveriesNote: "Invitations go out as soon as they are issued and are retried after 15 s, 1 min, 5 min and 30 min; its runs are one-minute windows in which an invitation was sent, failed or expired.",
 	Workers: map[string]string{
 		"reconciliation":      "Reconciliation",
 		"due-sweep":           "Due sweep",
