@@ -44,12 +44,13 @@ type DeliveryOptions struct {
 	BaseURL string
 	// BatchSize is how many rows one run claims. Default 50.
 	BatchSize int
-	// Parallel is how many dispatches of a batch run at once. Default 4.
+	// Parallel is how many dispatches of a batch run at once. Default 8.
 	Parallel int
-	// Timeout bounds one dispatch attempt. Default 1 min.
+	// Timeout bounds one dispatch attempt. Default 30 s.
 	Timeout time.Duration
-	// LeaseFor is how long a claimed row stays with this node. Default 5 min (it must outlast
-	// a batch: BatchSize / Parallel attempts of at most Timeout each).
+	// LeaseFor is how long a claimed row stays with this node. Default 5 min, and never less
+	// than a whole batch may take (BatchSize / Parallel rounds of Timeout each), so no other
+	// node claims a row that is still waiting for its turn here.
 	LeaseFor time.Duration
 	// Schedule spaces the retries. Default DeliverySchedule.
 	Schedule []time.Duration
@@ -80,14 +81,15 @@ func NewDeliverer(store DeliveryStore, dispatchers map[string]invitations.Dispat
 		o.BatchSize = 50
 	}
 	if o.Parallel <= 0 {
-		o.Parallel = 4
+		o.Parallel = 8
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = time.Minute
+		o.Timeout = 30 * time.Second
 	}
 	if o.LeaseFor <= 0 {
 		o.LeaseFor = 5 * time.Minute
 	}
+	o.LeaseFor = max(o.LeaseFor, time.Duration((o.BatchSize+o.Parallel-1)/o.Parallel)*o.Timeout)
 	if len(o.Schedule) == 0 {
 		o.Schedule = DeliverySchedule
 	}

@@ -261,7 +261,7 @@ func TestDeliveriesLeaseLostCannotAcknowledge(t *testing.T) {
 	issued := dvIssue(t, a, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
 	// Node A's attempt outlasts its lease: meanwhile node B claims the row and sends it.
 	bDisp := &dvDispatcher{}
-	nodeB := dvDeliverer(b, "node-b", bDisp, workers.DeliveryOptions{Logger: log, LeaseFor: time.Minute})
+	nodeB := dvDeliverer(b, "node-b", bDisp, workers.DeliveryOptions{Logger: log, LeaseFor: time.Minute, BatchSize: 1, Timeout: time.Second})
 	var bRes workers.DeliveryResult
 	aDisp := &dvDispatcher{fail: func(invitations.Message) error {
 		clock.Advance(2 * time.Minute)
@@ -272,7 +272,7 @@ func TestDeliveriesLeaseLostCannotAcknowledge(t *testing.T) {
 		}
 		return &invitations.DispatchError{Code: "smtp-rcpt-451"}
 	}}
-	res, err := dvDeliverer(a, "node-a", aDisp, workers.DeliveryOptions{Logger: log, LeaseFor: time.Minute}).RunOnce(t.Context())
+	res, err := dvDeliverer(a, "node-a", aDisp, workers.DeliveryOptions{Logger: log, LeaseFor: time.Minute, BatchSize: 1, Timeout: time.Second}).RunOnce(t.Context())
 	if err != nil || res.Failed != 1 || bRes.Sent != 1 {
 		t.Fatalf("node a %+v %v; node b %+v", res, err, bRes)
 	}
@@ -362,4 +362,27 @@ func TestDeliveriesGoOutOnAKickAndRecordRuns(t *testing.T) {
 		t.Fatalf("runs %+v, %v", runs, err)
 	}
 	dvSecretsAbsent(t, "logs", logs.String(), issued)
+}
+
+func TestDeliveriesLeaseOutlastsTheBatch(t *testing.T) {
+	clock := &testfactory.Clock{}
+	s := wkSQLite(t).open(t, clock)
+	log, _ := wkLogger(t)
+	task := wkProject(t, s, wkTaskOpts{})
+	dvIssue(t, s, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
+	var stolen int
+	disp := &dvDispatcher{fail: func(invitations.Message) error {
+		// Five rounds of a minute may pass before this row's turn would end.
+		clock.Advance(4*time.Minute + 50*time.Second)
+		rows, err := s.ClaimDeliveries(context.Background(), "node-b", 10, time.Minute)
+		if err != nil {
+			t.Error(err)
+		}
+		stolen = len(rows)
+		return nil
+	}}
+	res, err := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log, LeaseFor: time.Second, BatchSize: 10, Parallel: 2, Timeout: time.Minute}).RunOnce(t.Context())
+	if err != nil || res.Sent != 1 || stolen != 0 {
+		t.Fatalf("run %+v %v; another node claimed %d rows during the batch", res, err, stolen)
+	}
 }
