@@ -18,6 +18,7 @@ type DeliveryStore interface {
 	AckDelivery(ctx context.Context, d models.Delivery) error
 	RetryDelivery(ctx context.Context, d models.Delivery, delay time.Duration, errCode string, abandon bool) (int, error)
 	ExpireInvitations(ctx context.Context, limit int) (map[string]int, error)
+	FindInvitationByTokenHash(ctx context.Context, tokenHash string) (models.Invitation, error)
 	Now(ctx context.Context) (time.Time, error)
 	Get(ctx context.Context, tenant, id string) (models.Task, error)
 	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
@@ -33,6 +34,7 @@ const (
 	DeliveryExpired         = "expired"                   // the invitation expired before it went out
 	DeliveryNoDispatcher    = "dispatcher-not-configured" // the row names a dispatcher this node lacks
 	DeliveryBadPayload      = "payload-undecodable"       // the opened payload is not an invitation's
+	DeliveryNotPending      = "invitation-closed"         // revoked, verified or consumed before it went out
 	deliveryFailingHealthEN = "An invitation could not be delivered; issue a new one or assign the task to someone else."
 )
 
@@ -109,7 +111,7 @@ type DeliveryCounts struct {
 	Sent      int // accepted by their dispatcher
 	Failed    int // scheduled for another attempt
 	Abandoned int // failed for the last time
-	Dropped   int // expired before they went out
+	Dropped   int // expired, revoked or used before they went out
 	Expired   int // invitations the sweep marked expired
 }
 
@@ -196,6 +198,18 @@ func (d *Deliverer) deliver(ctx context.Context, row models.Delivery, now time.T
 	if err != nil {
 		return d.fail(book, log, row, DeliveryBadPayload, true)
 	}
+	// A revoke (or a verification through another channel) may have come first: such an
+	// invitation's link is never sent.
+	switch inv, err := d.store.FindInvitationByTokenHash(ctx, invitations.HashSecret(p.Token)); {
+	case errors.Is(err, models.ErrNotFound), err == nil && (inv.ID != row.InvitationID || !sendable(inv.Status)):
+		if _, err := d.store.RetryDelivery(book, row, 0, DeliveryNotPending, true); err != nil && !errors.Is(err, models.ErrLeaseLost) {
+			log.Warn("drop delivery of a closed invitation", "code", workflow.RuntimeErrorCode(err))
+		}
+		log.Info("invitation delivery dropped: the invitation is no longer pending")
+		return DeliveryCounts{Dropped: 1}
+	case err != nil:
+		return d.fail(book, log, row, workflow.RuntimeErrorCode(err), false)
+	}
 	dispatcher, ok := d.dispatchers[row.Dispatcher]
 	if !ok {
 		return d.fail(book, log, row, DeliveryNoDispatcher, false)
@@ -222,6 +236,11 @@ func (d *Deliverer) deliver(ctx context.Context, row models.Delivery, now time.T
 		}
 	}
 	return DeliveryCounts{Sent: 1}
+}
+
+// sendable reports whether an invitation in status s may still be sent to its guest.
+func sendable(s models.InvitationStatus) bool {
+	return s == models.InvitationPending || s == models.InvitationDispatched
 }
 
 // fail records a failed attempt with its safe code: the next attempt on the schedule, or,

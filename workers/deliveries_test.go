@@ -116,33 +116,35 @@ func dvDeliverer(s *repository.Store, owner string, d invitations.Dispatcher, o 
 }
 
 func TestDeliveriesSendOnceAndMarkDispatched(t *testing.T) {
-	s := wkSQLite(t).open(t, nil)
-	log, logs := wkLogger(t)
-	task := wkProject(t, s, wkTaskOpts{})
-	issued := dvIssue(t, s, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
-	disp := &dvDispatcher{}
-	res, err := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log}).RunOnce(t.Context())
-	if err != nil || res.Claimed != 1 || res.Sent != 1 || res.Tenants[task.Tenant].Sent != 1 {
-		t.Fatalf("run %+v, %v", res, err)
-	}
-	calls := disp.calls()
-	if len(calls) != 1 {
-		t.Fatalf("dispatched %d times", len(calls))
-	}
-	m := calls[0]
-	want := invitations.Message{Tenant: task.Tenant, TaskID: task.ID, InvitationID: issued.inv.ID, Recipient: issued.inv.Recipient,
-		Link: "https://tasks.example.org/prefix/guest?t=" + issued.token, Code: issued.code, ExpiresAt: issued.inv.ExpiresAt}
-	if m != want {
-		t.Fatalf("message\n got %+v\nwant %+v", m, want)
-	}
-	if got := dvStatus(t, s, issued.inv); got != models.InvitationDispatched {
-		t.Fatalf("status %s", got)
-	}
-	again, _ := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log}).RunOnce(t.Context())
-	if again.Claimed != 0 || len(disp.calls()) != 1 {
-		t.Fatalf("sent again: %+v", again)
-	}
-	dvSecretsAbsent(t, "logs", logs.String(), issued)
+	wkProviders(t, func(t *testing.T, db wkDB) {
+		s := db.open(t, nil)
+		log, logs := wkLogger(t)
+		task := wkProject(t, s, wkTaskOpts{})
+		issued := dvIssue(t, s, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
+		disp := &dvDispatcher{}
+		res, err := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log}).RunOnce(t.Context())
+		if err != nil || res.Claimed != 1 || res.Sent != 1 || res.Tenants[task.Tenant].Sent != 1 {
+			t.Fatalf("run %+v, %v", res, err)
+		}
+		calls := disp.calls()
+		if len(calls) != 1 {
+			t.Fatalf("dispatched %d times", len(calls))
+		}
+		m := calls[0]
+		want := invitations.Message{Tenant: task.Tenant, TaskID: task.ID, InvitationID: issued.inv.ID, Recipient: issued.inv.Recipient,
+			Link: "https://tasks.example.org/prefix/guest?t=" + issued.token, Code: issued.code, ExpiresAt: issued.inv.ExpiresAt}
+		if m != want {
+			t.Fatalf("message\n got %+v\nwant %+v", m, want)
+		}
+		if got := dvStatus(t, s, issued.inv); got != models.InvitationDispatched {
+			t.Fatalf("status %s", got)
+		}
+		again, _ := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log}).RunOnce(t.Context())
+		if again.Claimed != 0 || len(disp.calls()) != 1 {
+			t.Fatalf("sent again: %+v", again)
+		}
+		dvSecretsAbsent(t, "logs", logs.String(), issued)
+	})
 }
 
 func TestDeliveriesBackOffThenAbandonWithHealth(t *testing.T) {
@@ -385,4 +387,31 @@ func TestDeliveriesLeaseOutlastsTheBatch(t *testing.T) {
 	if err != nil || res.Sent != 1 || stolen != 0 {
 		t.Fatalf("run %+v %v; another node claimed %d rows during the batch", res, err, stolen)
 	}
+}
+
+func TestDeliveriesDropAClosedInvitationUnsent(t *testing.T) {
+	s := wkSQLite(t).open(t, nil)
+	log, logs := wkLogger(t)
+	task := wkProject(t, s, wkTaskOpts{})
+	revoked := dvIssue(t, s, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
+	db, err := s.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As a revoke committed after issuance but before the first attempt leaves it.
+	if _, err := db.Exec("UPDATE user_task_invitations SET status = 'revoked' WHERE id = ?", revoked.inv.ID); err != nil {
+		t.Fatal(err)
+	}
+	disp := &dvDispatcher{}
+	res, err := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log}).RunOnce(t.Context())
+	if err != nil || res.Dropped != 1 || len(disp.calls()) != 0 {
+		t.Fatalf("run %+v %v, %d dispatches", res, err, len(disp.calls()))
+	}
+	if st := dvStatus(t, s, revoked.inv); st != models.InvitationRevoked {
+		t.Fatalf("status %s", st)
+	}
+	if h := wkGet(t, s, task.Tenant, task.ID).Health; h.Code != "" {
+		t.Fatalf("a revoked invitation flagged the task: %+v", h)
+	}
+	dvSecretsAbsent(t, "logs", logs.String(), revoked)
 }
