@@ -42,7 +42,11 @@ type receivedMail struct {
 	tls        bool
 }
 
-func startRelay(t *testing.T) *relay {
+func startRelay(t *testing.T) *relay { return startRelayTLS(t, "starttls") }
+
+// startRelayTLS starts the relay: "starttls" offers STARTTLS, "implicit" speaks TLS from the
+// first byte (port 465 style), "none" offers no TLS at all.
+func startRelayTLS(t *testing.T, mode string) *relay {
 	t.Helper()
 	cert, pool := selfSigned(t)
 	r := &relay{pool: pool}
@@ -55,6 +59,12 @@ func startRelay(t *testing.T) *relay {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
+	}
+	switch mode {
+	case "implicit":
+		l = tls.NewListener(l, srv.TLSConfig)
+	case "none":
+		srv.TLSConfig, srv.AllowInsecureAuth = nil, true
 	}
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
@@ -200,6 +210,29 @@ func TestSMTPSendsOverSTARTTLSWithAuth(t *testing.T) {
 	}
 }
 
+func TestSMTPSendsOverImplicitTLS(t *testing.T) {
+	r := startRelayTLS(t, "implicit")
+	d, err := invitations.NewSMTP(invitations.SMTPConfig{Host: r.host, Port: r.port, Username: "mailer", Password: "s3cret-pass",
+		From: "tasks@example.org", TLS: invitations.SMTPTLS, TLSConfig: &tls.Config{ServerName: "localhost", RootCAs: r.pool}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Dispatch(context.Background(), smtpMessage); err != nil {
+		t.Fatalf("dispatch: %v", err)
+	}
+	if got := r.mails(); len(got) != 1 || !got[0].tls || got[0].user != "mailer" {
+		t.Fatalf("mails %+v", got)
+	}
+	t.Run("STARTTLSRequiredButNotOffered", func(t *testing.T) {
+		// A relay that speaks TLS at once cannot be reached by a client expecting STARTTLS.
+		d, _ := invitations.NewSMTP(invitations.SMTPConfig{Host: r.host, Port: r.port, From: "tasks@example.org",
+			TLSConfig: &tls.Config{ServerName: "localhost", RootCAs: r.pool}, Timeout: time.Second})
+		if err := d.Dispatch(context.Background(), smtpMessage); err == nil {
+			t.Fatal("sent without the TLS the configuration requires")
+		}
+	})
+}
+
 func TestSMTPFailuresAreRetriedWithASafeCode(t *testing.T) {
 	r := startRelay(t)
 	r.refuse = "nobody@example.net"
@@ -235,6 +268,13 @@ func TestSMTPFailuresAreRetriedWithASafeCode(t *testing.T) {
 	if n := len(r.mails()); n != 0 {
 		t.Fatalf("%d mails went out", n)
 	}
+	t.Run("RelayWithoutSTARTTLS", func(t *testing.T) {
+		plain := startRelayTLS(t, "none")
+		err := smtpDispatcher(t, plain, "s3cret-pass", true).Dispatch(context.Background(), smtpMessage)
+		if got := invitations.ErrorCode(err); got != "smtp-tls" || len(plain.mails()) != 0 {
+			t.Fatalf("code %q (%v), %d mails", got, err, len(plain.mails()))
+		}
+	})
 	t.Run("Unreachable", func(t *testing.T) {
 		l, _ := net.Listen("tcp", "127.0.0.1:0")
 		port := l.Addr().(*net.TCPAddr).Port
