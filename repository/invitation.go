@@ -69,9 +69,10 @@ func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, buil
 		return s.writeRows(tx, &models.Change{Event: &ev})
 	})
 	if err == nil {
-		// Wakes this node's delivery worker (and live pages) after the commit, so the
-		// invitation goes out at once instead of on the next poll.
+		// After the commit: live pages show the invitation, and this node's delivery worker
+		// sends it at once instead of on its next poll.
 		s.changed(tenant, taskID, revision)
+		s.deliveryQueued()
 	}
 	return inv, err
 }

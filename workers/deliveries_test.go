@@ -321,11 +321,6 @@ func TestDeliveriesDropExpiredAndSweepExpiresInvitations(t *testing.T) {
 	dvSecretsAbsent(t, "logs", logs.String(), sent, late)
 }
 
-// dvKicker wakes the workers on every committed change, as cmd/web's notifier does.
-type dvKicker struct{ w *workers.Workers }
-
-func (k dvKicker) Changed(string, string, int) { k.w.Kick() }
-
 func TestDeliveriesGoOutOnAKickAndRecordRuns(t *testing.T) {
 	s := wkSQLite(t).open(t, nil)
 	log, logs := wkLogger(t)
@@ -336,8 +331,8 @@ func TestDeliveriesGoOutOnAKickAndRecordRuns(t *testing.T) {
 		Deliveries:  workers.DeliveryOptions{BaseURL: dvBaseURL},
 		Logger:      log,
 	})
-	s.NotifyChanges(dvKicker{w})
-	defer s.NotifyChanges(nil)
+	s.NotifyDeliveries(w.KickDeliveries) // as cmd/web wires it
+	defer s.NotifyDeliveries(nil)
 	task := wkProject(t, s, wkTaskOpts{})
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})

@@ -149,14 +149,20 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	}
 }
 
-// Kick wakes the dispatcher and the delivery worker now (a transition or an invitation was
-// just committed on this node). It never blocks.
+// Kick wakes the dispatcher now (a transition was just committed on this node). It never blocks.
 func (w *Workers) Kick() {
-	for _, k := range []chan struct{}{w.kick, w.deliverKick} {
-		select {
-		case k <- struct{}{}:
-		default:
-		}
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// KickDeliveries wakes the delivery worker now (an invitation was just issued on this node;
+// repository.Store.NotifyDeliveries). It never blocks.
+func (w *Workers) KickDeliveries() {
+	select {
+	case w.deliverKick <- struct{}{}:
+	default:
 	}
 }
 

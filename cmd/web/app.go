@@ -70,6 +70,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	a.workers = workers.New(store, runtime, workerOpts)
 	// Every committed change leaves through the store's post-commit hook, whoever made it.
 	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
+	store.NotifyDeliveries(a.workers.KickDeliveries)
 	// The resolver's directory (the demo one in dev mode) also answers the people picker,
 	// checks assignees, names participants and tells the access explanation a person's groups.
 	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter})

@@ -110,3 +110,25 @@ func testInvitationExpiry(t *testing.T, h Harness) {
 		}
 	})
 }
+
+// testDeliveryNotify: IssueInvitation calls the NotifyDeliveries hook once after its commit,
+// and a refused issuance does not.
+func testDeliveryNotify(t *testing.T, h Harness) {
+	s := h.Open(t, Options{})
+	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
+	calls := 0
+	s.NotifyDeliveries(func() { calls++ })
+	issue(t, s, task, "tok-notify-1")
+	if calls != 1 {
+		t.Fatalf("%d calls after one issuance", calls)
+	}
+	_, err := s.IssueInvitation(ctx(t), "t2", task.ID, func(time.Time, models.Task) (models.Invitation, models.Delivery, models.Event, error) {
+		return models.Invitation{}, models.Delivery{}, models.Event{}, nil
+	})
+	wantIs(t, err, models.ErrNotFound)
+	s.NotifyDeliveries(nil)
+	issue(t, s, task, "tok-notify-2")
+	if calls != 1 {
+		t.Fatalf("%d calls: a refused issuance or a removed hook notified", calls)
+	}
+}
