@@ -187,6 +187,9 @@ func (d *Deliverer) deliver(ctx context.Context, row models.Delivery, now time.T
 	log := d.log.With("tenant", row.Tenant, "taskId", row.TaskID, "invitationId", row.InvitationID, "dispatcher", row.Dispatcher)
 	book, cancel := bookkeeping(ctx)
 	defer cancel()
+	if ctx.Err() != nil {
+		return DeliveryCounts{} // shutting down: the row goes out after its lease, no attempt counted
+	}
 	if !row.ExpiresAt.After(now) {
 		if _, err := d.store.RetryDelivery(book, row, 0, DeliveryExpired, true); err != nil && !errors.Is(err, models.ErrLeaseLost) {
 			log.Warn("drop expired delivery", "code", workflow.RuntimeErrorCode(err))
@@ -217,6 +220,10 @@ func (d *Deliverer) deliver(ctx context.Context, row models.Delivery, now time.T
 	attempt, stop := context.WithTimeout(ctx, d.o.Timeout)
 	err = dispatcher.Dispatch(attempt, invitations.MessageOf(d.o.BaseURL, row.Tenant, row.TaskID, row.InvitationID, row.ExpiresAt, p))
 	stop()
+	if err != nil && ctx.Err() != nil {
+		log.Info("invitation delivery interrupted by shutdown; it is tried again once its lease ends")
+		return DeliveryCounts{}
+	}
 	if err != nil {
 		return d.fail(book, log, row, invitations.ErrorCode(err), false)
 	}

@@ -410,3 +410,22 @@ func TestDeliveriesDropAClosedInvitationUnsent(t *testing.T) {
 	}
 	dvSecretsAbsent(t, "logs", logs.String(), revoked)
 }
+
+func TestDeliveriesInterruptedByShutdownCountNoAttempt(t *testing.T) {
+	clock := &testfactory.Clock{}
+	s := wkSQLite(t).open(t, clock)
+	log, _ := wkLogger(t)
+	task := wkProject(t, s, wkTaskOpts{})
+	dvIssue(t, s, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	disp := &dvDispatcher{fail: func(invitations.Message) error { cancel(); return context.Canceled }}
+	res, err := dvDeliverer(s, "node-a", disp, workers.DeliveryOptions{Logger: log, LeaseFor: time.Minute, BatchSize: 1}).RunOnce(ctx)
+	if err != nil || res.Claimed != 1 || res.Failed+res.Sent+res.Abandoned != 0 {
+		t.Fatalf("run %+v %v", res, err)
+	}
+	clock.Advance(time.Minute + time.Second)
+	rows, err := s.ClaimDeliveries(t.Context(), "node-b", 10, time.Minute)
+	if err != nil || len(rows) != 1 || rows[0].Attempts != 0 || rows[0].LastError != "" {
+		t.Fatalf("after the lease: %+v %v", rows, err)
+	}
+}
