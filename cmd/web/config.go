@@ -33,7 +33,8 @@ type config struct {
 	DirectoryURL  string
 	FormsDir      string
 
-	Cadence cadence
+	Cadence     cadence
+	Invitations invitationConfig
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration
@@ -65,6 +66,7 @@ func loadConfig(env environment, serve bool) (config, error) {
 	if err := c.read(env, !serve); err != nil {
 		return c, err
 	}
+	c.Invitations.baseURLSet = c.BaseURL != ""
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + c.ListenAddr
 	}
@@ -125,7 +127,7 @@ func (c *config) check() error {
 	if c.RuntimeURL != "" && c.RuntimeSecret == "" {
 		return fmt.Errorf("USERTASKS_RUNTIME_SECRET is required with USERTASKS_RUNTIME_URL")
 	}
-	return nil
+	return c.checkInvitations()
 }
 
 // checkAuth checks how tokens are verified. Outside dev mode a key source, the issuer and the

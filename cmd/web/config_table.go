@@ -30,7 +30,7 @@ type setting struct {
 // settings is the table of every variable, in the order they are read, bound to c.
 func (c *config) settings() []setting {
 	a := &c.Auth
-	return []setting{
+	return append([]setting{
 		{name: "USERTASKS_DATABASE_URL", tools: true, set: c.setDatabaseURL},
 		{name: "USERTASKS_LISTEN_ADDR", tools: true, set: text(&c.ListenAddr)},
 		{name: "USERTASKS_BASE_URL", tools: true, set: text(&c.BaseURL)},
@@ -81,7 +81,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_RECONCILE_INTERVAL", set: duration(&c.Cadence.Reconcile, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_QUIET_PERIOD", set: duration(&c.Cadence.ReconcileQuiet, minCadence, "")},
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
-	}
+	}, c.invitationSettings()...)
 }
 
 // knownVariables are the names the table reads, NAME_FILE variants included.

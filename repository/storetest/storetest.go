@@ -52,6 +52,8 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, h) })
 	t.Run("Rekey", func(t *testing.T) { testRekey(t, h) })
+	t.Run("InvitationExpiry", func(t *testing.T) { testInvitationExpiry(t, h) })
+	t.Run("DeliveryNotify", func(t *testing.T) { testDeliveryNotify(t, h) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })

@@ -342,6 +342,7 @@ var german = &Catalog{
 
 	DefaultAction: "Abschließen",
 	Access:        germanAccess,
+	Mailbox:       germanMailbox,
 	Bulk:          germanBulk,
 	People:        germanPeople,
 

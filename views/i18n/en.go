@@ -338,6 +338,7 @@ var english = &Catalog{
 
 	DefaultAction: "Complete",
 	Access:        englishAccess,
+	Mailbox:       englishMailbox,
 	Bulk:          englishBulk,
 	People:        englishPeople,
 
