@@ -22,6 +22,7 @@ type Store interface {
 	SweepStore
 	ReconcileStore
 	RunStore
+	PurgeStore
 	workflow.LoopbackStore
 }
 
@@ -61,6 +62,9 @@ type Options struct {
 	Dispatcher DispatcherOptions
 	Sweep      SweepOptions
 	Reconcile  ReconcilerOptions
+	// PurgeEvery is the retention purge's interval; zero leaves the purge off (SPEC 7).
+	PurgeEvery time.Duration
+	Purge      PurgeOptions
 	// Projector recreates missing projections during reconciliation; nil only logs them.
 	Projector BookmarkProjector
 	Logger    *slog.Logger
@@ -71,6 +75,7 @@ type Workers struct {
 	Dispatcher *Dispatcher
 	Sweeper    *DueSweeper
 	Reconciler *Reconciler
+	Purger     *Purger // nil while the purge is off
 
 	o    Options
 	log  *slog.Logger
@@ -115,7 +120,13 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Logger)
 	inherit(&o.Sweep.Owner, &o.Sweep.Logger)
 	inherit(&o.Reconcile.Owner, &o.Reconcile.Logger)
+	inherit(&o.Purge.Owner, &o.Purge.Logger)
+	var purger *Purger
+	if o.PurgeEvery > 0 {
+		purger = NewPurger(store, o.Purge)
+	}
 	return &Workers{
+		Purger:     purger,
 		Dispatcher: NewDispatcher(store, runtime, o.Dispatcher),
 		Sweeper:    NewDueSweeper(store, o.Sweep),
 		Reconciler: NewReconciler(store, runtime, o.Projector, o.Reconcile),
@@ -171,6 +182,14 @@ func (w *Workers) Run(ctx context.Context) error {
 			return err
 		})
 	})
+	if w.Purger != nil {
+		wg.Go(func() {
+			w.every(ctx, w.o.PurgeEvery, w.o.PurgeEvery, "purge", func() error {
+				_, err := w.Purger.RunOnce(work, "")
+				return err
+			})
+		})
+	}
 	wg.Wait()
 	return nil
 }
