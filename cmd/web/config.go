@@ -33,7 +33,8 @@ type config struct {
 	DirectoryURL  string
 	FormsDir      string
 
-	Cadence cadence
+	Cadence   cadence
+	Retention retention
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration
@@ -53,6 +54,7 @@ func defaultConfig() config {
 		Session:     defaultSessionTimes(),
 		Auth:        auth.DefaultConfig(),
 		Cadence:     defaultCadence(),
+		Retention:   defaultRetention(),
 
 		UnassignedAttentionAfter: models.DefaultUnassignedAttentionAfter,
 	}
