@@ -68,10 +68,12 @@ var germanDash = DashText{
 		"reconciliation":    "Abgleich",
 		"due-sweep":         "Fälligkeitsprüfung",
 		"resumption-outbox": "Fortsetzungs-Postausgang",
+		"purge":             "Aufbewahrungs-Bereinigung",
 	},
 	CountNames: map[string]string{
 		"recreated": "neu erstellt", "requeued": "erneut eingereiht", "finalized": "abgeschlossen", "ambiguous": "unklar",
 		"timedOut": "Zeit abgelaufen", "overdue": "als überfällig markiert", "skipped": "übersprungen",
 		"claimed": "übernommen", "delivered": "zugestellt", "failed": "fehlgeschlagen",
+		"tasks": "Aufgaben", "events": "Ereignisse", "operations": "Operationen", "candidates": "Kandidaten", "exclusions": "Ausschlüsse", "tags": "Schlagwörter", "resumptions": "Fortsetzungszeilen", "invitations": "Einladungen", "deliveries": "Zustellzeilen", "guestSessions": "Gastsitzungen",
 	},
 }

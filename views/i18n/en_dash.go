@@ -68,10 +68,12 @@ var englishDash = DashText{
 		"reconciliation":    "Reconciliation",
 		"due-sweep":         "Due sweep",
 		"resumption-outbox": "Resumption outbox",
+		"purge":             "Retention purge",
 	},
 	CountNames: map[string]string{
 		"recreated": "recreated", "requeued": "requeued", "finalized": "finalized", "ambiguous": "ambiguous",
 		"timedOut": "timed out", "overdue": "flagged overdue", "skipped": "skipped",
 		"claimed": "claimed", "delivered": "delivered", "failed": "failed",
+		"tasks": "tasks", "events": "events", "operations": "operations", "candidates": "candidates", "exclusions": "exclusions", "tags": "tags", "resumptions": "resumption rows", "invitations": "invitations", "deliveries": "delivery rows", "guestSessions": "guest sessions",
 	},
 }
