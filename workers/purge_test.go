@@ -68,3 +68,33 @@ func TestPurgerPurgesRecordsAndTakesTurns(t *testing.T) {
 		}
 	})
 }
+
+// Workers run the purge on its interval when it is set, and leave it off otherwise.
+func TestWorkersPurgeOnItsInterval(t *testing.T) {
+	ctx := context.Background()
+	clock := &testfactory.Clock{}
+	s := wkSQLite(t).open(t, clock)
+	log, _ := wkLogger(t)
+	if w := workers.New(s, newWKFakeRuntime(), workers.Options{Logger: log}); w.Purger != nil {
+		t.Fatal("the purge is on without an interval")
+	}
+	closed := testfactory.Finalize(ctx, t, s, wkProject(t, s, wkTaskOpts{}))
+	clock.Advance(2 * time.Hour)
+	w := workers.New(s, newWKFakeRuntime(), workers.Options{
+		DispatchEvery: time.Hour, SweepEvery: time.Hour, ReconcileEvery: time.Hour, Logger: log,
+		PurgeEvery: 100 * time.Millisecond, Purge: workers.PurgeOptions{Policy: models.RetentionPolicy{TerminalAge: time.Hour}},
+	})
+	run, stop := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(run) }()
+	defer func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	wkEventually(t, 10*time.Second, "the closed task purged", func() bool {
+		_, err := s.Get(ctx, "t1", closed.ID)
+		return errors.Is(err, models.ErrNotFound)
+	})
+}
