@@ -208,8 +208,9 @@ func (s *Store) terminalTaskPolicy() purgePolicy {
 
 // invitationPolicy removes revoked or expired invitations (and pending or dispatched ones past
 // their expiry) older than the cutoff, with their delivery rows and guest sessions. An
-// invitation whose delivery row is leased by a dispatcher right now is left for a later run;
-// consumed and verified invitations stay with their task.
+// invitation whose delivery row is leased by a dispatcher right now is left for a later run,
+// and so is every invitation of an open or transitional task that a guest holds (its assignee
+// names an invitation); consumed and verified invitations stay with their task.
 func invitationPolicy() purgePolicy {
 	return purgePolicy{
 		table: "user_task_invitations",
@@ -218,10 +219,12 @@ func invitationPolicy() purgePolicy {
 					" AND ((user_task_invitations.status IN (?) AND user_task_invitations.updated_at <= ?)" +
 					" OR (user_task_invitations.status IN (?) AND user_task_invitations.expires_at <= ?))" +
 					" AND NOT EXISTS (SELECT 1 FROM user_task_deliveries d WHERE d.invitation_id = user_task_invitations.id" +
-					" AND d.state = ? AND d.lease_expires_at IS NOT NULL AND d.lease_expires_at > ?)",
+					" AND d.state = ? AND d.lease_expires_at IS NOT NULL AND d.lease_expires_at > ?)" +
+					" AND NOT EXISTS (SELECT 1 FROM user_tasks t WHERE t.id = user_task_invitations.task_id" +
+					" AND t.assignee_provider = ? AND t.status IN (?))",
 				[]any{tenant, []string{string(models.InvitationRevoked), string(models.InvitationExpired)}, cutoff,
 					[]string{string(models.InvitationPending), string(models.InvitationDispatched)}, cutoff,
-					string(models.DeliveryPending), now}
+					string(models.DeliveryPending), now, models.GuestProvider, openTransitionalStatuses}
 		},
 		order: "user_task_invitations.id",
 		remove: func(tx *gorm.DB, tenant string, sel any, dry bool, c *models.PurgeCounts) error {

@@ -235,6 +235,12 @@ func testPurgePolicies(t *testing.T, h Harness) {
 	h.Exec(t, s, rebind(h, "UPDATE user_task_deliveries SET lease_owner = 'node', lease_token = 'tok', lease_expires_at = ? WHERE invitation_id = ?"),
 		start.Add(10*purgeAge).UTC(), leased.ID)
 	oldSession := insertGuestSession(t, h, s, lapsed, start, start.Add(time.Hour))
+	// A task a guest holds keeps its invitations, even revoked ones, while it is open.
+	guestTask := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
+	guestInv := issue(t, s, guestTask, "raw-purge-guest")
+	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'revoked' WHERE id = ?"), guestInv.ID)
+	h.Exec(t, s, rebind(h, "UPDATE user_tasks SET status = 'Assigned', assignee_provider = 'guest', assignee_type = 'user', assignee_id = ? WHERE id = ?"),
+		"invitation:"+guestInv.ID, guestTask.ID)
 	delivered := issue(t, s, CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}}), "raw-purge-delivered")
 	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'consumed' WHERE id = ?"), delivered.ID)
 	h.Exec(t, s, rebind(h, "UPDATE user_task_deliveries SET state = 'delivered' WHERE invitation_id = ?"), delivered.ID)
@@ -274,7 +280,7 @@ func testPurgePolicies(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("InFlightFreshAndConsumedInvitationsStay", func(t *testing.T) {
-		for _, inv := range []models.Invitation{leased, fresh, delivered} {
+		for _, inv := range []models.Invitation{leased, fresh, delivered, guestInv} {
 			if n := count("SELECT COUNT(*) FROM user_task_invitations WHERE id = ?", inv.ID); n != 1 {
 				t.Fatalf("invitation %s was purged", inv.ID)
 			}

@@ -7,8 +7,8 @@ SELECT user_tasks.id FROM user_tasks WHERE user_tasks.tenant_id = :1 AND user_ta
 COMMIT
 BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
-SELECT user_task_invitations.id FROM user_task_invitations WHERE user_task_invitations.tenant_id = :1 AND ((user_task_invitations.status IN (:2,:3) AND user_task_invitations.updated_at <= :4) OR (user_task_invitations.status IN (:5,:6) AND user_task_invitations.expires_at <= :7)) AND NOT EXISTS (SELECT 1 FROM user_task_deliveries d WHERE d.invitation_id = user_task_invitations.id AND d.state = :8 AND d.lease_expires_at IS NOT NULL AND d.lease_expires_at > :9) ORDER BY user_task_invitations.id  FETCH NEXT :10 ROWS ONLY
---   binds: string x3, time.Time, string x2, time.Time, string, time.Time, int
+SELECT user_task_invitations.id FROM user_task_invitations WHERE user_task_invitations.tenant_id = :1 AND ((user_task_invitations.status IN (:2,:3) AND user_task_invitations.updated_at <= :4) OR (user_task_invitations.status IN (:5,:6) AND user_task_invitations.expires_at <= :7)) AND NOT EXISTS (SELECT 1 FROM user_task_deliveries d WHERE d.invitation_id = user_task_invitations.id AND d.state = :8 AND d.lease_expires_at IS NOT NULL AND d.lease_expires_at > :9) AND NOT EXISTS (SELECT 1 FROM user_tasks t WHERE t.id = user_task_invitations.task_id AND t.assignee_provider = :10 AND t.status IN (:11,:12,:13,:14,:15,:16)) ORDER BY user_task_invitations.id  FETCH NEXT :17 ROWS ONLY
+--   binds: string x3, time.Time, string x2, time.Time, string, time.Time, string x7, int
 COMMIT
 BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL

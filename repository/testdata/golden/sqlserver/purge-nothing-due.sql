@@ -7,8 +7,8 @@ SELECT "user_tasks"."id" FROM "user_tasks" WHERE user_tasks.tenant_id = @p1 AND 
 COMMIT
 BEGIN
 SELECT SYSUTCDATETIME()
-SELECT "user_task_invitations"."id" FROM "user_task_invitations" WHERE user_task_invitations.tenant_id = @p1 AND ((user_task_invitations.status IN (@p2,@p3) AND user_task_invitations.updated_at <= @p4) OR (user_task_invitations.status IN (@p5,@p6) AND user_task_invitations.expires_at <= @p7)) AND NOT EXISTS (SELECT 1 FROM user_task_deliveries d WHERE d.invitation_id = user_task_invitations.id AND d.state = @p8 AND d.lease_expires_at IS NOT NULL AND d.lease_expires_at > @p9) ORDER BY user_task_invitations.id OFFSET 0 ROW FETCH NEXT 500 ROWS ONLY
---   binds: string x3, time.Time, string x2, time.Time, string, time.Time
+SELECT "user_task_invitations"."id" FROM "user_task_invitations" WHERE user_task_invitations.tenant_id = @p1 AND ((user_task_invitations.status IN (@p2,@p3) AND user_task_invitations.updated_at <= @p4) OR (user_task_invitations.status IN (@p5,@p6) AND user_task_invitations.expires_at <= @p7)) AND NOT EXISTS (SELECT 1 FROM user_task_deliveries d WHERE d.invitation_id = user_task_invitations.id AND d.state = @p8 AND d.lease_expires_at IS NOT NULL AND d.lease_expires_at > @p9) AND NOT EXISTS (SELECT 1 FROM user_tasks t WHERE t.id = user_task_invitations.task_id AND t.assignee_provider = @p10 AND t.status IN (@p11,@p12,@p13,@p14,@p15,@p16)) ORDER BY user_task_invitations.id OFFSET 0 ROW FETCH NEXT 500 ROWS ONLY
+--   binds: string x3, time.Time, string x2, time.Time, string, time.Time, string x7
 COMMIT
 BEGIN
 SELECT SYSUTCDATETIME()
