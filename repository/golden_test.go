@@ -376,6 +376,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, invitationScenarios()...)
 	out = append(out, invitationExpiryScenarios()...)
 	out = append(out, queryScenarios()...)
+	out = append(out, purgeScenarios()...)
 	out = append(out, webSessionScenarios()...)
 	out = append(out, rekeyScenarios()...)
 	return out

@@ -24,6 +24,7 @@ type Store interface {
 	ReconcileStore
 	RunStore
 	DeliveryStore
+	PurgeStore
 	workflow.LoopbackStore
 }
 
@@ -71,6 +72,9 @@ type Options struct {
 	Deliveries DeliveryOptions
 	Sweep      SweepOptions
 	Reconcile  ReconcilerOptions
+	// PurgeEvery is the retention purge's interval; zero leaves the purge off (SPEC 7).
+	PurgeEvery time.Duration
+	Purge      PurgeOptions
 	// Projector recreates missing projections during reconciliation; nil only logs them.
 	Projector BookmarkProjector
 	Logger    *slog.Logger
@@ -83,6 +87,7 @@ type Workers struct {
 	Reconciler *Reconciler
 	// Deliverer sends invitations; nil without Dispatchers.
 	Deliverer *Deliverer
+	Purger    *Purger // nil while the purge is off
 
 	o           Options
 	log         *slog.Logger
@@ -132,12 +137,18 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	if o.DeliverEvery <= 0 {
 		o.DeliverEvery = 5 * time.Second
 	}
+	inherit(&o.Purge.Owner, &o.Purge.Logger)
+	var purger *Purger
+	if o.PurgeEvery > 0 {
+		purger = NewPurger(store, o.Purge)
+	}
 	var deliverer *Deliverer
 	if len(o.Dispatchers) > 0 {
 		deliverer = NewDeliverer(store, o.Dispatchers, o.Deliveries)
 	}
 	return &Workers{
 		Deliverer:   deliverer,
+		Purger:      purger,
 		deliverKick: make(chan struct{}, 1),
 		Dispatcher:  NewDispatcher(store, runtime, o.Dispatcher),
 		Sweeper:     NewDueSweeper(store, o.Sweep),
@@ -206,6 +217,14 @@ func (w *Workers) Run(ctx context.Context) error {
 			return err
 		})
 	})
+	if w.Purger != nil {
+		wg.Go(func() {
+			w.every(ctx, w.o.PurgeEvery, w.o.PurgeEvery, "purge", func() error {
+				_, err := w.Purger.RunOnce(work, "")
+				return err
+			})
+		})
+	}
 	wg.Wait()
 	return nil
 }

@@ -125,6 +125,8 @@ func workersOptions(cfg config) workers.Options {
 		SweepEvery:     cfg.Cadence.DueSweep,
 		ReconcileEvery: cfg.Cadence.Reconcile,
 		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
+		PurgeEvery:     cfg.Retention.workerEvery(),
+		Purge:          workers.PurgeOptions{Policy: cfg.Retention.policy(0)},
 	}
 }
 

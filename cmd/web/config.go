@@ -35,6 +35,7 @@ type config struct {
 
 	Cadence     cadence
 	Invitations invitationConfig
+	Retention   retention
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration
@@ -54,6 +55,7 @@ func defaultConfig() config {
 		Session:     defaultSessionTimes(),
 		Auth:        auth.DefaultConfig(),
 		Cadence:     defaultCadence(),
+		Retention:   defaultRetention(),
 
 		UnassignedAttentionAfter: models.DefaultUnassignedAttentionAfter,
 	}

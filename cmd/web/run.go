@@ -15,6 +15,8 @@ commands:
   serve     run the HTTP server (--migrate applies pending migrations first)
   migrate   up | down | status: manage the database schema
   rekey     reseal protected values under the newest encryption key
+  purge     delete what the retention policy no longer keeps (--dry-run prints it)
+  backup    copy a live SQLite database into a file (PostgreSQL/MariaDB: their dump tools)
 
 Configuration comes from USERTASKS_* environment variables (see docs/configuration.md).
 Run 'web <command> --help' for the flags of a command.
@@ -38,6 +40,10 @@ func run(ctx context.Context, args []string, env environment, stdout, stderr io.
 		err = migrateCommand(ctx, args[1:], env, stdout, stderr)
 	case "rekey":
 		err = rekeyCommand(ctx, args[1:], env, stdout, stderr)
+	case "purge":
+		err = purgeCommand(ctx, args[1:], env, stdout, stderr)
+	case "backup":
+		err = backupCommand(ctx, args[1:], env, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

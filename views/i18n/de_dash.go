@@ -70,11 +70,13 @@ var germanDash = DashText{
 		"due-sweep":           "Fälligkeitsprüfung",
 		"resumption-outbox":   "Fortsetzungs-Postausgang",
 		"invitation-delivery": "Einladungszustellung",
+		"purge":               "Aufbewahrungs-Bereinigung",
 	},
 	CountNames: map[string]string{
 		"recreated": "neu erstellt", "requeued": "erneut eingereiht", "finalized": "abgeschlossen", "ambiguous": "unklar",
 		"timedOut": "Zeit abgelaufen", "overdue": "als überfällig markiert", "skipped": "übersprungen",
 		"claimed": "übernommen", "delivered": "zugestellt", "failed": "fehlgeschlagen",
 		"sent": "gesendet", "abandoned": "aufgegeben", "dropped": "verworfen (abgelaufen)", "expired": "Einladungen abgelaufen",
+		"tasks": "Aufgaben", "events": "Ereignisse", "operations": "Operationen", "candidates": "Kandidaten", "exclusions": "Ausschlüsse", "tags": "Schlagwörter", "resumptions": "Fortsetzungszeilen", "invitations": "Einladungen", "deliveries": "Zustellzeilen", "guestSessions": "Gastsitzungen",
 	},
 }

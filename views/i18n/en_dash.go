@@ -70,11 +70,13 @@ var englishDash = DashText{
 		"due-sweep":           "Due sweep",
 		"resumption-outbox":   "Resumption outbox",
 		"invitation-delivery": "Invitation delivery",
+		"purge":               "Retention purge",
 	},
 	CountNames: map[string]string{
 		"recreated": "recreated", "requeued": "requeued", "finalized": "finalized", "ambiguous": "ambiguous",
 		"timedOut": "timed out", "overdue": "flagged overdue", "skipped": "skipped",
 		"claimed": "claimed", "delivered": "delivered", "failed": "failed",
 		"sent": "sent", "abandoned": "abandoned", "dropped": "dropped (expired)", "expired": "invitations expired",
+		"tasks": "tasks", "events": "events", "operations": "operations", "candidates": "candidates", "exclusions": "exclusions", "tags": "tags", "resumptions": "resumption rows", "invitations": "invitations", "deliveries": "delivery rows", "guestSessions": "guest sessions",
 	},
 }
