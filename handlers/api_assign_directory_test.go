@@ -1,11 +1,15 @@
 package handlers_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"usertasks/handlers/handlerstest"
+	"usertasks/models"
 )
 
 func TestAssignWithDirectory(t *testing.T) {
@@ -63,5 +67,32 @@ func TestAssignWithoutDirectoryAcceptsAnyone(t *testing.T) {
 	r := decodeResult(t, command(t, env, handlerstest.Manager("acme", "max"), task.ID, "assign", map[string]any{"expectedRevision": 1, "assignee": map[string]any{"id": "zed"}}), http.StatusOK)
 	if a := r.Task.Assignee; a == nil || a.ID != "zed" {
 		t.Errorf("assignee = %+v, want zed", a)
+	}
+}
+
+// downDirectory is a directory whose service is unreachable.
+type downDirectory struct{}
+
+func (downDirectory) Expand(context.Context, string, models.ParticipantRef) ([]models.ParticipantRef, error) {
+	return nil, errors.New("dial tcp 10.0.0.7:8443: connection refused")
+}
+
+func (downDirectory) Search(context.Context, string, string, models.ParticipantType, int) ([]models.ParticipantRef, error) {
+	return nil, errors.New("dial tcp 10.0.0.7:8443: connection refused")
+}
+
+func TestAssignWhileTheDirectoryIsDownIsRetryableAndWritesNothing(t *testing.T) {
+	env := handlerstest.SQLite(t, &handlerstest.Options{Directory: downDirectory{}})
+	task := env.Task(t, handlerstest.TaskOpts{Candidates: []string{"ben"}})
+	r := command(t, env, handlerstest.Manager("acme", "max"), task.ID, "assign", map[string]any{"expectedRevision": 1, "assignee": map[string]any{"id": "ann"}})
+	r.WantProblem(t, http.StatusServiceUnavailable, "directory-unavailable")
+	if got := r.Header.Get("Retry-After"); got == "" {
+		t.Error("no Retry-After on a 503")
+	}
+	if strings.Contains(string(r.Body), "10.0.0.7") {
+		t.Errorf("the directory's error leaked: %s", r.Body)
+	}
+	if got := env.Get(t, task); got.Revision != 1 || got.Assignee != nil {
+		t.Errorf("task = revision %d, assignee %v; want untouched", got.Revision, got.Assignee)
 	}
 }

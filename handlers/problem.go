@@ -67,6 +67,7 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeRateLimited:          {http.StatusTooManyRequests, "Too many requests", "Too many attempts; try again later.", "60"},
 	models.CodeCapacityExceeded:     {http.StatusTooManyRequests, "Capacity exceeded", "The tenant has too many open tasks.", "60"},
 	models.CodeDatabaseBusy:         {http.StatusServiceUnavailable, "Database busy", "The database is busy; try again shortly.", "1"},
+	models.CodeDirectoryUnavailable: {http.StatusServiceUnavailable, "Directory unavailable", "The participant directory did not answer; try again shortly.", "5"},
 	models.CodeInternal:             {http.StatusInternalServerError, "Internal error", "Something went wrong on our side.", ""},
 }
 

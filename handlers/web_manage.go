@@ -44,8 +44,11 @@ func (w *web) manageRuns(c echo.Context) error {
 	page := views.RunsPage{Chrome: ch}
 	for _, wr := range r.Workers {
 		v := views.WorkerRunsView{Name: ch.T.Dash.Worker(string(wr.Worker)), Key: string(wr.Worker)}
-		if wr.Worker == models.WorkerDispatcher {
+		switch wr.Worker {
+		case models.WorkerDispatcher:
 			v.Note = ch.T.Dash.DispatcherNote
+		case models.WorkerDeliveries:
+			v.Note = ch.T.Dash.DeliveriesNote
 		}
 		for _, run := range wr.Tenant {
 			v.Tenant = append(v.Tenant, runRow(ch.T, run))

@@ -31,6 +31,8 @@ type WebDeps struct {
 	Dashboard DashboardService
 	// Inbox enables saved views and the workflow choices of the inbox; nil means neither.
 	Inbox InboxService
+	// DevMailbox enables the dev mailbox page (dev mode only); nil leaves it out.
+	DevMailbox DevMailbox
 
 	// guests enables the guest pages, with the guest API's limiter (New sets both from Deps).
 	guests     GuestService
@@ -49,6 +51,7 @@ type web struct {
 
 	dashboard DashboardService
 	lists     InboxService
+	mailbox   DevMailbox
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -120,6 +123,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		e.GET("/manage", w.manageDashboard, signedIn...)
 		e.GET("/manage/runs", w.manageRuns, signedIn...)
 	}
+	w.registerDevMailbox(e, d.DevMailbox, signedIn)
 	e.HTTPErrorHandler = w.browserErrors(e.HTTPErrorHandler)
 }
 

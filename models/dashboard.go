@@ -12,6 +12,7 @@ const (
 	WorkerReconciliation Worker = "reconciliation"
 	WorkerDueSweep       Worker = "due-sweep"
 	WorkerDispatcher     Worker = "resumption-outbox"
+	WorkerDeliveries     Worker = "invitation-delivery"
 )
 
 // AllTenants marks a worker run that covered every tenant (the due sweep and the dispatcher

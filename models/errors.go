@@ -34,6 +34,7 @@ const (
 	CodeRateLimited          Code = "rate-limited"
 	CodeCapacityExceeded     Code = "capacity-exceeded"
 	CodeDatabaseBusy         Code = "database-busy"
+	CodeDirectoryUnavailable Code = "directory-unavailable" // the participant directory did not answer
 	CodeCorruptStore         Code = "corrupt-store"
 	CodeLeaseLost            Code = "lease-lost"
 	CodeGuestAccessDenied    Code = "guest-access-denied" // every guest verification or session failure, alike
@@ -56,6 +57,9 @@ var (
 	ErrCapacity     = errors.New("capacity exceeded")
 	ErrLeaseLost    = errors.New("lease lost")
 	ErrUnauthorized = errors.New("unauthenticated")
+	// ErrDirectoryUnavailable: the participant directory failed or timed out, so a check that
+	// needs it cannot be made; nothing was written.
+	ErrDirectoryUnavailable = errors.New("participant directory unavailable")
 	// ErrGuestDenied is the one answer to every failed guest verification or dead guest
 	// session: it never tells which check failed (SPEC 5.3).
 	ErrGuestDenied = errors.New("guest access denied")
@@ -137,6 +141,8 @@ func ErrorCode(err error) Code {
 		return CodeForbidden
 	case errors.Is(err, ErrBusy):
 		return CodeDatabaseBusy
+	case errors.Is(err, ErrDirectoryUnavailable):
+		return CodeDirectoryUnavailable
 	case errors.Is(err, ErrCapacity):
 		return CodeCapacityExceeded
 	case errors.Is(err, ErrCorrupt):

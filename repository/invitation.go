@@ -27,6 +27,7 @@ type IssueFunc func(now time.Time, task models.Task) (models.Invitation, models.
 // A task holds at most models.MaxInvitationsPerTask invitations.
 func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build IssueFunc) (models.Invitation, error) {
 	var inv models.Invitation
+	revision := 0
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		t, err := s.reserveEventSeq(tx, tenant, taskID)
 		if err != nil {
@@ -64,8 +65,15 @@ func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, buil
 		if err := tx.Create(&drec).Error; err != nil {
 			return translate(err)
 		}
+		revision = t.Revision
 		return s.writeRows(tx, &models.Change{Event: &ev})
 	})
+	if err == nil {
+		// After the commit: live pages show the invitation, and this node's delivery worker
+		// sends it at once instead of on its next poll.
+		s.changed(tenant, taskID, revision)
+		s.deliveryQueued()
+	}
 	return inv, err
 }
 

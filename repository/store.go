@@ -52,6 +52,7 @@ type Store struct {
 	cfg     Config
 	tenants sync.Map // tenants whose counter row is known to exist
 	notify  atomic.Pointer[notifierRef]
+	issued  atomic.Pointer[func()] // NotifyDeliveries
 }
 
 // Open connects to the database named by cfg.URL. It neither creates nor migrates the schema:

@@ -177,7 +177,7 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 		}
 		return 1
 	})
-	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher} {
+	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher, models.WorkerDeliveries, models.WorkerPurge} {
 		for _, tenant := range []string{a.Tenant, models.AllTenants} {
 			runs, err := d.store.WorkerRuns(ctx, tenant, w, 1)
 			if err != nil {
@@ -211,7 +211,7 @@ func (d *Dashboard) Runs(ctx context.Context, a models.Actor) (Runs, error) {
 		return Runs{}, err
 	}
 	var out Runs
-	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher} {
+	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher, models.WorkerDeliveries, models.WorkerPurge} {
 		mine, err := d.store.WorkerRuns(ctx, a.Tenant, w, RunsShown)
 		if err != nil {
 			return Runs{}, err

@@ -168,7 +168,8 @@ func (s *Service) knownAssignee(ctx context.Context, a models.Actor, id string, 
 	case errors.Is(err, models.ErrNotFound):
 		return assignee, models.Invalid(models.CodeUnknownAssignee, models.FieldError{Field: "assignee", Message: "is not in the directory"})
 	case err != nil:
-		return assignee, fmt.Errorf("check the assignee: %w", err)
+		// The directory's own error may name hosts or people: keep it out of the answer.
+		return assignee, fmt.Errorf("%w: check the assignee: %v", models.ErrDirectoryUnavailable, err)
 	}
 	if found.DisplayName != "" {
 		assignee.DisplayName = found.DisplayName

@@ -67,24 +67,32 @@ func sweepRuns(res SweepResult, err error, elapsed time.Duration) []models.Worke
 	return out
 }
 
-// dispatchWindow aggregates the dispatcher's polls between two recordings.
-type dispatchWindow struct {
+// tally is a polling worker's counts for one tenant: they add up, and name their worker and
+// their counts in a recorded run.
+type tally[C any] interface {
+	*C
+	add(C)
+	recorded() (models.Worker, map[string]int)
+}
+
+// runWindow aggregates a polling worker's runs between two recordings.
+type runWindow[C any, P tally[C]] struct {
 	start   time.Time
-	tenants map[string]DispatchCounts
+	tenants map[string]C
 	errCode string
 }
 
-// add folds one poll into the window.
-func (w *dispatchWindow) add(res DispatchResult, err error, now time.Time) {
+// fold adds one run's per-tenant counts and error to the window.
+func (w *runWindow[C, P]) fold(tenants map[string]C, err error, now time.Time) {
 	if w.start.IsZero() {
 		w.start = now
 	}
-	for tenant, c := range res.Tenants {
+	for tenant, c := range tenants {
 		if w.tenants == nil {
-			w.tenants = map[string]DispatchCounts{}
+			w.tenants = map[string]C{}
 		}
 		sum := w.tenants[tenant]
-		sum.add(c)
+		P(&sum).add(c)
 		w.tenants[tenant] = sum
 	}
 	if err != nil {
@@ -94,21 +102,37 @@ func (w *dispatchWindow) add(res DispatchResult, err error, now time.Time) {
 
 // take returns the window's runs and starts a new window when the window is at least every
 // long (or force) and holds something to record; otherwise nil.
-func (w *dispatchWindow) take(now time.Time, every time.Duration, force bool) []models.WorkerRun {
+func (w *runWindow[C, P]) take(now time.Time, every time.Duration, force bool) []models.WorkerRun {
 	if w.start.IsZero() || (!force && now.Sub(w.start) < every) {
 		return nil
 	}
 	elapsed := now.Sub(w.start)
+	var zero C
+	worker, _ := P(&zero).recorded()
 	var out []models.WorkerRun
 	for tenant, c := range w.tenants {
-		out = append(out, models.WorkerRun{Worker: models.WorkerDispatcher, Tenant: tenant, Elapsed: elapsed,
-			Counts: map[string]int{"claimed": c.Claimed, "delivered": c.Delivered, "failed": c.Failed, "skipped": c.Skipped}})
+		_, counts := P(&c).recorded()
+		out = append(out, models.WorkerRun{Worker: worker, Tenant: tenant, Elapsed: elapsed, Counts: counts})
 	}
 	if w.errCode != "" {
-		out = append(out, models.WorkerRun{Worker: models.WorkerDispatcher, Tenant: models.AllTenants, Elapsed: elapsed, ErrorCode: w.errCode})
+		out = append(out, models.WorkerRun{Worker: worker, Tenant: models.AllTenants, Elapsed: elapsed, ErrorCode: w.errCode})
 	}
-	*w = dispatchWindow{}
+	*w = runWindow[C, P]{}
 	return out
+}
+
+// dispatchWindow aggregates the dispatcher's polls between two recordings.
+type dispatchWindow struct {
+	runWindow[DispatchCounts, *DispatchCounts]
+}
+
+// add folds one poll into the window.
+func (w *dispatchWindow) add(res DispatchResult, err error, now time.Time) {
+	w.fold(res.Tenants, err, now)
+}
+
+func (c DispatchCounts) recorded() (models.Worker, map[string]int) {
+	return models.WorkerDispatcher, map[string]int{"claimed": c.Claimed, "delivered": c.Delivered, "failed": c.Failed, "skipped": c.Skipped}
 }
 
 // runRecorder stores runs and logs, without flooding, when it cannot.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"usertasks/invitations"
 	"usertasks/repository"
 	"usertasks/workflow"
 )
@@ -22,6 +23,8 @@ type Store interface {
 	SweepStore
 	ReconcileStore
 	RunStore
+	DeliveryStore
+	PurgeStore
 	workflow.LoopbackStore
 }
 
@@ -58,9 +61,20 @@ type Options struct {
 	// they are cancelled (their rows and leases are given back either way). Default 5 s.
 	ShutdownGrace time.Duration
 
+	// DeliverEvery is the invitation delivery outbox's poll interval (and its expiry sweep's).
+	// Default 5 s; a kick or a full batch runs it sooner.
+	DeliverEvery time.Duration
+	// Dispatchers are the invitation dispatchers by name (invitations.DispatcherSMTP, ...);
+	// none: this node runs no delivery worker.
+	Dispatchers map[string]invitations.Dispatcher
+
 	Dispatcher DispatcherOptions
+	Deliveries DeliveryOptions
 	Sweep      SweepOptions
 	Reconcile  ReconcilerOptions
+	// PurgeEvery is the retention purge's interval; zero leaves the purge off (SPEC 7).
+	PurgeEvery time.Duration
+	Purge      PurgeOptions
 	// Projector recreates missing projections during reconciliation; nil only logs them.
 	Projector BookmarkProjector
 	Logger    *slog.Logger
@@ -71,11 +85,15 @@ type Workers struct {
 	Dispatcher *Dispatcher
 	Sweeper    *DueSweeper
 	Reconciler *Reconciler
+	// Deliverer sends invitations; nil without Dispatchers.
+	Deliverer *Deliverer
+	Purger    *Purger // nil while the purge is off
 
-	o    Options
-	log  *slog.Logger
-	kick chan struct{}
-	runs RunStore
+	o           Options
+	log         *slog.Logger
+	kick        chan struct{}
+	deliverKick chan struct{}
+	runs        RunStore
 }
 
 // New builds the three workers on store, delivering to runtime (an HTTPRuntime, or the
@@ -115,14 +133,30 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	inherit(&o.Dispatcher.Owner, &o.Dispatcher.Logger)
 	inherit(&o.Sweep.Owner, &o.Sweep.Logger)
 	inherit(&o.Reconcile.Owner, &o.Reconcile.Logger)
+	inherit(&o.Deliveries.Owner, &o.Deliveries.Logger)
+	if o.DeliverEvery <= 0 {
+		o.DeliverEvery = 5 * time.Second
+	}
+	inherit(&o.Purge.Owner, &o.Purge.Logger)
+	var purger *Purger
+	if o.PurgeEvery > 0 {
+		purger = NewPurger(store, o.Purge)
+	}
+	var deliverer *Deliverer
+	if len(o.Dispatchers) > 0 {
+		deliverer = NewDeliverer(store, o.Dispatchers, o.Deliveries)
+	}
 	return &Workers{
-		Dispatcher: NewDispatcher(store, runtime, o.Dispatcher),
-		Sweeper:    NewDueSweeper(store, o.Sweep),
-		Reconciler: NewReconciler(store, runtime, o.Projector, o.Reconcile),
-		o:          o,
-		log:        log,
-		kick:       make(chan struct{}, 1),
-		runs:       store,
+		Deliverer:   deliverer,
+		Purger:      purger,
+		deliverKick: make(chan struct{}, 1),
+		Dispatcher:  NewDispatcher(store, runtime, o.Dispatcher),
+		Sweeper:     NewDueSweeper(store, o.Sweep),
+		Reconciler:  NewReconciler(store, runtime, o.Projector, o.Reconcile),
+		o:           o,
+		log:         log,
+		kick:        make(chan struct{}, 1),
+		runs:        store,
 	}
 }
 
@@ -130,6 +164,15 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 func (w *Workers) Kick() {
 	select {
 	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// KickDeliveries wakes the delivery worker now (an invitation was just issued on this node;
+// repository.Store.NotifyDeliveries). It never blocks.
+func (w *Workers) KickDeliveries() {
+	select {
+	case w.deliverKick <- struct{}{}:
 	default:
 	}
 }
@@ -153,6 +196,9 @@ func (w *Workers) Run(ctx context.Context) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() { w.dispatchLoop(ctx, work) })
+	if w.Deliverer != nil {
+		wg.Go(func() { w.deliveryLoop(ctx, work) })
+	}
 	wg.Go(func() {
 		rec := newRunRecorder(w.runs, w.log)
 		w.every(ctx, 0, w.o.SweepEvery, "due-sweep", func() error {
@@ -171,6 +217,14 @@ func (w *Workers) Run(ctx context.Context) error {
 			return err
 		})
 	})
+	if w.Purger != nil {
+		wg.Go(func() {
+			w.every(ctx, w.o.PurgeEvery, w.o.PurgeEvery, "purge", func() error {
+				_, err := w.Purger.RunOnce(work, "")
+				return err
+			})
+		})
+	}
 	wg.Wait()
 	return nil
 }

@@ -63,9 +63,15 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	projector := workflow.NewProjector(store, resolver)
 	workerOpts := workersOptions(cfg)
 	workerOpts.Projector, workerOpts.Logger = projector.Bodies(), log
+	mailbox := devMailbox(cfg)
+	if workerOpts.Dispatchers, err = cfg.invitationDispatchers(mailbox); err != nil {
+		return nil, err
+	}
+	workerOpts.Deliveries.BaseURL = cfg.BaseURL
 	a.workers = workers.New(store, runtime, workerOpts)
 	// Every committed change leaves through the store's post-commit hook, whoever made it.
 	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
+	store.NotifyDeliveries(a.workers.KickDeliveries)
 	// The resolver's directory (the demo one in dev mode) also answers the people picker,
 	// checks assignees, names participants and tells the access explanation a person's groups.
 	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter})
@@ -82,6 +88,9 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	inbox := tasks.NewInbox(store)
 	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox}
+	if mailbox != nil {
+		web.DevMailbox = mailbox
+	}
 	if cfg.Dev {
 		for _, u := range demo.Users {
 			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))
@@ -118,6 +127,8 @@ func workersOptions(cfg config) workers.Options {
 		SweepEvery:     cfg.Cadence.DueSweep,
 		ReconcileEvery: cfg.Cadence.Reconcile,
 		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
+		PurgeEvery:     cfg.Retention.workerEvery(),
+		Purge:          workers.PurgeOptions{Policy: cfg.Retention.policy(0)},
 	}
 }
 

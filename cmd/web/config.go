@@ -33,7 +33,9 @@ type config struct {
 	DirectoryURL  string
 	FormsDir      string
 
-	Cadence cadence
+	Cadence     cadence
+	Invitations invitationConfig
+	Retention   retention
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration
@@ -53,6 +55,7 @@ func defaultConfig() config {
 		Session:     defaultSessionTimes(),
 		Auth:        auth.DefaultConfig(),
 		Cadence:     defaultCadence(),
+		Retention:   defaultRetention(),
 
 		UnassignedAttentionAfter: models.DefaultUnassignedAttentionAfter,
 	}
@@ -65,6 +68,7 @@ func loadConfig(env environment, serve bool) (config, error) {
 	if err := c.read(env, !serve); err != nil {
 		return c, err
 	}
+	c.Invitations.baseURLSet = c.BaseURL != ""
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + c.ListenAddr
 	}
@@ -74,9 +78,9 @@ func loadConfig(env environment, serve bool) (config, error) {
 	return c, c.check()
 }
 
-// check decides what the variables decide together: the dev-mode fallbacks, what is required
-// outside dev mode, and the bounds between related values.
-func (c *config) check() error {
+// requireKeys settles the encryption keys: the configured ring, or in dev mode the one kept
+// beside the dev database. Tools that open sealed columns (rekey) need it too.
+func (c *config) requireKeys() error {
 	if c.Keys == nil && c.Dev {
 		spec, err := devKeys(c.DatabaseURL)
 		if err != nil {
@@ -88,6 +92,15 @@ func (c *config) check() error {
 	}
 	if c.Keys == nil {
 		return errNoKeys
+	}
+	return nil
+}
+
+// check decides what the variables decide together: the dev-mode fallbacks, what is required
+// outside dev mode, and the bounds between related values.
+func (c *config) check() error {
+	if err := c.requireKeys(); err != nil {
+		return err
 	}
 	if err := c.HTTP.check(); err != nil {
 		return err
@@ -116,7 +129,7 @@ func (c *config) check() error {
 	if c.RuntimeURL != "" && c.RuntimeSecret == "" {
 		return fmt.Errorf("USERTASKS_RUNTIME_SECRET is required with USERTASKS_RUNTIME_URL")
 	}
-	return nil
+	return c.checkInvitations()
 }
 
 // checkAuth checks how tokens are verified. Outside dev mode a key source, the issuer and the

@@ -30,12 +30,12 @@ type setting struct {
 // settings is the table of every variable, in the order they are read, bound to c.
 func (c *config) settings() []setting {
 	a := &c.Auth
-	return []setting{
+	return append([]setting{
 		{name: "USERTASKS_DATABASE_URL", tools: true, set: c.setDatabaseURL},
 		{name: "USERTASKS_LISTEN_ADDR", tools: true, set: text(&c.ListenAddr)},
 		{name: "USERTASKS_BASE_URL", tools: true, set: text(&c.BaseURL)},
 		{name: "USERTASKS_DEV", tools: true, set: boolean(&c.Dev)},
-		{name: "USERTASKS_ENCRYPTION_KEYS", file: true, set: c.setKeys},
+		{name: "USERTASKS_ENCRYPTION_KEYS", tools: true, file: true, set: c.setKeys},
 
 		{name: "USERTASKS_HTTP_READ_HEADER_TIMEOUT", set: duration(&c.HTTP.ReadHeader, minHTTPTimeout, "30s, 2m")},
 		{name: "USERTASKS_HTTP_READ_TIMEOUT", set: duration(&c.HTTP.Read, minHTTPTimeout, "30s, 2m")},
@@ -80,8 +80,13 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_DUE_SWEEP_INTERVAL", set: duration(&c.Cadence.DueSweep, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_INTERVAL", set: duration(&c.Cadence.Reconcile, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_QUIET_PERIOD", set: duration(&c.Cadence.ReconcileQuiet, minCadence, "")},
+		{name: "USERTASKS_RETENTION_TERMINAL_AGE", tools: true, set: duration(&c.Retention.TerminalAge, minRetentionAge, "2160h, 8760h")},
+		{name: "USERTASKS_RETENTION_INVITATION_AGE", tools: true, set: duration(&c.Retention.InvitationAge, minRetentionAge, "720h, 168h")},
+		{name: "USERTASKS_RETENTION_GUEST_SESSION_AGE", tools: true, set: duration(&c.Retention.GuestSessionAge, minRetentionAge, "168h, 24h")},
+		{name: "USERTASKS_RETENTION_OUTBOX_AGE", tools: true, set: duration(&c.Retention.OutboxAge, minRetentionAge, "168h, 24h")},
+		{name: "USERTASKS_PURGE_INTERVAL", set: duration(&c.Retention.Interval, time.Minute, "1h, 30m")},
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
-	}
+	}, c.invitationSettings()...)
 }
 
 // knownVariables are the names the table reads, NAME_FILE variants included.

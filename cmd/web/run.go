@@ -14,6 +14,9 @@ const usage = `usage: web <command> [flags]
 commands:
   serve     run the HTTP server (--migrate applies pending migrations first)
   migrate   up | down | status: manage the database schema
+  rekey     reseal protected values under the newest encryption key
+  purge     delete what the retention policy no longer keeps (--dry-run prints it)
+  backup    copy a live SQLite database into a file (PostgreSQL/MariaDB: their dump tools)
 
 Configuration comes from USERTASKS_* environment variables (see docs/configuration.md).
 Run 'web <command> --help' for the flags of a command.
@@ -35,11 +38,17 @@ func run(ctx context.Context, args []string, env environment, stdout, stderr io.
 		err = serveCommand(ctx, args[1:], env, stdout, stderr)
 	case "migrate":
 		err = migrateCommand(ctx, args[1:], env, stdout, stderr)
+	case "rekey":
+		err = rekeyCommand(ctx, args[1:], env, stdout, stderr)
+	case "purge":
+		err = purgeCommand(ctx, args[1:], env, stdout, stderr)
+	case "backup":
+		err = backupCommand(ctx, args[1:], env, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = fmt.Errorf("%w: unknown command %q (want serve or migrate)", errUsage, args[0])
+		err = fmt.Errorf("%w: unknown command %q (want serve, migrate or rekey)", errUsage, args[0])
 	}
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):

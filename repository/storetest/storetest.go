@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/keyring"
 	"usertasks/repository"
 )
 
@@ -16,6 +17,8 @@ type Options struct {
 	Clock              func(dbNow time.Time) time.Time
 	OnSQL              func(sql string)
 	WriteTimeout       time.Duration
+	// Keys seals the protected columns; nil takes the process-wide test ring.
+	Keys *keyring.Keyring
 }
 
 // Harness opens stores of one dialect for the suite.
@@ -49,6 +52,9 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, h) })
 	t.Run("GuestSessions", func(t *testing.T) { testGuestSessions(t, h) })
+	t.Run("Rekey", func(t *testing.T) { testRekey(t, h) })
+	t.Run("InvitationExpiry", func(t *testing.T) { testInvitationExpiry(t, h) })
+	t.Run("DeliveryNotify", func(t *testing.T) { testDeliveryNotify(t, h) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })
@@ -56,6 +62,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("WebNotes", func(t *testing.T) { testWebNotes(t, h) })
 	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
+	t.Run("Purge", func(t *testing.T) { testPurge(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {

@@ -283,6 +283,8 @@ type Catalog struct {
 	// DefaultAction labels the one action a task gets when its workflow declares none.
 	DefaultAction string
 
+	// Mailbox is the dev mailbox page (catalog_mailbox.go).
+	Mailbox MailboxText
 	// Access is "Check access" (catalog_access.go).
 	Access AccessText
 	// Bulk is the managers' bulk actions (catalog_bulk.go).

@@ -73,6 +73,7 @@ type DashText struct {
 	RunsOfAll      string
 	RunsAllNote    string
 	DispatcherNote string
+	DeliveriesNote string
 }
 
 // Duration writes a bucket bound in words: "up to 5 minutes", "up to 2 days"; open is the

@@ -64,14 +64,19 @@ var germanDash = DashText{
 	RunsOfAll:      "Läufe über alle Mandanten",
 	RunsAllNote:    "Diese Läufe umfassen alle Mandanten: Sie zeigen, wann der Dienst lief und ob er fehlschlug, nie die Zahlen eines anderen Mandanten.",
 	DispatcherNote: "Der Postausgang wird jede Sekunde abgefragt; seine Läufe sind Ein-Minuten-Fenster, in denen etwas zugestellt wurde oder fehlschlug.",
+	DeliveriesNote: "Einladungen gehen sofort nach dem Ausstellen hinaus und werden nach 15 s, 1 min, 5 min und 30 min erneut versucht; seine Läufe sind Ein-Minuten-Fenster, in denen eine Einladung gesendet wurde, fehlschlug oder ablief.",
 	Workers: map[string]string{
-		"reconciliation":    "Abgleich",
-		"due-sweep":         "Fälligkeitsprüfung",
-		"resumption-outbox": "Fortsetzungs-Postausgang",
+		"reconciliation":      "Abgleich",
+		"due-sweep":           "Fälligkeitsprüfung",
+		"resumption-outbox":   "Fortsetzungs-Postausgang",
+		"invitation-delivery": "Einladungszustellung",
+		"purge":               "Aufbewahrungs-Bereinigung",
 	},
 	CountNames: map[string]string{
 		"recreated": "neu erstellt", "requeued": "erneut eingereiht", "finalized": "abgeschlossen", "ambiguous": "unklar",
 		"timedOut": "Zeit abgelaufen", "overdue": "als überfällig markiert", "skipped": "übersprungen",
 		"claimed": "übernommen", "delivered": "zugestellt", "failed": "fehlgeschlagen",
+		"sent": "gesendet", "abandoned": "aufgegeben", "dropped": "verworfen (abgelaufen)", "expired": "Einladungen abgelaufen",
+		"tasks": "Aufgaben", "events": "Ereignisse", "operations": "Operationen", "candidates": "Kandidaten", "exclusions": "Ausschlüsse", "tags": "Schlagwörter", "resumptions": "Fortsetzungszeilen", "invitations": "Einladungen", "deliveries": "Zustellzeilen", "guestSessions": "Gastsitzungen",
 	},
 }

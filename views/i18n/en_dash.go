@@ -64,14 +64,19 @@ var englishDash = DashText{
 	RunsOfAll:      "Runs over all tenants",
 	RunsAllNote:    "These runs cover every tenant: they show when the worker ran and whether it failed, never another tenant's numbers.",
 	DispatcherNote: "The outbox is polled every second; its runs are one-minute windows in which something was delivered or failed.",
+	DeliveriesNote: "Invitations go out as soon as they are issued and are retried after 15 s, 1 min, 5 min and 30 min; its runs are one-minute windows in which an invitation was sent, failed or expired.",
 	Workers: map[string]string{
-		"reconciliation":    "Reconciliation",
-		"due-sweep":         "Due sweep",
-		"resumption-outbox": "Resumption outbox",
+		"reconciliation":      "Reconciliation",
+		"due-sweep":           "Due sweep",
+		"resumption-outbox":   "Resumption outbox",
+		"invitation-delivery": "Invitation delivery",
+		"purge":               "Retention purge",
 	},
 	CountNames: map[string]string{
 		"recreated": "recreated", "requeued": "requeued", "finalized": "finalized", "ambiguous": "ambiguous",
 		"timedOut": "timed out", "overdue": "flagged overdue", "skipped": "skipped",
 		"claimed": "claimed", "delivered": "delivered", "failed": "failed",
+		"sent": "sent", "abandoned": "abandoned", "dropped": "dropped (expired)", "expired": "invitations expired",
+		"tasks": "tasks", "events": "events", "operations": "operations", "candidates": "candidates", "exclusions": "exclusions", "tags": "tags", "resumptions": "resumption rows", "invitations": "invitations", "deliveries": "delivery rows", "guestSessions": "guest sessions",
 	},
 }

@@ -1,0 +1,156 @@
+package repository
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/keyring"
+	"usertasks/migrations"
+)
+
+// Key rotation: the keyring's first key seals new values and every key opens old ones, so a
+// key can be retired only once no row is sealed under it any more. Rekey rewrites the sealed
+// columns of one page of a table under the primary key; a run is a walk over every table by
+// key order, and a rerun simply finds fewer rows to rewrite.
+
+// SealedTable is a table holding sealed columns, and the key that orders a walk over it.
+type SealedTable struct {
+	Name    string
+	key     string
+	columns []string
+}
+
+// SealedTables are every table with sealed columns, in the order a rotation walks them.
+var SealedTables = []SealedTable{
+	{"user_tasks", "id", []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}},
+	{"user_task_operations", "id", []string{colPayload}},
+	{"user_task_invitations", "id", []string{colRecipient}},
+	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
+	{"user_task_web_sessions", "id_hash", []string{colRefreshToken}},
+}
+
+// KeyPage is what one page of a rotation (or a dry run) found.
+type KeyPage struct {
+	Rows       int            // rows read
+	Resealed   int            // values rewritten under the primary key (a dry run: would be)
+	ByKey      map[string]int // sealed values by the key id they were under when read
+	Unreadable []string       // row keys whose value names an unknown key or fails to open
+	Next       string         // the last row key of the page; "" when the table is done
+}
+
+// RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,
+// reseals every value not under the primary key. A value is replaced only if it is still the
+// one read (compare-and-swap), so a concurrent writer's newer value always wins; that writer
+// sealed it under the primary key anyway. Unreadable values are reported, never rewritten.
+func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (KeyPage, error) {
+	t, ok := sealedTable(table)
+	if !ok {
+		return KeyPage{}, fmt.Errorf("repository: %q holds no sealed columns", table)
+	}
+	if limit <= 0 {
+		limit = 500
+	}
+	var page KeyPage
+	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		page = KeyPage{ByKey: map[string]int{}}
+		rows, err := readSealed(tx, t, after, limit)
+		if err != nil {
+			return err
+		}
+		primary := s.keys.PrimaryKeyID()
+		for _, r := range rows {
+			page.Rows++
+			page.Next = r.key
+			for i, col := range t.columns {
+				env := r.values[i]
+				if !env.Valid || env.String == "" {
+					continue
+				}
+				kid, _ := keyring.KeyID(env.String)
+				page.ByKey[kid]++
+				plain, err := s.keys.Open(env.String, aad(r.key, col))
+				if errors.Is(err, keyring.ErrUndecodable) {
+					page.Unreadable = append(page.Unreadable, r.key)
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if kid == primary {
+					continue
+				}
+				if dryRun {
+					page.Resealed++
+					continue
+				}
+				sealed, err := s.keys.Seal(plain, aad(r.key, col))
+				if err != nil {
+					return err
+				}
+				res := tx.Table(t.Name).Where(t.key+" = ? AND "+s.sameText(col), r.key, env.String).Update(col, sealed)
+				if res.Error != nil {
+					return translate(res.Error)
+				}
+				page.Resealed += int(res.RowsAffected)
+			}
+		}
+		if page.Rows < limit {
+			page.Next = ""
+		}
+		return nil
+	})
+	return page, err
+}
+
+// sameText is a condition that col still holds the bound text. Oracle cannot compare a CLOB
+// with = (ORA-00932).
+func (s *Store) sameText(col string) string {
+	if s.dialect == migrations.Oracle {
+		return "DBMS_LOB.COMPARE(" + col + ", ?) = 0"
+	}
+	return col + " = ?"
+}
+
+func sealedTable(name string) (SealedTable, bool) {
+	for _, t := range SealedTables {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return SealedTable{}, false
+}
+
+type sealedRow struct {
+	key    string
+	values []sql.NullString
+}
+
+func readSealed(tx *gorm.DB, t SealedTable, after string, limit int) ([]sealedRow, error) {
+	q := tx.Table(t.Name).Select(append([]string{t.key}, t.columns...)).Order(t.key).Limit(limit)
+	if after != "" {
+		q = q.Where(t.key+" > ?", after)
+	}
+	rows, err := q.Rows()
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []sealedRow
+	for rows.Next() {
+		r := sealedRow{values: make([]sql.NullString, len(t.columns))}
+		dest := []any{&r.key}
+		for i := range r.values {
+			dest = append(dest, &r.values[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, r)
+	}
+	return out, translate(rows.Err())
+}
