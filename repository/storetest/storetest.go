@@ -55,6 +55,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("WebNotes", func(t *testing.T) { testWebNotes(t, h) })
 	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
+	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {
