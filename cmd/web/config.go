@@ -34,6 +34,9 @@ type config struct {
 	FormsDir      string
 
 	Cadence cadence
+	// Metrics: /metrics on the main listener for callers presenting MetricsToken, and/or
+	// without a token on the separate MetricsAddr (config_metrics.go).
+	Metrics metricsConfig
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration

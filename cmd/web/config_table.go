@@ -81,6 +81,8 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_RECONCILE_INTERVAL", set: duration(&c.Cadence.Reconcile, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_QUIET_PERIOD", set: duration(&c.Cadence.ReconcileQuiet, minCadence, "")},
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
+		{name: "USERTASKS_METRICS_TOKEN", file: true, set: text(&c.Metrics.Token)},
+		{name: "USERTASKS_METRICS_ADDR", set: text(&c.Metrics.Addr)},
 	}
 }
 

@@ -76,6 +76,14 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- a.workers.Run(work) }()
 
+	if cfg.Metrics.Addr != "" {
+		addr, err := serveMetrics(work, cfg.Metrics.Addr, a.metrics.Handler(), cfg.HTTP, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		log.Info("metrics are served on their own address", "url", "http://"+addr.String()+"/metrics")
+	}
 	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
