@@ -22,6 +22,9 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	migrate := fs.Bool("migrate", false, "apply pending migrations before serving (implied in dev mode)")
 	listen := fs.String("listen", "", "listen address (default USERTASKS_LISTEN_ADDR or "+defaultListenAddr+")")
+	fs.Usage = commandUsage(fs, "web serve [--migrate] [--listen ADDR]",
+		"Run the HTTP server (pages, JSON API, runtime protocol, /healthz, /readyz, /metrics) and the\nbackground workers until interrupted; then finish in-flight requests and release leases.\nRefuses to start on a schema that is not this binary's unless --migrate (or dev mode) is given.",
+		"  every USERTASKS_* variable of docs/configuration.md; at least USERTASKS_DATABASE_URL,\n  USERTASKS_ENCRYPTION_KEYS, a token key source and USERTASKS_SESSION_SECRETS outside dev mode")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
