@@ -21,7 +21,7 @@ var (
 // buildInfo is what `web version` prints.
 type buildInfo struct {
 	Version, Commit, Go string
-	Modified           bool
+	Modified            bool
 }
 
 // currentBuild reads the linker-set values, falling back to runtime/debug.ReadBuildInfo.
