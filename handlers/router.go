@@ -33,6 +33,8 @@ type Deps struct {
 	// Live and Watchers enable the live-update stream.
 	Live     *live.Broker
 	Watchers StreamAuthorizer
+	// Metrics observes every request and may serve /metrics (metrics.go).
+	Metrics *MetricsDeps
 }
 
 // RuntimeDeps are the two halves of the runtime protocol.
@@ -50,7 +52,7 @@ func New(d Deps) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
-	e.Use(middleware.RequestID())
+	e.Use(acceptRequestID, middleware.RequestID())
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
 		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
@@ -58,10 +60,15 @@ func New(d Deps) *echo.Echo {
 		},
 	}))
 	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
-	e.Use(requestLog(d.Logger))
+	var observe RequestObserver
+	if d.Metrics != nil {
+		observe = d.Metrics.Requests
+	}
+	e.Use(requestLog(d.Logger, observe))
 
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", readyz(d.Store))
+	registerMetrics(e, d.Metrics)
 	registerAPI(e, d)
 	if d.Runtime != nil {
 		RegisterRuntime(e.Group("/api/v1/runtime"), d.Runtime.Projector, d.Runtime.Finalizer, authenticate(d.Auth))
@@ -122,23 +129,5 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}
 	if d.Inbox != nil {
 		registerViewsAPI(v1, d.Inbox, authed)
-	}
-}
-
-// requestLog logs one line per request without query strings or bodies (they may hold
-// tokens or protected data).
-func requestLog(log *slog.Logger) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			err := next(c)
-			if err != nil {
-				c.Error(err)
-			}
-			if log != nil {
-				log.Info("request", "method", c.Request().Method, "path", c.Request().URL.Path,
-					"status", c.Response().Status, "request_id", c.Response().Header().Get(echo.HeaderXRequestID))
-			}
-			return nil
-		}
 	}
 }

@@ -36,6 +36,9 @@ type config struct {
 	Cadence     cadence
 	Invitations invitationConfig
 	Retention   retention
+	// Metrics: /metrics on the main listener for callers presenting MetricsToken, and/or
+	// without a token on the separate MetricsAddr (config_metrics.go).
+	Metrics metricsConfig
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration

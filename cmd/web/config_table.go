@@ -86,6 +86,8 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_RETENTION_OUTBOX_AGE", tools: true, set: duration(&c.Retention.OutboxAge, minRetentionAge, "168h, 24h")},
 		{name: "USERTASKS_PURGE_INTERVAL", set: duration(&c.Retention.Interval, time.Minute, "1h, 30m")},
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
+		{name: "USERTASKS_METRICS_TOKEN", file: true, set: text(&c.Metrics.Token)},
+		{name: "USERTASKS_METRICS_ADDR", set: text(&c.Metrics.Addr)},
 	}, c.invitationSettings()...)
 }
 

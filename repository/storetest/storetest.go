@@ -62,6 +62,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
 	t.Run("Purge", func(t *testing.T) { testPurge(t, h) })
+	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {
