@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,17 +170,22 @@ func (h *guestAPI) getSessionTask(c echo.Context) error {
 	if err != nil {
 		return guestRefusal(err)
 	}
-	return c.JSON(http.StatusOK, guestTaskOf(d))
+	return c.JSON(http.StatusOK, guestTaskOf(d, a.Guest))
 }
 
-func guestTaskOf(d tasks.Detail) guestTaskJSON {
+// guestTaskOf is d as the guest of grant sees it; its actions are the task's actions the grant
+// allows, while the guest may complete.
+func guestTaskOf(d tasks.Detail, grant *models.GuestGrant) guestTaskJSON {
 	t, full := d.Task, detailOf(d)
 	out := guestTaskJSON{TaskID: t.ID, Title: t.Title, Summary: t.Summary, Instructions: t.Protected.Instructions,
 		DueAt: timestamp(t.DueAt), Revision: t.Revision, Form: full.Form, AllowedActions: []models.Action{}}
 	if full.Form == nil {
 		out.Data = full.Data
 	}
-	for _, key := range d.AllowedActions {
+	if !slices.Contains(d.AllowedActions, models.ActComplete) {
+		return out
+	}
+	for _, key := range grant.AllowedActions {
 		if act, ok := t.FindAction(key); ok {
 			out.AllowedActions = append(out.AllowedActions, act)
 		}
