@@ -121,9 +121,9 @@ func TestGuestAPIFlow(t *testing.T) {
 		resp := g.current(t, credential)
 		resp.WantStatus(t, http.StatusOK)
 		var view struct {
-			TaskID         string          `json:"taskId"`
-			Title          string          `json:"title"`
-			Instructions   string          `json:"instructions"`
+			TaskID         string `json:"taskId"`
+			Title          string `json:"title"`
+			Instructions   string `json:"instructions"`
 			Form           *struct{ Fields []struct{ Key string } }
 			AllowedActions []models.Action `json:"allowedActions"`
 		}
