@@ -99,6 +99,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Reconciliation: a.workers.Reconciler,
 		Watchers:       svc,
 		Guests:         invitations.NewGuests(store),
+		IPExtractor:    cfg.ipExtractor(),
 	}
 	if a.verifier != nil {
 		a.deps.Auth = a.verifier
