@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -243,20 +244,17 @@ func scanTables(t *testing.T, env *handlerstest.Env, secrets map[string]string, 
 			t.Fatal(err)
 		}
 		cols, _ := rows.Columns()
+		row := make([]sql.NullString, len(cols)) // every value as text
+		dest := make([]any, len(cols))
+		for i := range row {
+			dest[i] = &row[i]
+		}
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
+			if err := rows.Scan(dest...); err != nil {
+				t.Fatalf("%s: %v", table, err)
 			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range vals {
-				s := fmt.Sprint(v)
-				if b, ok := v.([]byte); ok {
-					s = string(b)
-				}
+			for i, v := range row {
+				s := v.String
 				scanned++
 				for name, secret := range secrets {
 					if strings.Contains(s, secret) {
