@@ -133,7 +133,7 @@ func registerAPI(e *echo.Echo, d Deps) {
 		registerViewsAPI(v1, d.Inbox, authed)
 	}
 	if d.Guests != nil {
-		registerGuestAPI(v1, d.Guests, d.Tasks, guestRateLimit())
+		registerGuestAPI(v1, d.Guests, d.Tasks, guestRateLimit(), d.Logger)
 	}
 }
 
