@@ -376,6 +376,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, invitationScenarios()...)
 	out = append(out, queryScenarios()...)
 	out = append(out, webSessionScenarios()...)
+	out = append(out, guestSessionScenarios()...)
 	return out
 }
 
