@@ -187,6 +187,10 @@ func guestTaskOf(d tasks.Detail, grant *models.GuestGrant) guestTaskJSON {
 		DueAt: timestamp(t.DueAt), Revision: t.Revision, Form: full.Form, AllowedActions: []models.Action{}}
 	if full.Form == nil {
 		out.Data = full.Data
+	} else {
+		for i := range full.Form.Fields {
+			full.Form.Fields[i].CanReveal = false // no reveal endpoint takes a guest session
+		}
 	}
 	if !slices.Contains(d.AllowedActions, models.ActComplete) {
 		return out

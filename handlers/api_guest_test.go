@@ -141,6 +141,9 @@ func TestGuestAPIFlow(t *testing.T) {
 			}
 		}
 		body := string(resp.Body)
+		if strings.Contains(body, `"canReveal":true`) {
+			t.Errorf("the guest view offers a reveal: %s", body)
+		}
 		for _, leak := range []string{task.Workflow.InstanceID, task.Workflow.BookmarkID, task.Workflow.DefinitionID, "ann", "DE89370400440532013000"} {
 			if leak != "" && strings.Contains(body, leak) {
 				t.Errorf("the guest view shows %q: %s", leak, body)
