@@ -63,6 +63,7 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeCrossTenantAssignee:  {http.StatusUnprocessableEntity, "Cross-tenant assignee", "The assignee must belong to your tenant.", ""},
 	models.CodeUnknownAssignee:      {http.StatusUnprocessableEntity, "Unknown assignee", "The participant directory does not know the assignee.", ""},
 	models.CodeValidationFailed:     {http.StatusUnprocessableEntity, "Validation failed", "The request has missing or invalid fields.", ""},
+	models.CodeGuestAccessDenied:    {http.StatusForbidden, "Access denied", "The invitation link, code or guest session is not valid.", ""},
 	models.CodeRateLimited:          {http.StatusTooManyRequests, "Too many requests", "Too many attempts; try again later.", "60"},
 	models.CodeCapacityExceeded:     {http.StatusTooManyRequests, "Capacity exceeded", "The tenant has too many open tasks.", "60"},
 	models.CodeDatabaseBusy:         {http.StatusServiceUnavailable, "Database busy", "The database is busy; try again shortly.", "1"},

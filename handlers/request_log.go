@@ -56,7 +56,7 @@ func loggedPath(c echo.Context) string {
 			path = strings.ReplaceAll(path, v[i], "[redacted]")
 		}
 	}
-	return path
+	return logPath(path) // also when no route matched, a token in an invitation path stays out
 }
 
 // maxRequestIDLength bounds a request id a client sends.

@@ -35,6 +35,11 @@ type Deps struct {
 	Watchers StreamAuthorizer
 	// Metrics observes every request and may serve /metrics (metrics.go).
 	Metrics *MetricsDeps
+	// Guests enables the guest API (SPEC 5.3); it needs Tasks.
+	Guests GuestService
+	// IPExtractor decides a request's remote address (rate limits); default the peer address,
+	// never a forwarding header.
+	IPExtractor echo.IPExtractor
 }
 
 // RuntimeDeps are the two halves of the runtime protocol.
@@ -52,6 +57,10 @@ func New(d Deps) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
+	e.IPExtractor = d.IPExtractor
+	if e.IPExtractor == nil {
+		e.IPExtractor = echo.ExtractIPDirect()
+	}
 	e.Use(acceptRequestID, middleware.RequestID())
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
@@ -129,5 +138,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}
 	if d.Inbox != nil {
 		registerViewsAPI(v1, d.Inbox, authed)
+	}
+	if d.Guests != nil {
+		registerGuestAPI(v1, d.Guests, d.Tasks, guestRateLimit(), d.Logger)
 	}
 }

@@ -37,6 +37,7 @@ const (
 	CodeDirectoryUnavailable Code = "directory-unavailable" // the participant directory did not answer
 	CodeCorruptStore         Code = "corrupt-store"
 	CodeLeaseLost            Code = "lease-lost"
+	CodeGuestAccessDenied    Code = "guest-access-denied" // every guest verification or session failure, alike
 
 	// Codes of answers no domain error produces, listed here so every answer's code (and the
 	// page sentence for it) comes from this one set.
@@ -59,6 +60,9 @@ var (
 	// ErrDirectoryUnavailable: the participant directory failed or timed out, so a check that
 	// needs it cannot be made; nothing was written.
 	ErrDirectoryUnavailable = errors.New("participant directory unavailable")
+	// ErrGuestDenied is the one answer to every failed guest verification or dead guest
+	// session: it never tells which check failed (SPEC 5.3).
+	ErrGuestDenied = errors.New("guest access denied")
 )
 
 // ConflictError is a 409: the request was well formed but the task's state refuses it.
@@ -129,6 +133,8 @@ func ErrorCode(err error) Code {
 		return ce.Code
 	case errors.As(err, &ve):
 		return ve.Code
+	case errors.Is(err, ErrGuestDenied):
+		return CodeGuestAccessDenied
 	case errors.Is(err, ErrNotFound):
 		return CodeNotFound
 	case errors.Is(err, ErrForbidden):

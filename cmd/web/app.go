@@ -11,6 +11,7 @@ import (
 	"usertasks/directory"
 	"usertasks/formsource"
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/live"
 	"usertasks/metrics"
 	"usertasks/migrations"
@@ -109,6 +110,8 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Reconciliation: a.workers.Reconciler,
 		Watchers:       svc,
 		Metrics:        &handlers.MetricsDeps{Requests: a.metrics, Handler: a.metrics.Handler(), Token: cfg.Metrics.Token},
+		Guests:         invitations.NewGuests(store),
+		IPExtractor:    cfg.ipExtractor(),
 	}
 	a.metrics.WatchBacklog(store, 0, log)
 	a.metrics.WatchPools(store.Pools())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -42,6 +43,8 @@ type config struct {
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the remote address.
+	TrustedProxies []*net.IPNet
 }
 
 const (

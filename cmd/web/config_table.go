@@ -41,6 +41,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_HTTP_READ_TIMEOUT", set: duration(&c.HTTP.Read, minHTTPTimeout, "30s, 2m")},
 		{name: "USERTASKS_HTTP_WRITE_TIMEOUT", set: duration(&c.HTTP.Write, minHTTPTimeout, "30s, 2m")},
 		{name: "USERTASKS_HTTP_IDLE_TIMEOUT", set: duration(&c.HTTP.Idle, minHTTPTimeout, "30s, 2m")},
+		{name: "USERTASKS_TRUSTED_PROXIES", set: c.setTrustedProxies},
 
 		{name: "USERTASKS_REQUIRE_TENANT", set: retired},
 		{name: "USERTASKS_JWT_MAX_LIFETIME", set: duration(&a.MaxLifetime, time.Nanosecond, "24h, 90m")},

@@ -19,6 +19,7 @@ import (
 	"usertasks/auth"
 	"usertasks/directory"
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/metrics"
 	"usertasks/migrations"
 	"usertasks/repository"
@@ -115,6 +116,7 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 
 		Reconciliation: o.Reconciliation,
 		Metrics:        metricsDeps,
+		Guests:         invitations.NewGuests(store),
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)

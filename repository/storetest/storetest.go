@@ -54,6 +54,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Rekey", func(t *testing.T) { testRekey(t, h) })
 	t.Run("InvitationExpiry", func(t *testing.T) { testInvitationExpiry(t, h) })
 	t.Run("DeliveryNotify", func(t *testing.T) { testDeliveryNotify(t, h) })
+	t.Run("GuestSessions", func(t *testing.T) { testGuestSessions(t, h) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })

@@ -337,6 +337,8 @@ var german = &Catalog{
 		models.CodeNotDue:               "Die Aufgabe ist noch nicht fällig.",
 		models.CodeAlreadyOverdue:       "Die Aufgabe ist bereits als überfällig markiert.",
 		models.CodeUnknownAssignee:      "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
+
+		models.CodeGuestAccessDenied: "Dieser Link oder Code ist ungültig, oder Ihr Zugang zur Aufgabe ist beendet.",
 	},
 	ProblemUnknown: "Die Anfrage konnte nicht ausgeführt werden. Laden Sie die Seite neu und versuchen Sie es erneut.",
 

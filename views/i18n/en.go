@@ -333,6 +333,8 @@ var english = &Catalog{
 		models.CodeNotDue:               "The task is not due yet.",
 		models.CodeAlreadyOverdue:       "The task is already marked as overdue.",
 		models.CodeUnknownAssignee:      "The participant directory does not know this person. Search for them and pick one of the results.",
+
+		models.CodeGuestAccessDenied: "This link or code is not valid, or your access to the task has ended.",
 	},
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
