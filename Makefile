@@ -2,6 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# `web version` reports these; override on the command line (make build VERSION=v1.2.0).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 .PHONY: help run test lint verify golden build scale
 
@@ -31,5 +35,5 @@ golden: ## rewrite the SQL Server and Oracle golden SQL files from the store's d
 scale: ## load the scale target (SCALE=small: a tenth) on SQLite and PostgreSQL; fail a dashboard statement over 50 ms
 	USERTASKS_SCALE=$(or $(SCALE),full) $(GO) test -count=1 -timeout 60m -run '^TestScale$$' -v ./repository/
 
-build: ## build the web binary
-	$(GO) build -o web ./cmd/web
+build: ## build the web binary (VERSION and COMMIT are stamped in for `web version`)
+	$(GO) build -ldflags "$(LDFLAGS)" -o web ./cmd/web

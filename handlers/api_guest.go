@@ -3,7 +3,9 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,7 +44,8 @@ const guestInvitationPrefix = "/api/v1/user-task-invitations/"
 
 // guestRateLimit limits requests per remote address (echo's RealIP, which the router's
 // IPExtractor decides: the peer address unless proxies are trusted). Over the limit the answer
-// is 429 rate-limited with Retry-After.
+// is 429 rate-limited with Retry-After. Build it once per router and share it between
+// everything anonymous that takes invitation tokens: the budget is per address, not per route.
 func guestRateLimit() echo.MiddlewareFunc {
 	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 		Rate: rate.Every(guestWindow / guestAttempts), Burst: guestAttempts, ExpiresIn: guestWindow,
@@ -61,12 +64,16 @@ func guestRateLimit() echo.MiddlewareFunc {
 type guestAPI struct {
 	guests GuestService
 	tasks  TaskService
+	log    *slog.Logger
 }
 
 // registerGuestAPI is the guest API's route table: the invitation endpoints are anonymous and
 // rate limited; the session endpoints take `Authorization: UserTaskSession <credential>`.
-func registerGuestAPI(v1 *echo.Group, guests GuestService, svc TaskService, limit echo.MiddlewareFunc) {
-	h := &guestAPI{guests: guests, tasks: svc}
+func registerGuestAPI(v1 *echo.Group, guests GuestService, svc TaskService, limit echo.MiddlewareFunc, log *slog.Logger) {
+	if log == nil {
+		log = slog.Default()
+	}
+	h := &guestAPI{guests: guests, tasks: svc, log: log}
 	session := guestSession(guests)
 	v1.GET("/user-task-invitations/:token", h.getChallenge, noStore, limit)
 	v1.POST("/user-task-invitations/:token/verify", h.verifyInvitation, noStore, limit)
@@ -169,17 +176,26 @@ func (h *guestAPI) getSessionTask(c echo.Context) error {
 	if err != nil {
 		return guestRefusal(err)
 	}
-	return c.JSON(http.StatusOK, guestTaskOf(d))
+	return c.JSON(http.StatusOK, guestTaskOf(d, a.Guest))
 }
 
-func guestTaskOf(d tasks.Detail) guestTaskJSON {
+// guestTaskOf is d as the guest of grant sees it; its actions are the task's actions the grant
+// allows, while the guest may complete.
+func guestTaskOf(d tasks.Detail, grant *models.GuestGrant) guestTaskJSON {
 	t, full := d.Task, detailOf(d)
 	out := guestTaskJSON{TaskID: t.ID, Title: t.Title, Summary: t.Summary, Instructions: t.Protected.Instructions,
 		DueAt: timestamp(t.DueAt), Revision: t.Revision, Form: full.Form, AllowedActions: []models.Action{}}
 	if full.Form == nil {
 		out.Data = full.Data
+	} else {
+		for i := range full.Form.Fields {
+			full.Form.Fields[i].CanReveal = false // no reveal endpoint takes a guest session
+		}
 	}
-	for _, key := range d.AllowedActions {
+	if !slices.Contains(d.AllowedActions, models.ActComplete) {
+		return out
+	}
+	for _, key := range grant.AllowedActions {
 		if act, ok := t.FindAction(key); ok {
 			out.AllowedActions = append(out.AllowedActions, act)
 		}
@@ -224,7 +240,10 @@ func (h *guestAPI) completeSessionTask(c echo.Context) error {
 		return guestRefusal(err)
 	}
 	if err := h.guests.Completed(ctx, a); err != nil {
-		return err
+		// The completion stands and the session is dead already (the task left Assigned);
+		// only the invitation's status lags. Answer what happened, and say it in the log.
+		h.log.ErrorContext(ctx, "guest invitation not marked consumed",
+			"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "error", err.Error())
 	}
 	return c.JSON(http.StatusAccepted, guestResultJSON{OperationID: res.OperationID, Status: res.Status, Revision: res.Revision})
 }

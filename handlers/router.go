@@ -33,6 +33,8 @@ type Deps struct {
 	// Live and Watchers enable the live-update stream.
 	Live     *live.Broker
 	Watchers StreamAuthorizer
+	// Metrics observes every request and may serve /metrics (metrics.go).
+	Metrics *MetricsDeps
 	// Guests enables the guest API (SPEC 5.3); it needs Tasks.
 	Guests GuestService
 	// IPExtractor decides a request's remote address (rate limits); default the peer address,
@@ -63,7 +65,7 @@ func New(d Deps) *echo.Echo {
 	}
 	// One budget per remote address for the JSON invitation endpoints and the guest page.
 	d.guestLimit = guestRateLimit()
-	e.Use(middleware.RequestID())
+	e.Use(acceptRequestID, middleware.RequestID())
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
 		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
@@ -71,10 +73,15 @@ func New(d Deps) *echo.Echo {
 		},
 	}))
 	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
-	e.Use(requestLog(d.Logger))
+	var observe RequestObserver
+	if d.Metrics != nil {
+		observe = d.Metrics.Requests
+	}
+	e.Use(requestLog(d.Logger, observe))
 
 	e.GET("/healthz", healthz)
 	e.GET("/readyz", readyz(d.Store))
+	registerMetrics(e, d.Metrics)
 	registerAPI(e, d)
 	if d.Runtime != nil {
 		RegisterRuntime(e.Group("/api/v1/runtime"), d.Runtime.Projector, d.Runtime.Finalizer, authenticate(d.Auth))
@@ -139,24 +146,6 @@ func registerAPI(e *echo.Echo, d Deps) {
 		registerViewsAPI(v1, d.Inbox, authed)
 	}
 	if d.Guests != nil {
-		registerGuestAPI(v1, d.Guests, d.Tasks, d.guestLimit)
-	}
-}
-
-// requestLog logs one line per request without query strings or bodies (they may hold
-// tokens or protected data).
-func requestLog(log *slog.Logger) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			err := next(c)
-			if err != nil {
-				c.Error(err)
-			}
-			if log != nil {
-				log.Info("request", "method", c.Request().Method, "path", logPath(c.Request().URL.Path),
-					"status", c.Response().Status, "request_id", c.Response().Header().Get(echo.HeaderXRequestID))
-			}
-			return nil
-		}
+		registerGuestAPI(v1, d.Guests, d.Tasks, d.guestLimit, d.Logger)
 	}
 }

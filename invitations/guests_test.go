@@ -195,3 +195,40 @@ func TestGuestSessionDies(t *testing.T) {
 		wantDenied(t, err)
 	})
 }
+
+// TestGuestReachesNothingElse: the guest actor of a live session can read and complete its own
+// task only — no list, release, history or other task.
+func TestGuestReachesNothingElse(t *testing.T) {
+	ctx := context.Background()
+	env := newGuestEnv(t)
+	task := testfactory.Task(ctx, t, env.store, &testfactory.TaskOpts{Candidates: []string{"ann"}})
+	other := testfactory.Task(ctx, t, env.store, &testfactory.TaskOpts{Candidates: []string{"ann"}})
+	inv := testfactory.Invitation(ctx, t, env.store, task, nil)
+	v, err := env.guests.Verify(ctx, inv.Token, inv.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := env.guests.Session(ctx, v.Credential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.tasks.Detail(ctx, a, task.ID); err != nil {
+		t.Fatalf("the guest cannot read its task: %v", err)
+	}
+	cur, _ := env.store.Get(ctx, "t1", task.ID)
+	if page, err := env.tasks.List(ctx, a, models.TaskFilter{Tenant: "t1", Scope: models.ScopeAssigned}); err == nil && len(page.Items) > 0 {
+		t.Errorf("the guest lists %d tasks", len(page.Items))
+	}
+	if _, err := env.tasks.Release(ctx, a, task.ID, tasks.ReleaseInput{Common: tasks.Common{ExpectedRevision: cur.Revision}}); err == nil {
+		t.Error("the guest released its task")
+	}
+	if page, err := env.tasks.Events(ctx, a, task.ID, "", 50); err == nil && len(page.Items) > 0 {
+		t.Errorf("the guest reads %d events", len(page.Items))
+	}
+	if _, err := env.tasks.Detail(ctx, a, other.ID); models.ErrorCode(err) != models.CodeNotFound {
+		t.Errorf("another task: %v, want not-found", err)
+	}
+	if got, _ := env.store.Get(ctx, "t1", task.ID); got.Status != models.StatusAssigned || got.Revision != cur.Revision {
+		t.Fatalf("task %s revision %d", got.Status, got.Revision)
+	}
+}

@@ -296,7 +296,7 @@ func init() {
 	for _, r := range []interface{ TableName() string }{
 		taskRecord{}, tagRecord{}, candidateRecord{}, exclusionRecord{}, eventRecord{}, operationRecord{},
 		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{},
-		webSessionRecord{},
+		webSessionRecord{}, guestSessionRecord{},
 	} {
 		fixtureTypes[r.TableName()] = reflect.TypeOf(r)
 	}

@@ -379,6 +379,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, purgeScenarios()...)
 	out = append(out, webSessionScenarios()...)
 	out = append(out, rekeyScenarios()...)
+	out = append(out, guestSessionScenarios()...)
 	return out
 }
 

@@ -135,9 +135,11 @@ func (s *Store) lockInvitation(tx *gorm.DB, tokenHash string) (models.Invitation
 		if res.Error != nil {
 			return models.Invitation{}, translate(res.Error)
 		}
-		if err := tx.Where("tenant_id = ? AND id = ?", rec.TenantID, rec.ID).Take(&rec).Error; err != nil {
+		var locked invitationRecord
+		if err := tx.Where("tenant_id = ? AND id = ?", rec.TenantID, rec.ID).Take(&locked).Error; err != nil {
 			return models.Invitation{}, translate(err)
 		}
+		rec = locked
 	}
 	return s.invitationFromRecord(&rec)
 }

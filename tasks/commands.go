@@ -73,7 +73,8 @@ func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *m
 }
 
 // Claim handles claim: an eligible candidate takes an Available task.
-func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
+func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (res Result, err error) {
+	defer s.observe(models.OpClaim, &res, &err)
 	if err := requirePermission(a, models.PermClaim); err != nil {
 		return Result{}, err
 	}
@@ -89,7 +90,8 @@ type ReleaseInput struct {
 }
 
 // Release handles release: the assignee hands the task back.
-func (s *Service) Release(ctx context.Context, a models.Actor, id string, in ReleaseInput) (Result, error) {
+func (s *Service) Release(ctx context.Context, a models.Actor, id string, in ReleaseInput) (res Result, err error) {
+	defer s.observe(models.OpRelease, &res, &err)
 	if err := requirePermission(a, models.PermClaim); err != nil {
 		return Result{}, err
 	}
@@ -106,7 +108,8 @@ type AssignInput struct {
 }
 
 // Assign handles assign: a manager assigns an open task.
-func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in AssignInput) (Result, error) {
+func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in AssignInput) (res Result, err error) {
+	defer s.observe(models.OpAssign, &res, &err)
 	if err := requirePermission(a, models.PermAssign); err != nil {
 		return Result{}, err
 	}
@@ -115,7 +118,7 @@ func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in Assi
 	if assignee.Provider == "" {
 		assignee.Provider = models.DefaultProvider
 	}
-	assignee, err := s.knownAssignee(ctx, a, id, assignee)
+	assignee, err = s.knownAssignee(ctx, a, id, assignee)
 	if err != nil {
 		return Result{}, err
 	}
@@ -133,7 +136,8 @@ type ScheduleInput struct {
 }
 
 // UpdateSchedule handles the manager's priority and due date change.
-func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string, in ScheduleInput) (Result, error) {
+func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string, in ScheduleInput) (res Result, err error) {
+	defer s.observe(models.OpScheduleUpdate, &res, &err)
 	if err := requirePermission(a, models.PermUpdate); err != nil {
 		return Result{}, err
 	}
@@ -149,7 +153,8 @@ type CancelInput struct {
 }
 
 // Cancel handles cancel: a manager cancels an open task with a reason.
-func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in CancelInput) (Result, error) {
+func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in CancelInput) (res Result, err error) {
+	defer s.observe(models.OpCancel, &res, &err)
 	if err := requirePermission(a, models.PermCancel); err != nil {
 		return Result{}, err
 	}
@@ -160,7 +165,8 @@ func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in Canc
 
 // RetryResolution handles retry-resolution: a manager re-resolves the form and snapshot
 // membership; success clears the health finding.
-func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
+func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string, in Common) (res Result, err error) {
+	defer s.observe(models.OpRetryResolution, &res, &err)
 	if err := requirePermission(a, models.PermSupervise); err != nil {
 		return Result{}, err
 	}
@@ -174,12 +180,12 @@ func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string
 	if !models.Relate(current, a, false).Manager {
 		return Result{}, models.ErrNotFound
 	}
-	res, err := s.resolver.Resolve(ctx, current)
+	resolved, err := s.resolver.Resolve(ctx, current)
 	if err != nil {
 		return Result{}, fmt.Errorf("resolve: %w", err)
 	}
 	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
-		return models.RetryResolution(t, in.command(models.OpRetryResolution, a, prior), res.Form, res.Snapshot, res.Health, now)
+		return models.RetryResolution(t, in.command(models.OpRetryResolution, a, prior), resolved.Form, resolved.Snapshot, resolved.Health, now)
 	})
 }
 

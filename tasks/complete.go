@@ -21,7 +21,8 @@ type CompleteInput struct {
 // Complete handles complete: the assignee (or guest assignee) submits the form with an action.
 // The transition decides the relationship (404 before 422); the data is then validated against
 // the pinned form and normalized.
-func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in CompleteInput) (Result, error) {
+func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in CompleteInput) (res Result, err error) {
+	defer s.observe(models.OpComplete, &res, &err)
 	if err := requireComplete(a); err != nil {
 		return Result{}, err
 	}
@@ -60,7 +61,8 @@ type FormCompletion struct {
 // CompleteForm handles a completion posted from the task page, with one load of the task and
 // one parse of its form. The caller must first be able to read the task, as the page it
 // posted from (Detail's policy and statuses); then Complete's rules apply.
-func (s *Service) CompleteForm(ctx context.Context, a models.Actor, id string, in FormCompleteInput) (FormCompletion, error) {
+func (s *Service) CompleteForm(ctx context.Context, a models.Actor, id string, in FormCompleteInput) (out FormCompletion, err error) {
+	defer s.observe(models.OpComplete, &out.Result, &err)
 	if a.Guest == nil {
 		if err := requirePermission(a, models.PermView); err != nil {
 			return FormCompletion{}, err
@@ -102,7 +104,7 @@ func (s *Service) CompleteForm(ctx context.Context, a models.Actor, id string, i
 			return normalizeCompletion(t, f, data)
 		})
 	})
-	out := FormCompletion{Result: res}
+	out = FormCompletion{Result: res}
 	var ve *models.ValidationError
 	var ce *models.ConflictError
 	if parsed && (errors.As(err, &ve) || errors.As(err, &ce)) {

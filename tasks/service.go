@@ -47,6 +47,8 @@ type Options struct {
 	// names participants (participants.go) and tells the access explanation a person's
 	// candidate groups (access.go).
 	Directory directory.Directory
+	// Commands, when set, hears every command's outcome (observe.go).
+	Commands CommandObserver
 }
 
 // Service runs the lifecycle commands and queries.
@@ -57,11 +59,12 @@ type Service struct {
 	stale    time.Duration
 	// unassigned is Options.UnassignedAfter with its default.
 	unassigned time.Duration
+	commands   CommandObserver
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, dir: o.Directory, stale: o.StaleAfter, unassigned: o.UnassignedAfter}
+	s := &Service{store: store, resolver: o.Resolver, dir: o.Directory, stale: o.StaleAfter, unassigned: o.UnassignedAfter, commands: o.Commands}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"usertasks/invitations"
+	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/workflow"
 )
@@ -78,6 +79,8 @@ type Options struct {
 	// Projector recreates missing projections during reconciliation; nil only logs them.
 	Projector BookmarkProjector
 	Logger    *slog.Logger
+	// Observer, when set, hears every run of every worker (observe.go).
+	Observer RunObserver
 }
 
 // Workers runs the resumption outbox, the due sweep and the reconciliation on their intervals.
@@ -204,6 +207,7 @@ func (w *Workers) Run(ctx context.Context) error {
 		w.every(ctx, 0, w.o.SweepEvery, "due-sweep", func() error {
 			start := time.Now()
 			res, err := w.Sweeper.RunOnce(work)
+			w.observeRun(models.WorkerDueSweep, res.Busy, err, time.Since(start))
 			rec.record(work, sweepRuns(res, err, time.Since(start)))
 			return err
 		})
@@ -213,6 +217,7 @@ func (w *Workers) Run(ctx context.Context) error {
 		w.every(ctx, w.o.ReconcileAfter, w.o.ReconcileEvery, "reconciliation", func() error {
 			start := time.Now()
 			run, err := w.Reconciler.RunOnce(work)
+			w.observeRun(models.WorkerReconciliation, allSkipped(run), err, time.Since(start))
 			rec.record(work, reconcileRuns(run, err, time.Since(start)))
 			return err
 		})
@@ -244,7 +249,9 @@ func (w *Workers) dispatchLoop(ctx, work context.Context) {
 		case <-timer.C:
 		case <-w.kick:
 		}
+		start := time.Now()
 		res, err := w.Dispatcher.RunOnce(work)
+		w.observeRun(models.WorkerDispatcher, false, err, time.Since(start))
 		report.outcome(err)
 		if res.Claimed > 0 || err != nil {
 			window.add(res, err, time.Now())

@@ -13,6 +13,7 @@ import (
 	"usertasks/handlers"
 	"usertasks/invitations"
 	"usertasks/live"
+	"usertasks/metrics"
 	"usertasks/migrations"
 	"usertasks/oidclogin"
 	"usertasks/repository"
@@ -29,13 +30,14 @@ type app struct {
 	relay    *live.PostgresRelay
 	verifier *auth.Verifier
 	workers  *workers.Workers
+	metrics  *metrics.Metrics
 	deps     handlers.Deps
 }
 
 // buildApp wires every part from the configuration. The caller runs the broker and the
 // workers and closes the app.
 func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slog.Logger) (*app, error) {
-	a := &app{store: store}
+	a := &app{store: store, metrics: metrics.New()}
 	brokerOpts := live.Options{Logger: log}
 	if store.Dialect() == migrations.Postgres {
 		relay, err := live.NewPostgresRelay(ctx, cfg.DatabaseURL, live.PostgresRelayOptions{Logger: log})
@@ -62,7 +64,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	}
 	projector := workflow.NewProjector(store, resolver)
 	workerOpts := workersOptions(cfg)
-	workerOpts.Projector, workerOpts.Logger = projector.Bodies(), log
+	workerOpts.Projector, workerOpts.Logger, workerOpts.Observer = projector.Bodies(), log, a.metrics
 	mailbox := devMailbox(cfg)
 	if workerOpts.Dispatchers, err = cfg.invitationDispatchers(mailbox); err != nil {
 		return nil, err
@@ -74,7 +76,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	store.NotifyDeliveries(a.workers.KickDeliveries)
 	// The resolver's directory (the demo one in dev mode) also answers the people picker,
 	// checks assignees, names participants and tells the access explanation a person's groups.
-	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter})
+	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter, Commands: a.metrics})
 
 	if cfg.Auth.Configured() {
 		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {
@@ -107,8 +109,13 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,
 		Watchers:       svc,
+		Metrics:        &handlers.MetricsDeps{Requests: a.metrics, Handler: a.metrics.Handler(), Token: cfg.Metrics.Token},
 		Guests:         invitations.NewGuests(store),
+		IPExtractor:    cfg.ipExtractor(),
 	}
+	a.metrics.WatchBacklog(store, 0, log)
+	a.metrics.WatchPools(store.Pools())
+	a.metrics.WatchSubscribers(a.broker.Subscribers)
 	if a.verifier != nil {
 		a.deps.Auth = a.verifier
 	}

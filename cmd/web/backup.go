@@ -27,14 +27,10 @@ func backupCommand(ctx context.Context, args []string, env environment, stdout, 
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	to := fs.String("to", "", "the backup file to write (required)")
 	force := fs.Bool("force", false, "replace FILE if it exists")
-	fs.Usage = func() {
-		w := fs.Output() // discarded on a bad flag: the one-line reason is enough
-		fmt.Fprintln(w, "usage: web backup --to FILE [--force]")
-		fmt.Fprintln(w, "\nCopies the live SQLite database of USERTASKS_DATABASE_URL into FILE, checks the copy and")
-		fmt.Fprintln(w, "renames it into place. PostgreSQL: use pg_dump; MariaDB: use mariadb-dump (docs/operations.md).")
-		fmt.Fprintln(w, "Exit status: 0 done, 1 failed (FILE untouched), 2 bad invocation or not SQLite.")
-		fs.PrintDefaults()
-	}
+	fs.Usage = commandUsage(fs, "web backup --to FILE [--force]", `
+Copies the live SQLite database of USERTASKS_DATABASE_URL into FILE, checks the copy and
+renames it into place. PostgreSQL: use pg_dump; MariaDB: use mariadb-dump (docs/operations.md).
+Exit status: 0 done, 1 failed (FILE untouched), 2 bad invocation or not SQLite.`, toolEnvironment())
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -36,9 +37,14 @@ type config struct {
 	Cadence     cadence
 	Invitations invitationConfig
 	Retention   retention
+	// Metrics: /metrics on the main listener for callers presenting MetricsToken, and/or
+	// without a token on the separate MetricsAddr (config_metrics.go).
+	Metrics metricsConfig
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the remote address.
+	TrustedProxies []*net.IPNet
 }
 
 const (

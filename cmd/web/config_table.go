@@ -41,6 +41,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_HTTP_READ_TIMEOUT", set: duration(&c.HTTP.Read, minHTTPTimeout, "30s, 2m")},
 		{name: "USERTASKS_HTTP_WRITE_TIMEOUT", set: duration(&c.HTTP.Write, minHTTPTimeout, "30s, 2m")},
 		{name: "USERTASKS_HTTP_IDLE_TIMEOUT", set: duration(&c.HTTP.Idle, minHTTPTimeout, "30s, 2m")},
+		{name: "USERTASKS_TRUSTED_PROXIES", set: c.setTrustedProxies},
 
 		{name: "USERTASKS_REQUIRE_TENANT", set: retired},
 		{name: "USERTASKS_JWT_MAX_LIFETIME", set: duration(&a.MaxLifetime, time.Nanosecond, "24h, 90m")},
@@ -86,6 +87,8 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_RETENTION_OUTBOX_AGE", tools: true, set: duration(&c.Retention.OutboxAge, minRetentionAge, "168h, 24h")},
 		{name: "USERTASKS_PURGE_INTERVAL", set: duration(&c.Retention.Interval, time.Minute, "1h, 30m")},
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
+		{name: "USERTASKS_METRICS_TOKEN", file: true, set: text(&c.Metrics.Token)},
+		{name: "USERTASKS_METRICS_ADDR", set: text(&c.Metrics.Addr)},
 	}, c.invitationSettings()...)
 }
 

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"time"
+
+	"github.com/pressly/goose/v3"
 
 	"usertasks/migrations"
 	"usertasks/repository"
@@ -13,9 +17,9 @@ import (
 // migrateCommand runs `web migrate up|down|status`.
 func migrateCommand(ctx context.Context, args []string, env environment, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: web migrate up|down|status\n  up      apply every pending migration\n  down    roll back the newest migration\n  status  list migrations and whether they are applied")
-	}
+	fs.Usage = commandUsage(fs, "web migrate up|down|status",
+		"Manage the database schema:\n  up      apply every pending migration, one at a time, reporting progress\n  down    roll back the newest migration\n  status  list migrations and whether they are applied",
+		toolEnvironment())
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -38,16 +42,7 @@ func migrateCommand(ctx context.Context, args []string, env environment, stdout,
 	}
 	switch fs.Arg(0) {
 	case "up":
-		results, err := p.Up(ctx)
-		for _, r := range results {
-			fmt.Fprintf(stdout, "applied %s (%s)\n", r.Source.Path, r.Duration.Round(1e6))
-		}
-		if err != nil {
-			return err
-		}
-		if len(results) == 0 {
-			fmt.Fprintln(stdout, "schema is up to date")
-		}
+		return migrateUp(ctx, p, stdout)
 	case "down":
 		r, err := p.Down(ctx)
 		if err != nil {
@@ -68,6 +63,39 @@ func migrateCommand(ctx context.Context, args []string, env environment, stdout,
 		}
 	default:
 		return fmt.Errorf("%w: unknown migrate action %q (want up, down or status)", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+// migrateUp applies the pending migrations one at a time, with progress: a live line on a
+// terminal, and one permanent line per applied migration.
+func migrateUp(ctx context.Context, p *goose.Provider, stdout io.Writer) error {
+	statuses, err := p.Status(ctx)
+	if err != nil {
+		return err
+	}
+	var pending []string
+	for _, s := range statuses {
+		if s.State != goose.StatePending {
+			continue
+		}
+		pending = append(pending, s.Source.Path)
+	}
+	if len(pending) == 0 {
+		fmt.Fprintln(stdout, "schema is up to date")
+		return nil
+	}
+	prog := newProgress(stdout, "migrate")
+	for i, path := range pending {
+		prog.Step(i, len(pending), "applying "+path)
+		r, err := p.UpByOne(ctx)
+		if errors.Is(err, goose.ErrNoNextVersion) {
+			break // another node applied the rest meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		prog.Line("applied %s (%s)", r.Source.Path, r.Duration.Round(time.Millisecond))
 	}
 	return nil
 }

@@ -27,15 +27,11 @@ func purgeCommand(ctx context.Context, args []string, env environment, stdout, s
 	olderThan := fs.Duration("older-than", 0, "purge terminal tasks closed longer ago than this, e.g. 2160h (default USERTASKS_RETENTION_TERMINAL_AGE; unset keeps them)")
 	dryRun := fs.Bool("dry-run", false, "print what would be purged, per tenant and kind, and delete nothing")
 	pageSize := fs.Int("page-size", models.DefaultPurgePageSize, fmt.Sprintf("rows per transaction, 1 to %d", models.MaxPurgePageSize))
-	fs.Usage = func() {
-		w := fs.Output() // discarded on a bad flag: the one-line reason is enough
-		fmt.Fprintln(w, "usage: web purge [--tenant T] [--older-than DURATION] [--dry-run] [--page-size N]")
-		fmt.Fprintln(w, "\nDeletes terminal tasks closed longer ago than the age, with every row that belongs to them,")
-		fmt.Fprintln(w, "and expired invitations, guest sessions and done outbox rows (docs/operations.md). Never an")
-		fmt.Fprintln(w, "open or transitional task, one with a pending operation or one with a health finding.")
-		fmt.Fprintln(w, "Exit status: 0 done, 1 failed or another node is purging, 2 bad invocation.")
-		fs.PrintDefaults()
-	}
+	fs.Usage = commandUsage(fs, "web purge [--tenant T] [--older-than DURATION] [--dry-run] [--page-size N]", `
+Deletes terminal tasks closed longer ago than the age, with every row that belongs to them,
+and expired invitations, guest sessions and done outbox rows (docs/operations.md). Never an
+open or transitional task, one with a pending operation or one with a health finding.
+Exit status: 0 done, 1 failed or another node is purging, 2 bad invocation.`, toolEnvironment())
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}

@@ -107,7 +107,9 @@ func TestPurgeCommand(t *testing.T) {
 			{"purge", "--bogus"},
 		} {
 			code, _, errOut := runWeb(t, vars, args...)
-			if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			// One line of reason first, then the command's usage.
+			reason, rest, _ := strings.Cut(errOut, "\n")
+			if code != 2 || !strings.HasPrefix(reason, "web: ") || !strings.HasPrefix(rest, "usage: web purge") {
 				t.Errorf("%q: exit %d, %q", args, code, errOut)
 			}
 		}

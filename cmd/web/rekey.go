@@ -24,10 +24,10 @@ func rekeyCommand(ctx context.Context, args []string, env environment, stdout, s
 	fs := flag.NewFlagSet("rekey", flag.ContinueOnError)
 	dryRun := fs.Bool("dry-run", false, "count sealed values by key id and change nothing")
 	pageSize := fs.Int("page-size", 500, "rows per transaction (1-10000)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: web rekey [--dry-run] [--page-size N]\n\nReseal every protected value under the first key of USERTASKS_ENCRYPTION_KEYS, so the\nother keys can be removed. Safe to interrupt and run again. Exit status 1 when a value\nopens under no configured key.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	fs.Usage = commandUsage(fs, "web rekey [--dry-run] [--page-size N]", `
+Reseals every protected value under the first key of USERTASKS_ENCRYPTION_KEYS, so the other
+keys can be removed. Safe to interrupt and run again. Exit status 1 when a value opens under
+no configured key.`, toolEnvironment())
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}

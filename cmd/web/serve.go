@@ -22,6 +22,9 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	migrate := fs.Bool("migrate", false, "apply pending migrations before serving (implied in dev mode)")
 	listen := fs.String("listen", "", "listen address (default USERTASKS_LISTEN_ADDR or "+defaultListenAddr+")")
+	fs.Usage = commandUsage(fs, "web serve [--migrate] [--listen ADDR]",
+		"Run the HTTP server (pages, JSON API, runtime protocol, /healthz, /readyz, /metrics) and the\nbackground workers until interrupted; then finish in-flight requests and release leases.\nRefuses to start on a schema that is not this binary's unless --migrate (or dev mode) is given.",
+		"  every USERTASKS_* variable of docs/configuration.md; at least USERTASKS_DATABASE_URL,\n  USERTASKS_ENCRYPTION_KEYS, a token key source and USERTASKS_SESSION_SECRETS outside dev mode")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -76,6 +79,14 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- a.workers.Run(work) }()
 
+	if cfg.Metrics.Addr != "" {
+		addr, err := serveMetrics(work, cfg.Metrics.Addr, a.metrics.Handler(), cfg.HTTP, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		log.Info("metrics are served on their own address", "url", "http://"+addr.String()+"/metrics")
+	}
 	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

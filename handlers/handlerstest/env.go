@@ -20,6 +20,7 @@ import (
 	"usertasks/directory"
 	"usertasks/handlers"
 	"usertasks/invitations"
+	"usertasks/metrics"
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/tasks"
@@ -36,6 +37,10 @@ type Options struct {
 	Reconciliation handlers.ReconciliationReport
 	// Directory, when set, is the service's participant directory.
 	Directory directory.Directory
+	// Metrics, when set, hears requests and commands and is served at /metrics to callers
+	// presenting MetricsToken.
+	Metrics      *metrics.Metrics
+	MetricsToken string
 }
 
 // Env is one running server on the real router, store, service and verifier.
@@ -94,16 +99,23 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 	t.Cleanup(verifier.Close)
 
 	logs := &SyncBuffer{}
+	svcOpts := tasks.Options{Directory: o.Directory}
+	var metricsDeps *handlers.MetricsDeps
+	if o.Metrics != nil {
+		svcOpts.Commands = o.Metrics
+		metricsDeps = &handlers.MetricsDeps{Requests: o.Metrics, Handler: o.Metrics.Handler(), Token: o.MetricsToken}
+	}
 	router := handlers.New(handlers.Deps{
 		Store:  store,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Tasks:  tasks.New(store, tasks.Options{Directory: o.Directory}),
+		Tasks:  tasks.New(store, svcOpts),
 		Inbox:  tasks.NewInbox(store),
 		Auth:   verifier,
 		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 
 		Reconciliation: o.Reconciliation,
+		Metrics:        metricsDeps,
 		Guests:         invitations.NewGuests(store),
 	})
 	srv := httptest.NewServer(router)

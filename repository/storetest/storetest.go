@@ -51,10 +51,10 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Corruption", func(t *testing.T) { testCorruption(t, h) })
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, h) })
-	t.Run("GuestSessions", func(t *testing.T) { testGuestSessions(t, h) })
 	t.Run("Rekey", func(t *testing.T) { testRekey(t, h) })
 	t.Run("InvitationExpiry", func(t *testing.T) { testInvitationExpiry(t, h) })
 	t.Run("DeliveryNotify", func(t *testing.T) { testDeliveryNotify(t, h) })
+	t.Run("GuestSessions", func(t *testing.T) { testGuestSessions(t, h) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })
@@ -63,6 +63,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
 	t.Run("Purge", func(t *testing.T) { testPurge(t, h) })
+	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runCLI runs `web args…` in-process and returns the exit code, stdout and stderr.
+func runCLI(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, env(vars), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestHelp(t *testing.T) {
+	t.Run("ListsEveryCommand", func(t *testing.T) {
+		for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+			code, out, _ := runCLI(t, nil, args...)
+			if code != exitOK {
+				t.Fatalf("%v exited %d", args, code)
+			}
+			for _, c := range commands() {
+				if !strings.Contains(out, "  "+c.name+" ") {
+					t.Errorf("%v does not list %s:\n%s", args, c.name, out)
+				}
+			}
+			if !strings.Contains(out, "Exit status") {
+				t.Errorf("%v does not document the exit codes", args)
+			}
+		}
+	})
+	for _, c := range commands() {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, _ := runCLI(t, nil, "help", c.name)
+			if code != exitOK || !strings.Contains(out, "usage: web "+c.name) {
+				t.Fatalf("help %s: %d %q", c.name, code, out)
+			}
+			for _, flag := range []string{"--help", "-h"} {
+				code, _, errOut := runCLI(t, nil, c.name, flag)
+				if code != exitOK || !strings.Contains(errOut, "usage: web "+c.name) {
+					t.Fatalf("%s %s: %d %q", c.name, flag, code, errOut)
+				}
+			}
+			code, _, errOut := runCLI(t, nil, c.name, "--no-such-flag")
+			if code != exitUsage || !strings.Contains(errOut, "no-such-flag") || !strings.Contains(errOut, "usage: web "+c.name) {
+				t.Fatalf("%s --no-such-flag: %d %q, want 2 with the reason and the usage", c.name, code, errOut)
+			}
+		})
+	}
+	t.Run("MigrateEnvironment", func(t *testing.T) {
+		_, out, _ := runCLI(t, nil, "help", "migrate")
+		if !strings.Contains(out, "flags") && !strings.Contains(out, "environment:\n  USERTASKS_DATABASE_URL") {
+			t.Fatalf("help migrate names no environment:\n%s", out)
+		}
+	})
+}
+
+func TestBadInvocations(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: web <command>"},
+		{[]string{"nope"}, `unknown command "nope"`},
+		{[]string{"help", "nope"}, `unknown command "nope"`},
+		{[]string{"serv\u00e9 \x00"}, "unknown command"},
+		{[]string{"migrate"}, "usage: web migrate"},
+		{[]string{"migrate", "sideways"}, "usage: web migrate"},
+		{[]string{"serve", "extra"}, "usage: web serve"},
+		{[]string{"version", "extra"}, "usage: web version"},
+	} {
+		code, out, errOut := runCLI(t, nil, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q on stderr", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCLI(t, nil, "version")
+	if code != exitOK || !strings.HasPrefix(out, "web ") || !strings.Contains(out, "commit ") || !strings.Contains(out, "go1.") {
+		t.Fatalf("version: %d %q", code, out)
+	}
+}
+
+// The built binary reports what the Makefile's -ldflags -X set, and exits with the
+// documented codes.
+func TestBuiltBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "web")
+	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X main.version=v9.8.7 -X main.commit=abc1234", ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || !strings.Contains(string(out), "web v9.8.7") || !strings.Contains(string(out), "commit abc1234") {
+		t.Fatalf("web version: %v %q", err, out)
+	}
+	cmd := exec.Command(bin, "--bogus")
+	cmd.Env = append(os.Environ(), "USERTASKS_DATABASE_URL=sqlite:"+filepath.Join(t.TempDir(), "x.db"))
+	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != exitUsage {
+		t.Fatalf("web --bogus: %v, want exit 2", err)
+	}
+}
+
+func TestMigrateUpReportsEachMigration(t *testing.T) {
+	vars := map[string]string{"USERTASKS_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "m.db")}
+	code, out, errOut := runCLI(t, vars, "migrate", "up")
+	if code != exitOK {
+		t.Fatalf("migrate up: %d %s", code, errOut)
+	}
+	if n := strings.Count(out, "applied "); n < 6 || strings.Contains(out, "\x1b") {
+		t.Fatalf("migrate up printed %d applied lines (or terminal codes into a buffer):\n%s", n, out)
+	}
+	if _, out, _ := runCLI(t, vars, "migrate", "up"); !strings.Contains(out, "schema is up to date") {
+		t.Fatalf("second migrate up: %q", out)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	t.Run("PlainLinesThrottled", func(t *testing.T) {
+		var b bytes.Buffer
+		now := time.Unix(0, 0)
+		p := newProgress(&b, "purge")
+		p.now = func() time.Time { return now }
+		p.last = now
+		p.Step(1, 10, "tenant a") // within the interval: nothing
+		now = now.Add(plainEvery)
+		p.Step(2, 10, "tenant b")
+		p.Step(3, 10, "tenant c") // again within the interval
+		p.Done("purged 10")
+		if got, want := b.String(), "purge: 2/10 (20%) tenant b\npurged 10\n"; got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	})
+	t.Run("LiveLineOnATerminal", func(t *testing.T) {
+		var b bytes.Buffer
+		p := newProgress(&b, "audit")
+		p.live = true
+		p.Step(1, 0, "")
+		p.Step(2, 0, "")
+		p.Line("found %d problems", 0)
+		if got, want := b.String(), "\r\x1b[Kaudit: 1\r\x1b[Kaudit: 2\r\x1b[Kfound 0 problems\n"; got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	})
+	t.Run("BufferIsNotATerminal", func(t *testing.T) {
+		if isTerminal(&bytes.Buffer{}) {
+			t.Fatal("a buffer is a terminal")
+		}
+		f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if isTerminal(f) {
+			t.Fatal("a file is a terminal")
+		}
+	})
+}

@@ -1,0 +1,41 @@
+-- Scenario "verify-invitation": the statements the store sends, in order, as GORM's sqlserver dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYSUTCDATETIME()
+SELECT * FROM "user_task_invitations" WHERE token_hash = @p1 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string
+UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
+--   binds: string x2
+UPDATE "user_task_invitations" SET "code_attempts"=code_attempts WHERE tenant_id = @p1 AND id = @p2
+--   binds: string x2
+SELECT * FROM "user_task_invitations" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string x2
+SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string x2
+SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
+--   binds: string x2
+SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
+--   binds: string x2
+UPDATE "user_tasks" SET "workflow_definition_id"=@p1,"workflow_definition_name"=@p2,"workflow_definition_version"=@p3,"workflow_instance_id"=@p4,"workflow_instance_reference"=@p5,"activity_instance_id"=@p6,"title"=@p7,"summary"=@p8,"reference"=@p9,"task_type"=@p10,"tags"=@p11,"search_text"=@p12,"requester_provider"=@p13,"requester_type"=@p14,"requester_id"=@p15,"requester_display"=@p16,"priority"=@p17,"due_at"=@p18,"is_overdue"=@p19,"status"=@p20,"updated_at"=@p21,"assigned_at"=@p22,"completed_at"=@p23,"transitioned_at"=@p24,"assignee_provider"=@p25,"assignee_type"=@p26,"assignee_id"=@p27,"assignee_display"=@p28,"membership_mode"=@p29,"allow_exclusion_override"=@p30,"candidate_users"=@p31,"candidate_groups"=@p32,"actions_json"=@p33,"timeout_enabled"=@p34,"cancellation_enabled"=@p35,"health_severity"=@p36,"health_code"=@p37,"health_message"=@p38,"instructions_enc"=@p39,"task_data_enc"=@p40,"form_enc"=@p41,"invitation_defs_enc"=@p42,"completion_data_enc"=@p43,"completion_action_key"=@p44,"completed_by_provider"=@p45,"completed_by_type"=@p46,"completed_by_id"=@p47,"completed_by_display"=@p48,"revision"=@p49,"last_event_seq"=@p50 WHERE (tenant_id = @p51 AND revision = @p52 AND last_event_seq = @p53) AND "id" = @p54
+--   binds: string x2, int, string x7, NULL, string, NULL x4, int, NULL, bool, string, time.Time x2, NULL x2, string x5, bool, int x2, string, bool x2, NULL x13, int x2, string, int x2, string
+UPDATE "user_task_candidates" SET "task_status"=@p1,"updated_at"=@p2 WHERE task_id = @p3 AND tenant_id = @p4
+--   binds: string, time.Time, string x2
+INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);
+--   binds: string x3, int x2, string, time.Time, string x5, NULL, string
+INSERT INTO "user_task_operations" ("id","tenant_id","task_id","operation_id","kind","expected_revision","request_hash","state","attempts","action_key","reason","actor_provider","actor_type","actor_id","actor_display","result_json","payload_enc","created_at","updated_at","completed_at") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14,@p15,@p16,@p17,@p18,@p19,@p20);
+--   binds: string x5, int, string x2, int, NULL x2, string x5, NULL, time.Time x3
+UPDATE "user_task_invitations" SET "status"=@p1,"updated_at"=@p2,"verified_at"=@p3 WHERE tenant_id = @p4 AND id = @p5 AND status IN (@p6,@p7)
+--   binds: string, time.Time x2, string x4
+SELECT "id","tenant_id","task_id" FROM "user_task_invitations" WHERE tenant_id = @p1 AND sibling_group_id = @p2 AND id <> @p3 AND status IN (@p4,@p5) ORDER BY id
+--   binds: string x5
+UPDATE "user_task_invitations" SET "revoked_at"=@p1,"status"=@p2,"updated_at"=@p3 WHERE tenant_id = @p4 AND id = @p5 AND status IN (@p6,@p7)
+--   binds: time.Time, string, time.Time, string x4
+UPDATE "user_tasks" SET "last_event_seq"=last_event_seq + 1 WHERE tenant_id = @p1 AND id = @p2
+--   binds: string x2
+SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
+--   binds: string x2
+INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);
+--   binds: string x3, int x2, string, time.Time, NULL x6, string
+INSERT INTO "user_task_guest_sessions" ("id","tenant_id","task_id","invitation_id","token_hash","participant_provider","participant_id","capabilities","issued_at","expires_at","revoked_at") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11);
+--   binds: string x8, time.Time x2, NULL
+COMMIT
