@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -508,4 +509,36 @@ func TestGuestPageGerman(t *testing.T) {
 	webWantContains(t, "done", done.text("guest-done"), "Vielen Dank")
 	invalid := b.get("/guest/task")
 	webWantContains(t, "generic", invalid.text("guest-invalid"), "Dieser Link ist nicht mehr gültig")
+}
+
+// TestGuestPageLogsNoSecret walks the guest pages with every kind of refusal and checks that no
+// log line holds the token, the code or the session credential.
+func TestGuestPageLogsNoSecret(t *testing.T) {
+	var logs strings.Builder
+	f := newSessionFixture(t, sessionFixtureOpts{logs: &logs})
+	_, inv := f.guestInvite(t, nil)
+	b := f.browser(t)
+	wrong := "000000"
+	if inv.Code == wrong {
+		wrong = "999999"
+	}
+	b.guestVerify(inv.Token, wrong).wantStatus(http.StatusForbidden)
+	page := b.guestOpen(inv)
+	credential := b.guestCookieHeader()
+	b.submit(page, "guest-form", url.Values{"csrf_token": {"forged"}}, page.one("action-approve")).wantStatus(http.StatusForbidden)
+	b.submit(page, "guest-form", nil, page.one("action-approve")).wantStatus(http.StatusUnprocessableEntity)
+	b.follow(b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve"))).wantStatus(http.StatusOK)
+	wantGuestInvalid(t, b.get("/guest/task"))
+	if !strings.Contains(logs.String(), "/guest/verify") {
+		t.Fatal("nothing was logged; the check would prove nothing")
+	}
+	_, value, _ := strings.Cut(credential, "=")
+	for name, secret := range map[string]string{"token": inv.Token, "credential": value} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("the log holds the %s", name)
+		}
+	}
+	if regexp.MustCompile(`(^|\D)` + inv.Code + `(\D|$)`).MatchString(logs.String()) {
+		t.Error("the log holds the code")
+	}
 }
