@@ -36,6 +36,10 @@ const (
 	CodeDatabaseBusy         Code = "database-busy"
 	CodeCorruptStore         Code = "corrupt-store"
 	CodeLeaseLost            Code = "lease-lost"
+	// Guest invitations (SPEC 6): no dispatcher is configured to send a new invitation; the
+	// invitation is consumed, expired or revoked already and cannot be revoked.
+	CodeInvitationsUnavailable Code = "invitations-unavailable"
+	CodeInvitationNotRevocable Code = "invitation-not-revocable"
 
 	// Codes of answers no domain error produces, listed here so every answer's code (and the
 	// page sentence for it) comes from this one set.

@@ -48,6 +48,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Corruption", func(t *testing.T) { testCorruption(t, h) })
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, h) })
+	t.Run("InvitationRevoke", func(t *testing.T) { testInvitationRevoke(t, h) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })

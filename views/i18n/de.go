@@ -336,6 +336,9 @@ var german = &Catalog{
 		models.CodeNotDue:           "Die Aufgabe ist noch nicht fällig.",
 		models.CodeAlreadyOverdue:   "Die Aufgabe ist bereits als überfällig markiert.",
 		models.CodeUnknownAssignee:  "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
+		// Gasteinladungen (die Texte des Bereichs stehen in catalog_invitations.go).
+		models.CodeInvitationsUnavailable: "Gastlinks können nicht versendet werden: Es ist kein Versandweg für Einladungen eingerichtet. Wenden Sie sich an Ihre Administration.",
+		models.CodeInvitationNotRevocable: "Dieser Gastlink wurde bereits verwendet, ist abgelaufen oder wurde widerrufen. Laden Sie die Seite neu, um seinen Stand zu sehen.",
 	},
 	ProblemUnknown: "Die Anfrage konnte nicht ausgeführt werden. Laden Sie die Seite neu und versuchen Sie es erneut.",
 

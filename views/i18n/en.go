@@ -332,6 +332,9 @@ var english = &Catalog{
 		models.CodeNotDue:           "The task is not due yet.",
 		models.CodeAlreadyOverdue:   "The task is already marked as overdue.",
 		models.CodeUnknownAssignee:  "The participant directory does not know this person. Search for them and pick one of the results.",
+		// Guest invitations (catalog_invitations.go holds the panel's text).
+		models.CodeInvitationsUnavailable: "Guest links cannot be sent: no invitation dispatcher is configured. Ask your administrator.",
+		models.CodeInvitationNotRevocable: "This guest link was used, has expired or was revoked already. Reload the page to see its status.",
 	},
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
