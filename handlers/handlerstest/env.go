@@ -19,6 +19,7 @@ import (
 	"usertasks/auth"
 	"usertasks/directory"
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/tasks"
@@ -35,6 +36,8 @@ type Options struct {
 	Reconciliation handlers.ReconciliationReport
 	// Directory, when set, is the service's participant directory.
 	Directory directory.Directory
+	// Invitations configure the guest invitations API; nil issues through the dev mailbox.
+	Invitations *invitations.IssuerOptions
 }
 
 // Env is one running server on the real router, store, service and verifier.
@@ -93,12 +96,18 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 	t.Cleanup(verifier.Close)
 
 	logs := &SyncBuffer{}
+	issuing := invitations.IssuerOptions{Dispatcher: "dev-mailbox"}
+	if o.Invitations != nil {
+		issuing = *o.Invitations
+	}
 	router := handlers.New(handlers.Deps{
 		Store:  store,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tasks:  tasks.New(store, tasks.Options{Directory: o.Directory}),
 		Inbox:  tasks.NewInbox(store),
 		Auth:   verifier,
+		// The guest invitations API (managers issue, list and revoke).
+		Invitations: invitations.NewIssuer(store, issuing),
 		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 
