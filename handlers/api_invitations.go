@@ -21,8 +21,10 @@ import (
 // *invitations.Issuer satisfies it.
 type InvitationService interface {
 	Issue(ctx context.Context, a models.Actor, taskID string, in invitations.IssueInput) ([]invitations.IssuedInvitation, error)
-	List(ctx context.Context, a models.Actor, taskID string) ([]invitations.IssuedInvitation, error)
+	List(ctx context.Context, a models.Actor, taskID string) (invitations.Listing, error)
 	Revoke(ctx context.Context, a models.Actor, taskID, invitationID string) (invitations.IssuedInvitation, error)
+	// Dispatcher names the dispatcher of new invitations; empty when none is configured.
+	Dispatcher() string
 }
 
 // invitationsAPI holds the invitation handlers.
@@ -142,7 +144,7 @@ func (h *invitationsAPI) listInvitations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, invitationList(got))
+	return c.JSON(http.StatusOK, invitationList(got.Items))
 }
 
 // revokeInvitation handles DELETE /api/v1/user-tasks/:id/invitations/:invitationId.

@@ -31,6 +31,8 @@ type WebDeps struct {
 	Dashboard DashboardService
 	// Inbox enables saved views and the workflow choices of the inbox; nil means neither.
 	Inbox InboxService
+	// Invitations enables the Manage panel's guest links (web_task_invitations.go); nil leaves them out.
+	Invitations InvitationService
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -45,6 +47,7 @@ type web struct {
 
 	dashboard DashboardService
 	lists     InboxService
+	invites   InvitationService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -53,7 +56,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox, invites: d.Invitations}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -108,6 +111,10 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
+	}
+	if w.invites != nil {
+		e.POST("/tasks/:id/invitations", w.issueInvitations, posted...)
+		e.POST("/tasks/:id/invitations/:invitationId/revoke", w.revokeInvitation, posted...)
 	}
 	if w.dashboard != nil {
 		e.GET("/manage", w.manageDashboard, signedIn...)

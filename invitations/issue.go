@@ -52,6 +52,9 @@ func NewIssuer(store IssuerStore, o IssuerOptions) *Issuer {
 	return &Issuer{store: store, dispatcher: o.Dispatcher, now: o.Now}
 }
 
+// Dispatcher names the dispatcher of new invitations; empty when none is configured.
+func (s *Issuer) Dispatcher() string { return s.dispatcher }
+
 // emailDispatcher is the dispatcher whose recipients are e-mail addresses.
 const emailDispatcher = "smtp"
 
@@ -182,28 +185,35 @@ func (s *Issuer) Issue(ctx context.Context, a models.Actor, taskID string, in Is
 	return out, nil
 }
 
-// List returns the task's invitations, newest first, with their display status and delivery.
-func (s *Issuer) List(ctx context.Context, a models.Actor, taskID string) ([]IssuedInvitation, error) {
+// Listing is a task's invitations, newest first, and the definitions new ones are issued
+// against (the Manage panel's choices).
+type Listing struct {
+	Items       []IssuedInvitation
+	Definitions []models.InvitationDefinition
+}
+
+// List returns the task's invitations with their display status and delivery.
+func (s *Issuer) List(ctx context.Context, a models.Actor, taskID string) (Listing, error) {
 	t, err := s.managed(ctx, a, taskID)
 	if err != nil {
-		return nil, err
+		return Listing{}, err
 	}
 	invs, err := s.store.Invitations(ctx, a.Tenant, t.ID)
 	if err != nil {
-		return nil, err
+		return Listing{}, err
 	}
 	ds, err := s.store.InvitationDeliveries(ctx, a.Tenant, t.ID)
 	if err != nil {
-		return nil, err
+		return Listing{}, err
 	}
 	latest := map[string]*models.Delivery{}
 	for i := range ds {
 		latest[ds[i].InvitationID] = &ds[i] // in creation order: the last one wins
 	}
 	now := s.now()
-	out := make([]IssuedInvitation, 0, len(invs))
+	out := Listing{Items: make([]IssuedInvitation, 0, len(invs)), Definitions: t.Protected.InvitationDefinitions}
 	for _, inv := range invs {
-		out = append(out, s.view(inv, latest[inv.ID], now))
+		out.Items = append(out.Items, s.view(inv, latest[inv.ID], now))
 	}
 	return out, nil
 }

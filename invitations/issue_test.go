@@ -320,8 +320,9 @@ func TestRevokeAndListShowEveryStatus(t *testing.T) {
 		}
 	})
 	t.Run("List", func(t *testing.T) {
-		list, err := f.issuer.List(ctx, f.boss, task.ID)
-		if err != nil || len(list) != 4 {
+		listing, err := f.issuer.List(ctx, f.boss, task.ID)
+		list := listing.Items
+		if err != nil || len(list) != 4 || len(listing.Definitions) != 2 {
 			t.Fatalf("list %d %v", len(list), err)
 		}
 		want := map[string]invitations.ListStatus{"to-revoke": invitations.ListRevoked, "dispatched": invitations.ListDispatched,
@@ -340,8 +341,8 @@ func TestRevokeAndListShowEveryStatus(t *testing.T) {
 	})
 	t.Run("ExpiredRefusesRevocation", func(t *testing.T) {
 		f.clock.Advance(49 * time.Hour)
-		list, _ := f.issuer.List(ctx, f.boss, task.ID)
-		for _, inv := range list {
+		listing, _ := f.issuer.List(ctx, f.boss, task.ID)
+		for _, inv := range listing.Items {
 			if inv.Recipient != "to-revoke" && (inv.Status != invitations.ListExpired || inv.Revocable) {
 				t.Errorf("%s: %s after its expiry", inv.Recipient, inv.Status)
 			}

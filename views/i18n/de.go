@@ -348,6 +348,7 @@ var german = &Catalog{
 	People:        germanPeople,
 
 	AssigneeFilter: germanAssigneeFilter,
+	Invitations:    germanInvitations,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

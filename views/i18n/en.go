@@ -344,4 +344,5 @@ var english = &Catalog{
 	People:        englishPeople,
 
 	AssigneeFilter: englishAssigneeFilter,
+	Invitations:    englishInvitations,
 }
