@@ -166,6 +166,9 @@ func invitationForm(t *i18n.Catalog, task models.Task, defs []models.InvitationD
 		posted, f.Errors = st.posted, st.errors
 		f.Recipients, f.BearerOnly = posted.recipients, posted.bearer
 	}
+	if st == nil && len(defs) > 0 {
+		f.Recipients = defs[0].Recipient // a definition that names its recipient allows no other
+	}
 	for i, d := range defs {
 		verifier := t.Invitations.VerifierCode
 		if d.BearerOnly && d.VerifierName == "bearer" {

@@ -11,6 +11,7 @@ import (
 	"usertasks/directory"
 	"usertasks/formsource"
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/live"
 	"usertasks/migrations"
 	"usertasks/oidclogin"
@@ -80,7 +81,12 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		return nil, err
 	}
 	inbox := tasks.NewInbox(store)
-	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox}
+	var issuing invitations.IssuerOptions // no dispatcher outside dev mode until one is configured
+	if cfg.Dev {
+		issuing.Dispatcher = "dev-mailbox"
+	}
+	invites := invitations.NewIssuer(store, issuing)
+	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: invites}
 	if cfg.Dev {
 		for _, u := range demo.Users {
 			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))
@@ -92,7 +98,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	a.deps = handlers.Deps{
-		Store: store, Logger: log, Tasks: svc, Web: &web, Inbox: inbox,
+		Store: store, Logger: log, Tasks: svc, Web: &web, Inbox: inbox, Invitations: invites,
 		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store)},
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,
