@@ -191,19 +191,10 @@ func invitationForm(t *i18n.Catalog, task models.Task, defs []models.InvitationD
 
 // invitationStatusText says a display status in words.
 func invitationStatusText(t *i18n.Catalog, s invitations.ListStatus) string {
-	switch s {
-	case invitations.ListIssued:
-		return t.Invitations.Issued
-	case invitations.ListDispatched:
-		return t.Invitations.Dispatched
-	case invitations.ListVerified:
-		return t.Invitations.Verified
-	case invitations.ListConsumed:
-		return t.Invitations.Consumed
-	case invitations.ListExpired:
-		return t.Invitations.Expired
-	case invitations.ListFailed:
-		return t.Invitations.Failed
+	words := map[invitations.ListStatus]string{
+		invitations.ListIssued: t.Invitations.Issued, invitations.ListDispatched: t.Invitations.Dispatched,
+		invitations.ListVerified: t.Invitations.Verified, invitations.ListConsumed: t.Invitations.Consumed,
+		invitations.ListExpired: t.Invitations.Expired, invitations.ListFailed: t.Invitations.Failed,
 	}
-	return t.Invitations.Revoked
+	return firstNonEmpty(words[s], t.Invitations.Revoked)
 }
