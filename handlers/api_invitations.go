@@ -15,7 +15,7 @@ import (
 //
 //	POST   /api/v1/user-tasks/{id}/invitations                 201 {items}: one per recipient
 //	GET    /api/v1/user-tasks/{id}/invitations                 200 {items}: newest first
-//	DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}  200 the revoked invitation
+//	DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}  204: revoked; its guest session ends
 
 // InvitationService is what the API and the task page need to manage guest invitations;
 // *invitations.Issuer satisfies it.
@@ -41,14 +41,14 @@ func registerInvitationsAPI(v1 *echo.Group, invites InvitationService, authed ec
 // issueInvitationsRequest is the body of POST /api/v1/user-tasks/:id/invitations: one
 // recipient, or several that form a sibling group.
 type issueInvitationsRequest struct {
-	Definition     *int     `json:"definition"`
-	VerifierName   string   `json:"verifierName"`
-	Recipient      *string  `json:"recipient"`
-	Recipients     []string `json:"recipients"`
-	AllowedActions []string `json:"allowedActions"`
-	Lifetime       string   `json:"lifetime"`
-	BearerOnly     *bool    `json:"bearerOnly"`
-	OperationID    string   `json:"operationId"`
+	DefinitionIndex *int     `json:"definitionIndex"`
+	VerifierName    string   `json:"verifierName"`
+	Recipient       *string  `json:"recipient"`
+	Recipients      []string `json:"recipients"`
+	AllowedActions  []string `json:"allowedActions"`
+	Lifetime        string   `json:"lifetime"`
+	BearerOnly      *bool    `json:"bearerOnly"`
+	OperationID     string   `json:"operationId"`
 }
 
 // invitationJSON is an invitation on the wire.
@@ -127,7 +127,7 @@ func parseIssueInvitations(c echo.Context) (invitations.IssueInput, error) {
 	if err := decodeBody(c, &req); err != nil {
 		return invitations.IssueInput{}, err
 	}
-	in := invitations.IssueInput{Definition: req.Definition, VerifierName: req.VerifierName, Recipients: req.Recipients,
+	in := invitations.IssueInput{Definition: req.DefinitionIndex, VerifierName: req.VerifierName, Recipients: req.Recipients,
 		AllowedActions: req.AllowedActions, Lifetime: req.Lifetime, BearerOnly: req.BearerOnly, OperationID: req.OperationID}
 	if req.Recipient != nil {
 		if len(req.Recipients) > 0 {
@@ -149,9 +149,8 @@ func (h *invitationsAPI) listInvitations(c echo.Context) error {
 
 // revokeInvitation handles DELETE /api/v1/user-tasks/:id/invitations/:invitationId.
 func (h *invitationsAPI) revokeInvitation(c echo.Context) error {
-	got, err := h.invites.Revoke(c.Request().Context(), actorOf(c), c.Param("id"), c.Param("invitationId"))
-	if err != nil {
+	if _, err := h.invites.Revoke(c.Request().Context(), actorOf(c), c.Param("id"), c.Param("invitationId")); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, invitationOf(got))
+	return c.NoContent(http.StatusNoContent)
 }
