@@ -374,6 +374,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, outboxScenarios()...)
 	out = append(out, leaseScenarios()...)
 	out = append(out, invitationScenarios()...)
+	out = append(out, invitationRevokeScenarios()...)
 	out = append(out, queryScenarios()...)
 	out = append(out, webSessionScenarios()...)
 	return out
