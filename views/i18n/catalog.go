@@ -293,6 +293,8 @@ type Catalog struct {
 	People PeopleText
 	// AssigneeFilter is the inbox's assignee filter (catalog_assignee_filter.go).
 	AssigneeFilter AssigneeFilterText
+	// Invitations is the Manage panel's guest links (catalog_invitations.go).
+	Invitations InvitationsText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.
