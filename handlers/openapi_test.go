@@ -45,6 +45,7 @@ func TestOpenAPI(t *testing.T) {
 		slices.Sort(routes)
 		want := []string{
 			"DELETE /api/v1/user-task-views/{id}",
+			"DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}",
 			"GET /api/v1/openapi.json",
 			"GET /api/v1/reconciliation",
 			"GET /api/v1/user-task-invitations/{token}",
@@ -58,6 +59,7 @@ func TestOpenAPI(t *testing.T) {
 			"GET /api/v1/user-tasks/{id}",
 			"GET /api/v1/user-tasks/{id}/access",
 			"GET /api/v1/user-tasks/{id}/events",
+			"GET /api/v1/user-tasks/{id}/invitations",
 			"PATCH /api/v1/user-tasks/{id}",
 			"POST /api/v1/runtime/bookmarks",
 			"POST /api/v1/runtime/bookmarks/removed",
@@ -69,6 +71,7 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/user-tasks/{id}/cancel",
 			"POST /api/v1/user-tasks/{id}/claim",
 			"POST /api/v1/user-tasks/{id}/complete",
+			"POST /api/v1/user-tasks/{id}/invitations",
 			"POST /api/v1/user-tasks/{id}/release",
 			"POST /api/v1/user-tasks/{id}/retry-resolution",
 			"POST /api/v1/user-tasks/{id}/reveal",

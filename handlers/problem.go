@@ -69,6 +69,10 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeDatabaseBusy:         {http.StatusServiceUnavailable, "Database busy", "The database is busy; try again shortly.", "1"},
 	models.CodeDirectoryUnavailable: {http.StatusServiceUnavailable, "Directory unavailable", "The participant directory did not answer; try again shortly.", "5"},
 	models.CodeInternal:             {http.StatusInternalServerError, "Internal error", "Something went wrong on our side.", ""},
+
+	// Guest invitations (issuance and revocation).
+	models.CodeInvitationsUnavailable: {http.StatusConflict, "Invitations unavailable", "No invitation dispatcher is configured.", ""},
+	models.CodeInvitationNotRevocable: {http.StatusConflict, "Invitation not revocable", "The invitation was consumed, expired or revoked already.", ""},
 }
 
 // bodyTooLarge is the 413 of a request body over models.MaxRequestBodyBytes (a field over its

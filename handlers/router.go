@@ -30,6 +30,8 @@ type Deps struct {
 	Reconciliation ReconciliationReport
 	// Inbox enables the saved views API (/api/v1/user-task-views).
 	Inbox InboxService
+	// Invitations serves the guest invitations API (api_invitations.go); nil leaves it out.
+	Invitations InvitationService
 	// Live and Watchers enable the live-update stream.
 	Live     *live.Broker
 	Watchers StreamAuthorizer
@@ -147,5 +149,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}
 	if d.Guests != nil {
 		registerGuestAPI(v1, d.Guests, d.Tasks, d.guestLimit, d.Logger)
+	}
+	if d.Invitations != nil {
+		registerInvitationsAPI(v1, d.Invitations, authed)
 	}
 }

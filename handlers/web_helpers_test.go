@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
@@ -83,7 +84,8 @@ func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.T
 		svc = wrap(svc)
 	}
 	e := handlers.New(handlers.Deps{Store: store, Logger: log,
-		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: tasks.NewInbox(store)}})
+		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: tasks.NewInbox(store),
+			Invitations: invitations.NewIssuer(store, invitations.IssuerOptions{Dispatcher: "dev-mailbox"})}})
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)
 	return f

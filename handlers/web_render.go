@@ -72,6 +72,9 @@ const (
 	flashSignedOut = "signed-out"
 
 	flashSignedOutEverywhere = "signed-out-everywhere"
+
+	flashInvitationsIssued = "invitations-issued" // web_task_invitations.go
+	flashInvitationRevoked = "invitation-revoked"
 )
 
 // webFlash is a one-time message carried across a redirect in a sealed cookie. It carries a
@@ -139,6 +142,9 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 		flashSignedOut: t.FlashSignedOut,
 
 		flashSignedOutEverywhere: t.FlashSignedOutEverywhere,
+
+		flashInvitationsIssued: t.Invitations.FlashIssued,
+		flashInvitationRevoked: t.Invitations.FlashRevoked,
 	}[f.Key]
 	msg = firstNonEmpty(msg, viewFlash(t, f))
 	if msg == "" {

@@ -33,6 +33,8 @@ type WebDeps struct {
 	Inbox InboxService
 	// DevMailbox enables the dev mailbox page (dev mode only); nil leaves it out.
 	DevMailbox DevMailbox
+	// Invitations enables the Manage panel's guest links (web_task_invitations.go); nil leaves them out.
+	Invitations InvitationService
 
 	// guests enables the guest pages, with the guest API's limiter (New sets both from Deps).
 	guests     GuestService
@@ -52,6 +54,7 @@ type web struct {
 	dashboard DashboardService
 	lists     InboxService
 	mailbox   DevMailbox
+	invites   InvitationService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -60,7 +63,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox, invites: d.Invitations}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -115,6 +118,10 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
+	}
+	if w.invites != nil {
+		e.POST("/tasks/:id/invitations", w.issueInvitations, posted...)
+		e.POST("/tasks/:id/invitations/:invitationId/revoke", w.revokeInvitation, posted...)
 	}
 	if d.guests != nil {
 		w.registerGuestPages(e, d.guests, d.guestLimit)

@@ -40,6 +40,7 @@ type taskState struct {
 	schedule *views.ScheduleForm
 	retry    *views.RetryForm
 	cancel   *views.CancelForm
+	invite   *invitationState // web_task_invitations.go
 }
 
 // completeState is a refused completion form: the values as posted, the revision the person
@@ -181,6 +182,9 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		if f := m.Manage.Assign; f != nil {
 			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, f.Assignee)
 		}
+	}
+	if err := w.addInvitations(c, &m, v, st); err != nil {
+		return err
 	}
 	status := st.status
 	if status == 0 {

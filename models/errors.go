@@ -38,6 +38,10 @@ const (
 	CodeCorruptStore         Code = "corrupt-store"
 	CodeLeaseLost            Code = "lease-lost"
 	CodeGuestAccessDenied    Code = "guest-access-denied" // every guest verification or session failure, alike
+	// Guest invitations (SPEC 6): no dispatcher is configured to send a new invitation; the
+	// invitation is consumed, expired or revoked already and cannot be revoked.
+	CodeInvitationsUnavailable Code = "invitations-unavailable"
+	CodeInvitationNotRevocable Code = "invitation-not-revocable"
 
 	// Codes of answers no domain error produces, listed here so every answer's code (and the
 	// page sentence for it) comes from this one set.

@@ -375,6 +375,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, leaseScenarios()...)
 	out = append(out, invitationScenarios()...)
 	out = append(out, invitationExpiryScenarios()...)
+	out = append(out, invitationRevokeScenarios()...)
 	out = append(out, queryScenarios()...)
 	out = append(out, purgeScenarios()...)
 	out = append(out, webSessionScenarios()...)

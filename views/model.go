@@ -295,6 +295,8 @@ type ManagePanel struct {
 	Retry      *RetryForm
 	Cancel     *CancelForm
 	Candidates *CandidateList // people.go
+	// Invitations are the guest links (task_invitations.go); nil when the panel has none.
+	Invitations *InvitationPanel
 }
 
 // AssignForm assigns the task to a user id.

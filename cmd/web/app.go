@@ -89,7 +89,8 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		return nil, err
 	}
 	inbox := tasks.NewInbox(store)
-	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox}
+	invites := invitations.NewIssuer(store, invitations.IssuerOptions{Dispatcher: cfg.Invitations.Dispatcher})
+	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: invites}
 	if mailbox != nil {
 		web.DevMailbox = mailbox
 	}
@@ -104,7 +105,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		}
 	}
 	a.deps = handlers.Deps{
-		Store: store, Logger: log, Tasks: svc, Web: &web, Inbox: inbox,
+		Store: store, Logger: log, Tasks: svc, Web: &web, Inbox: inbox, Invitations: invites,
 		Runtime:        &handlers.RuntimeDeps{Projector: projector, Finalizer: workflow.NewFinalizer(store)},
 		Live:           a.broker,
 		Reconciliation: a.workers.Reconciler,

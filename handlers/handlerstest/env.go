@@ -41,6 +41,8 @@ type Options struct {
 	// presenting MetricsToken.
 	Metrics      *metrics.Metrics
 	MetricsToken string
+	// Invitations configure the guest invitations API; nil issues through the dev mailbox.
+	Invitations *invitations.IssuerOptions
 }
 
 // Env is one running server on the real router, store, service and verifier.
@@ -105,12 +107,18 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 		svcOpts.Commands = o.Metrics
 		metricsDeps = &handlers.MetricsDeps{Requests: o.Metrics, Handler: o.Metrics.Handler(), Token: o.MetricsToken}
 	}
+	issuing := invitations.IssuerOptions{Dispatcher: "dev-mailbox"}
+	if o.Invitations != nil {
+		issuing = *o.Invitations
+	}
 	router := handlers.New(handlers.Deps{
 		Store:  store,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tasks:  tasks.New(store, svcOpts),
 		Inbox:  tasks.NewInbox(store),
 		Auth:   verifier,
+		// The guest invitations API (managers issue, list and revoke).
+		Invitations: invitations.NewIssuer(store, issuing),
 		// The runtime protocol, without a directory or form providers (RuntimeUser may call it).
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 

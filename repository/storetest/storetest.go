@@ -55,6 +55,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("InvitationExpiry", func(t *testing.T) { testInvitationExpiry(t, h) })
 	t.Run("DeliveryNotify", func(t *testing.T) { testDeliveryNotify(t, h) })
 	t.Run("GuestSessions", func(t *testing.T) { testGuestSessions(t, h) })
+	t.Run("InvitationRevoke", func(t *testing.T) { testInvitationRevoke(t, h) })
 	t.Run("Queries", func(t *testing.T) { testQueries(t, h) })
 	t.Run("QueryPlans", func(t *testing.T) { testQueryPlans(t, h) })
 	t.Run("WebSessions", func(t *testing.T) { testWebSessions(t, h) })

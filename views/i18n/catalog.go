@@ -293,6 +293,8 @@ type Catalog struct {
 	People PeopleText
 	// AssigneeFilter is the inbox's assignee filter (catalog_assignee_filter.go).
 	AssigneeFilter AssigneeFilterText
+	// Invitations is the Manage panel's guest links (catalog_invitations.go).
+	Invitations InvitationsText
 	// Guest is the guest page (catalog_guest.go).
 	Guest GuestText
 

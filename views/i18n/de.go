@@ -339,6 +339,10 @@ var german = &Catalog{
 		models.CodeUnknownAssignee:      "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
 
 		models.CodeGuestAccessDenied: "Dieser Link oder Code ist ungültig, oder Ihr Zugang zur Aufgabe ist beendet.",
+
+		// Gasteinladungen (die Texte des Bereichs stehen in catalog_invitations.go).
+		models.CodeInvitationsUnavailable: "Gastlinks können nicht versendet werden: Es ist kein Versandweg für Einladungen eingerichtet. Wenden Sie sich an Ihre Administration.",
+		models.CodeInvitationNotRevocable: "Dieser Gastlink wurde bereits verwendet, ist abgelaufen oder wurde widerrufen. Laden Sie die Seite neu, um seinen Stand zu sehen.",
 	},
 	ProblemUnknown: "Die Anfrage konnte nicht ausgeführt werden. Laden Sie die Seite neu und versuchen Sie es erneut.",
 
@@ -349,6 +353,7 @@ var german = &Catalog{
 	People:        germanPeople,
 
 	AssigneeFilter: germanAssigneeFilter,
+	Invitations:    germanInvitations,
 	Guest:          germanGuest,
 
 	fieldMessages: []fieldMessage{

@@ -335,6 +335,10 @@ var english = &Catalog{
 		models.CodeUnknownAssignee:      "The participant directory does not know this person. Search for them and pick one of the results.",
 
 		models.CodeGuestAccessDenied: "This link or code is not valid, or your access to the task has ended.",
+
+		// Guest invitations (catalog_invitations.go holds the panel's text).
+		models.CodeInvitationsUnavailable: "Guest links cannot be sent: no invitation dispatcher is configured. Ask your administrator.",
+		models.CodeInvitationNotRevocable: "This guest link was used, has expired or was revoked already. Reload the page to see its status.",
 	},
 	ProblemUnknown: "The request could not be completed. Reload the page and try again.",
 
@@ -345,5 +349,6 @@ var english = &Catalog{
 	People:        englishPeople,
 
 	AssigneeFilter: englishAssigneeFilter,
+	Invitations:    englishInvitations,
 	Guest:          englishGuest,
 }
