@@ -55,7 +55,7 @@ func (w *web) registerGuestPages(e *echo.Echo, guests GuestService, limit echo.M
 		mw           []echo.MiddlewareFunc
 	}{
 		{http.MethodGet, "/guest", g.verifyPage, page},
-		{http.MethodPost, "/guest/verify", g.verify, append(slices.Clip(page), returnErrors(limit), w.sessions.RequireSignInCSRF)},
+		{http.MethodPost, "/guest/verify", g.verify, append(slices.Clip(page), returnErrors(limit), g.requireVerifyCSRF)},
 		{http.MethodGet, "/guest/task", g.taskPage, guest},
 		{http.MethodPost, "/guest/complete", g.complete, append(slices.Clip(guest), g.requireGuestCSRF)},
 		{http.MethodGet, "/guest/done", g.done, page},
@@ -119,6 +119,17 @@ func (g *guestPages) requireGuest(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		c.Set(guestRequestKey, guestRequest{actor: a, credentialHash: invitations.HashSecret(ck.Value)})
+		return next(c)
+	}
+}
+
+// requireVerifyCSRF refuses a verification post from another origin or without the anonymous
+// binding's token (the verification screen's, whoever else is signed in in this browser).
+func (g *guestPages) requireVerifyCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !g.sessions.CheckGuestVerifyCSRF(c.Request(), c.Request().PostFormValue(views.CSRFField)) {
+			return webguard.ErrCSRF
+		}
 		return next(c)
 	}
 }
@@ -192,7 +203,8 @@ func (g *guestPages) renderVerify(c echo.Context, status int, token string, requ
 		token = "" // nothing to carry on; the page looks the same
 	}
 	t := catalog(c)
-	m := views.GuestVerifyPage{Chrome: g.guestChrome(c, t.Guest.VerifyTitle, g.sessions.PageCSRFToken(c)),
+	csrf := g.sessions.CSRFToken(c.Response(), c.Request(), nil) // the anonymous binding's
+	m := views.GuestVerifyPage{Chrome: g.guestChrome(c, t.Guest.VerifyTitle, csrf),
 		Token: token, RequiresCode: requiresCode, Error: msg}
 	return g.render(c, status, views.GuestVerifyView(m))
 }

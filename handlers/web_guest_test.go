@@ -251,6 +251,8 @@ func TestGuestPageBearer(t *testing.T) {
 	f := newSessionFixture(t, sessionFixtureOpts{})
 	task, inv := f.guestInvite(t, &testfactory.InvitationOpts{Bearer: true, AllowedActions: []string{"approve", "reject"}})
 	b := f.browser(t)
+	// As a browser posts from a page without a referrer: Origin null, marked same-origin.
+	b.header = http.Header{"Origin": {"null"}, "Sec-Fetch-Site": {"same-origin"}}
 	screen := b.get("/guest?t=" + inv.Token).wantStatus(http.StatusOK)
 	if screen.has("guest-code") || !screen.has("guest-continue") {
 		t.Fatal("a bearer invitation asks for a code")
@@ -259,6 +261,13 @@ func TestGuestPageBearer(t *testing.T) {
 	webWantContains(t, "title", page.text("guest-title"), task.Title)
 	page.one("action-approve")
 	page.one("action-reject")
+	done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-reject"))
+	if done.status != http.StatusSeeOther || done.location != "/guest/done" {
+		t.Fatalf("complete: %d → %q", done.status, done.location)
+	}
+	if got := f.current(t, task.ID); got.Outcome.ActionKey != "reject" {
+		t.Fatalf("outcome %q, want reject", got.Outcome.ActionKey)
+	}
 }
 
 func TestGuestPageWrongCode(t *testing.T) {
@@ -319,6 +328,11 @@ func TestGuestPageCSRF(t *testing.T) {
 			}
 		})
 	}
+	t.Run("VerifyNullOriginCrossSite", func(t *testing.T) {
+		b.header = http.Header{"Origin": {"null"}, "Sec-Fetch-Site": {"cross-site"}}
+		defer func() { b.header = nil }()
+		b.submit(screen, "guest-verify-form", url.Values{"code": {inv.Code}}, nil).wantStatus(http.StatusForbidden)
+	})
 	t.Run("VerifyCrossSite", func(t *testing.T) {
 		b.header = http.Header{"Sec-Fetch-Site": {"cross-site"}}
 		defer func() { b.header = nil }()

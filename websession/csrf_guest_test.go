@@ -40,6 +40,45 @@ func TestGuestCSRFBinding(t *testing.T) {
 			t.Fatal("a cross-site post accepted")
 		}
 	})
+	t.Run("NullOriginSameOrigin", func(t *testing.T) {
+		// No referrer: the browser sends Origin: null, and marks its own post same-origin.
+		req := httptest.NewRequest(http.MethodPost, "/guest/complete", nil)
+		req.Header.Set("Origin", "null")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if !m.CheckGuestCSRF(req, guest, token) {
+			t.Fatal("a same-origin post without a referrer refused")
+		}
+		for name, site := range map[string]string{"NoFetchMetadata": "", "CrossSite": "cross-site", "SameSite": "same-site", "None": "none"} {
+			req.Header.Set("Sec-Fetch-Site", site)
+			if m.CheckGuestCSRF(req, guest, token) {
+				t.Errorf("%s: a null origin accepted", name)
+			}
+		}
+		if m.CheckCSRF(req, nil, token, true) {
+			t.Fatal("the signed-in pages accept a null origin")
+		}
+	})
+	t.Run("Verification", func(t *testing.T) {
+		page := httptest.NewRequest(http.MethodGet, "/guest", nil)
+		rec := httptest.NewRecorder()
+		anonToken := m.CSRFToken(rec, page, nil)
+		form := httptest.NewRequest(http.MethodPost, "/guest/verify", nil)
+		for _, c := range rec.Result().Cookies() {
+			form.AddCookie(c)
+		}
+		form.Header.Set("Origin", "null")
+		form.Header.Set("Sec-Fetch-Site", "same-origin")
+		if !m.CheckGuestVerifyCSRF(form, anonToken) {
+			t.Fatal("the anonymous binding's token refused")
+		}
+		if m.CheckGuestVerifyCSRF(form, "") || m.CheckGuestVerifyCSRF(form, anonToken+"x") || m.CheckGuestVerifyCSRF(form, token) {
+			t.Fatal("a missing, altered or guest session token accepted")
+		}
+		form.Header.Set("Sec-Fetch-Site", "cross-site")
+		if m.CheckGuestVerifyCSRF(form, anonToken) {
+			t.Fatal("a cross-site verification accepted")
+		}
+	})
 	t.Run("KindsSeparated", func(t *testing.T) {
 		// An anonymous binding with the same value never yields the guest token, nor the reverse.
 		anon := httptest.NewRequest(http.MethodGet, "/guest", nil)
