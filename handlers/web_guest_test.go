@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/invitations"
 	"usertasks/models"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -399,6 +400,15 @@ func TestGuestPageDeadSession(t *testing.T) {
 			cur := f.current(t, task.ID)
 			if _, err := f.svc.Assign(ctx, boss, task.ID, tasks.AssignInput{Common: tasks.Common{ExpectedRevision: cur.Revision},
 				Assignee: testfactory.User("t1", "bob")}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"Revoked": func(t *testing.T, f *sessionFixture, task models.Task) {
+			invs, err := f.store.Invitations(ctx, "t1", task.ID)
+			if err != nil || len(invs) != 1 {
+				t.Fatalf("invitations %v, %v", invs, err)
+			}
+			if _, err := invitations.NewIssuer(f.store, invitations.IssuerOptions{}).Revoke(ctx, boss, task.ID, invs[0].ID); err != nil {
 				t.Fatal(err)
 			}
 		},
