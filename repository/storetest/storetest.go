@@ -59,6 +59,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("WebNotes", func(t *testing.T) { testWebNotes(t, h) })
 	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
+	t.Run("Audit", func(t *testing.T) { testAudit(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {
