@@ -15,6 +15,7 @@ commands:
   serve     run the HTTP server (--migrate applies pending migrations first)
   migrate   up | down | status: manage the database schema
   rekey     reseal protected values under the newest encryption key
+  audit     check the store's invariants and report (exit 3 on findings); never repairs
 
 Configuration comes from USERTASKS_* environment variables (see docs/configuration.md).
 Run 'web <command> --help' for the flags of a command.
@@ -38,6 +39,8 @@ func run(ctx context.Context, args []string, env environment, stdout, stderr io.
 		err = migrateCommand(ctx, args[1:], env, stdout, stderr)
 	case "rekey":
 		err = rekeyCommand(ctx, args[1:], env, stdout, stderr)
+	case "audit":
+		err = auditCommand(ctx, args[1:], env, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -47,6 +50,8 @@ func run(ctx context.Context, args []string, env environment, stdout, stderr io.
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errFindings):
+		return exitFindings
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "web: %s\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
 		return 2
