@@ -2,11 +2,14 @@ package repository
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
 	"gorm.io/gorm"
 
+	"usertasks/keyring"
 	"usertasks/models"
 )
 
@@ -204,6 +207,28 @@ type taskRows struct {
 	invitations []invitationRecord
 	deliveries  []deliveryRecord
 	sessions    []guestSessionRow
+	sealed      []sealedValues
+}
+
+// sealedValues are the sealed columns of one row of a task's sealed table.
+type sealedValues struct {
+	table SealedTable
+	row   sealedRow
+}
+
+// TaskScoped reports whether the table's rows belong to a task, so the page audit checks them
+// with their task; the other tables (browser sessions) are checked by AuditSealed.
+func (t SealedTable) TaskScoped() bool { return t.taskColumn() != "" }
+
+// taskColumn is the column naming the task a row belongs to, "" outside the task aggregates.
+func (t SealedTable) taskColumn() string {
+	switch t.Name {
+	case "user_tasks":
+		return "id"
+	case "user_task_web_sessions":
+		return ""
+	}
+	return "task_id"
 }
 
 type pageRows map[string]*taskRows
@@ -257,6 +282,14 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 			return nil, translate(err)
 		}
 	}
+	for _, st := range SealedTables {
+		if !st.TaskScoped() {
+			continue
+		}
+		if err := loadSealed(tx, st, ids, rows); err != nil {
+			return nil, err
+		}
+	}
 	for _, r := range tags {
 		rows.at(r.TaskID).tags = append(rows.at(r.TaskID).tags, r)
 	}
@@ -282,4 +315,81 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 		rows.at(r.TaskID).sessions = append(rows.at(r.TaskID).sessions, r)
 	}
 	return rows, nil
+}
+
+// loadSealed reads the sealed columns of the page's rows of one sealed table.
+func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
+	col := t.taskColumn()
+	rows, err := tx.Table(t.Name).Select(append([]string{t.key, col}, t.columns...)).Where(col+" IN ?", ids).Order(t.key).Rows()
+	if err != nil {
+		return translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var taskID string
+		r := sealedRow{values: make([]sql.NullString, len(t.columns))}
+		dest := []any{&r.key, &taskID}
+		for i := range r.values {
+			dest = append(dest, &r.values[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return translate(err)
+		}
+		into.at(taskID).sealed = append(into.at(taskID).sealed, sealedValues{table: t, row: r})
+	}
+	return translate(rows.Err())
+}
+
+// AuditSealed checks one page of a sealed table outside the task aggregates (TaskScoped is
+// false): up to limit rows after the row key after, read-only. Page.Resealed stays 0;
+// Unreadable lists the rows with a value no configured key opens.
+func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (KeyPage, error) {
+	t, ok := sealedTable(table)
+	if !ok || t.TaskScoped() {
+		return KeyPage{}, fmt.Errorf("repository: %q is not a sealed table outside the tasks", table)
+	}
+	if limit <= 0 {
+		limit = 500
+	}
+	var page KeyPage
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		page = KeyPage{ByKey: map[string]int{}}
+		rows, err := readSealed(tx, t, after, limit)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			page.Rows++
+			page.Next = r.key
+			for i, col := range t.columns {
+				ok, err := s.opensSealed(r.key, col, r.values[i], page.ByKey)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					page.Unreadable = append(page.Unreadable, r.key)
+				}
+			}
+		}
+		if page.Rows < limit {
+			page.Next = ""
+		}
+		return nil
+	})
+	return page, err
+}
+
+// opensSealed counts a sealed value under its key id and reports whether it opens with the
+// configured keys under its own row and column. An empty value opens trivially.
+func (s *Store) opensSealed(row, col string, env sql.NullString, byKey map[string]int) (bool, error) {
+	if !env.Valid || env.String == "" {
+		return true, nil
+	}
+	kid, _ := keyring.KeyID(env.String)
+	byKey[kid]++
+	_, err := s.keys.Open(env.String, aad(row, col))
+	if errors.Is(err, keyring.ErrUndecodable) {
+		return false, nil
+	}
+	return err == nil, err
 }

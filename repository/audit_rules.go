@@ -2,13 +2,11 @@ package repository
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
-	"usertasks/keyring"
 	"usertasks/models"
 )
 
@@ -388,53 +386,24 @@ func (c taskCheck) movedOnFrom(invitationID string) bool {
 	return false
 }
 
-// ciphertexts: every sealed value of the task's rows opens with the configured keys under its
-// own row and column; the key ids are counted for the report.
+// ciphertexts: every sealed value of the task's rows (repository.SealedTables) opens with the
+// configured keys under its own row and column; the key ids are counted for the report.
 func (c taskCheck) ciphertexts() error {
-	r := c.r
-	for _, v := range []struct {
-		row, col string
-		env      *string
-	}{
-		{r.ID, colInstructions, r.InstructionsEnc}, {r.ID, colTaskData, r.TaskDataEnc}, {r.ID, colForm, r.FormEnc},
-		{r.ID, colInvitationDefs, r.InvitationDefsEnc}, {r.ID, colCompletionData, r.CompletionDataEnc},
-	} {
-		if err := c.opens(v.row, v.col, v.env); err != nil {
-			return err
-		}
-	}
-	for _, op := range c.rows.operations {
-		if err := c.opens(op.ID, colPayload, op.PayloadEnc); err != nil {
-			return err
-		}
-	}
-	for _, inv := range c.rows.invitations {
-		if err := c.opens(inv.ID, colRecipient, inv.RecipientEnc); err != nil {
-			return err
-		}
-	}
-	for _, d := range c.rows.deliveries {
-		if err := c.opens(d.ID, colDeliveryPayload, &d.PayloadEnc); err != nil {
-			return err
+	for _, v := range c.rows.sealed {
+		for i, col := range v.table.columns {
+			ok, err := c.a.store.opensSealed(v.row.key, col, v.row.values[i], c.a.page.ByKey)
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
+			row := v.row.key
+			if v.table.Name == "user_tasks" {
+				row = ""
+			}
+			c.report(row, InvCiphertext, "%s.%s does not open with the configured keys", v.table.Name, col)
 		}
 	}
 	return nil
-}
-
-func (c taskCheck) opens(row, col string, env *string) error {
-	if env == nil || *env == "" {
-		return nil
-	}
-	kid, _ := keyring.KeyID(*env)
-	c.a.page.ByKey[kid]++
-	_, err := c.a.store.keys.Open(*env, aad(row, col))
-	if errors.Is(err, keyring.ErrUndecodable) {
-		where := row
-		if row == c.r.ID {
-			where = ""
-		}
-		c.report(where, InvCiphertext, "%s does not open with the configured keys", col)
-		return nil
-	}
-	return err
 }

@@ -101,6 +101,19 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 		}
 	})
 
+	t.Run("BrokenSessionTokenIsAFinding", func(t *testing.T) { // after CorruptedExitsThree: two findings now
+		ws := storetest.CreateWebSession(t, s, &storetest.WebSessionOpts{Tenant: "t1", RefreshToken: "refresh-secret"})
+		exec(t, s, "UPDATE user_task_web_sessions SET refresh_token_enc = 'k1:AAAA' WHERE id_hash = ?", ws.IDHash)
+		code, out, _ := audit(spec)
+		if code != exitFindings || !strings.Contains(out, "store row user_task_web_sessions:"+ws.IDHash[:16]+": ciphertext") ||
+			!strings.Contains(out, "2 findings") || strings.Contains(out, ws.IDHash) || strings.Contains(out, "refresh-secret") {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+		if r := report(t, "--tenant", "t1"); r.Total != 1 {
+			t.Fatalf("a tenant's audit checked the browser sessions: %+v", r)
+		}
+	})
+
 	t.Run("RefusesBadCalls", func(t *testing.T) {
 		for _, bad := range [][]string{
 			{"--limit", "-1"}, {"extra"}, {"--nope"}, {"--after", "no-tenant"}, {"--tenant", "t1", "--after", "t2/x"},

@@ -63,6 +63,37 @@ func testAudit(t *testing.T, h Harness) {
 		}
 	})
 
+	t.Run("SealedTablesOutsideTasks", func(t *testing.T) {
+		s := h.Open(t, Options{})
+		good := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "refresh-secret"})
+		bad := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "other-secret"})
+		h.Exec(t, s, rebind(h, "UPDATE user_task_web_sessions SET refresh_token_enc = (SELECT x.refresh_token_enc FROM (SELECT refresh_token_enc FROM user_task_web_sessions WHERE id_hash = ?) x) WHERE id_hash = ?"), good.IDHash, bad.IDHash)
+		var unreadable []string
+		rows, after := 0, ""
+		for _, table := range repository.SealedTables {
+			if table.TaskScoped() {
+				continue
+			}
+			for {
+				p, err := s.AuditSealed(ctx(t), table.Name, after, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows += p.Rows
+				unreadable = append(unreadable, p.Unreadable...)
+				if after = p.Next; after == "" {
+					break
+				}
+			}
+		}
+		if rows != 2 || len(unreadable) != 1 || unreadable[0] != bad.IDHash {
+			t.Fatalf("read %d rows, unreadable %v, want only %s", rows, unreadable, bad.IDHash)
+		}
+		if _, err := s.AuditSealed(ctx(t), "user_tasks", "", 10); err == nil {
+			t.Fatalf("AuditSealed walked a task table the page audit covers")
+		}
+	})
+
 	for _, c := range auditCorruptions() {
 		t.Run(c.invariant, func(t *testing.T) {
 			s := h.Open(t, Options{})
