@@ -75,7 +75,7 @@ func auditCommand(ctx context.Context, args []string, env environment, stdout, s
 		return err
 	}
 
-	rep := auditReport{Tenant: *tenant, PrimaryKey: cfg.Keys.PrimaryKeyID(), ByKey: map[string]int{}, Counts: map[string]int{}}
+	rep := auditReport{Tenant: *tenant, PrimaryKey: cfg.Keys.PrimaryKeyID(), ByKey: map[string]int{}, Counts: map[string]int{}, Findings: []auditFinding{}}
 	if *after == "" {
 		// The counters are per tenant, not per task: checked once, at the start of a full run.
 		found, err := store.AuditTenantCounters(ctx, *tenant)
