@@ -94,6 +94,11 @@ func (s *Store) VerifyInvitation(ctx context.Context, v GuestVerification) (mode
 		if err := setInvitationStatus(tx, inv, models.InvitationVerified, "verified_at", now); err != nil {
 			return err
 		}
+		// The guest holds the link already (an acknowledgement may have been lost): nothing
+		// more is sent for this invitation.
+		if err := settleDeliveries(tx, inv.Tenant, inv.ID, now); err != nil {
+			return err
+		}
 		if err := s.revokeSiblings(tx, inv, now); err != nil {
 			return err
 		}
@@ -181,6 +186,9 @@ func (s *Store) countFailedAttempt(tx *gorm.DB, inv models.Invitation, now time.
 	if attempts < models.MaxCodeAttempts {
 		return nil
 	}
+	if err := settleDeliveries(tx, inv.Tenant, inv.ID, now); err != nil {
+		return err
+	}
 	return s.appendRevokedEvent(tx, inv, models.RevokedAttemptsExhausted, now)
 }
 
@@ -199,6 +207,9 @@ func (s *Store) revokeSiblings(tx *gorm.DB, inv models.Invitation, now time.Time
 	for _, r := range recs {
 		sib := models.Invitation{ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID}
 		if err := setInvitationStatus(tx, sib, models.InvitationRevoked, "revoked_at", now); err != nil {
+			return err
+		}
+		if err := settleDeliveries(tx, sib.Tenant, sib.ID, now); err != nil {
 			return err
 		}
 		if err := s.appendRevokedEvent(tx, sib, models.RevokedSiblingVerified, now); err != nil {

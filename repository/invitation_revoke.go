@@ -53,12 +53,8 @@ func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitation
 		if res.RowsAffected != 1 {
 			return models.Conflict(models.CodeInvitationNotRevocable)
 		}
-		err = tx.Model(&deliveryRecord{}).
-			Where("tenant_id = ? AND invitation_id = ? AND state = ?", tenant, invitationID, string(models.DeliveryPending)).
-			Updates(map[string]any{"state": string(models.DeliverySettled), "updated_at": now,
-				"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil}).Error
-		if err != nil {
-			return translate(err)
+		if err := settleDeliveries(tx, tenant, invitationID, now); err != nil {
+			return err
 		}
 		err = tx.Table("user_task_guest_sessions").
 			Where("tenant_id = ? AND invitation_id = ? AND revoked_at IS NULL", tenant, invitationID).
@@ -96,4 +92,14 @@ func (s *Store) InvitationDeliveries(ctx context.Context, tenant, taskID string)
 		return nil
 	})
 	return out, err
+}
+
+// settleDeliveries ends the pending delivery of a revoked invitation: no link goes out after a
+// revocation, and a dispatcher still holding the row loses its lease.
+func settleDeliveries(tx *gorm.DB, tenant, invitationID string, now time.Time) error {
+	err := tx.Model(&deliveryRecord{}).
+		Where("tenant_id = ? AND invitation_id = ? AND state = ?", tenant, invitationID, string(models.DeliveryPending)).
+		Updates(map[string]any{"state": string(models.DeliverySettled), "updated_at": now,
+			"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil}).Error
+	return translate(err)
 }

@@ -39,6 +39,7 @@ func commands() []command {
 		{"rekey", "reseal protected values under the newest encryption key", rekeyCommand},
 		{"purge", "delete what the retention policy no longer keeps (--dry-run prints it)", purgeCommand},
 		{"backup", "copy a live SQLite database into a file (PostgreSQL/MariaDB: their dump tools)", backupCommand},
+		{"audit", "check the store's invariants and report (exit 3 on findings); never repairs", auditCommand},
 		{"version", "print the version, commit and Go version", versionCommand},
 	}
 }

@@ -296,4 +296,11 @@ func testGuestSessions(t *testing.T, h Harness) {
 			}
 		}
 	})
+	t.Run("AuditsClean", func(t *testing.T) {
+		// Every state the real verification path left behind (verified, sessions, revoked
+		// siblings, exhausted codes, expiry) must pass the audit.
+		if _, findings, _ := AuditAll(t, s, repository.AuditFilter{}, 50); len(findings) != 0 {
+			t.Fatalf("the audit finds %d problems after real verifications: %+v", len(findings), findings)
+		}
+	})
 }

@@ -65,6 +65,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
 	t.Run("Purge", func(t *testing.T) { testPurge(t, h) })
 	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
+	t.Run("Audit", func(t *testing.T) { testAudit(t, h) })
 }
 
 func ctx(t *testing.T) context.Context {

@@ -12,6 +12,8 @@ SELECT * FROM user_task_invitations WHERE tenant_id = :1 AND id = :2 ORDER BY id
 --   binds: string x2, int
 UPDATE user_task_invitations SET code_attempts=:1,revoked_at=:2,status=:3,updated_at=:4 WHERE tenant_id = :5 AND id = :6 AND code_attempts = :7
 --   binds: int, time.Time, string, time.Time, string x2, int
+UPDATE user_task_deliveries SET lease_expires_at=:1,lease_owner=:2,lease_token=:3,state=:4,updated_at=:5 WHERE tenant_id = :6 AND invitation_id = :7 AND state = :8
+--   binds: NULL x3, string, time.Time, string x3
 UPDATE user_tasks SET last_event_seq=last_event_seq + 1 WHERE tenant_id = :1 AND id = :2
 --   binds: string x2
 SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY

@@ -26,10 +26,14 @@ INSERT INTO user_task_operations (id,tenant_id,task_id,operation_id,kind,expecte
 --   binds: string x5, int, string x2, int, NULL x2, string x5, NULL, time.Time x3
 UPDATE user_task_invitations SET status=:1,updated_at=:2,verified_at=:3 WHERE tenant_id = :4 AND id = :5 AND status IN (:6,:7)
 --   binds: string, time.Time x2, string x4
+UPDATE user_task_deliveries SET lease_expires_at=:1,lease_owner=:2,lease_token=:3,state=:4,updated_at=:5 WHERE tenant_id = :6 AND invitation_id = :7 AND state = :8
+--   binds: NULL x3, string, time.Time, string x3
 SELECT id,tenant_id,task_id FROM user_task_invitations WHERE tenant_id = :1 AND sibling_group_id = :2 AND id <> :3 AND status IN (:4,:5) ORDER BY id
 --   binds: string x5
 UPDATE user_task_invitations SET revoked_at=:1,status=:2,updated_at=:3 WHERE tenant_id = :4 AND id = :5 AND status IN (:6,:7)
 --   binds: time.Time, string, time.Time, string x4
+UPDATE user_task_deliveries SET lease_expires_at=:1,lease_owner=:2,lease_token=:3,state=:4,updated_at=:5 WHERE tenant_id = :6 AND invitation_id = :7 AND state = :8
+--   binds: NULL x3, string, time.Time, string x3
 UPDATE user_tasks SET last_event_seq=last_event_seq + 1 WHERE tenant_id = :1 AND id = :2
 --   binds: string x2
 SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY

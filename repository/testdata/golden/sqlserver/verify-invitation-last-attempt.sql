@@ -12,6 +12,8 @@ SELECT * FROM "user_task_invitations" WHERE tenant_id = @p1 AND id = @p2 ORDER B
 --   binds: string x2
 UPDATE "user_task_invitations" SET "code_attempts"=@p1,"revoked_at"=@p2,"status"=@p3,"updated_at"=@p4 WHERE tenant_id = @p5 AND id = @p6 AND code_attempts = @p7
 --   binds: int, time.Time, string, time.Time, string x2, int
+UPDATE "user_task_deliveries" SET "lease_expires_at"=@p1,"lease_owner"=@p2,"lease_token"=@p3,"state"=@p4,"updated_at"=@p5 WHERE tenant_id = @p6 AND invitation_id = @p7 AND state = @p8
+--   binds: NULL x3, string, time.Time, string x3
 UPDATE "user_tasks" SET "last_event_seq"=last_event_seq + 1 WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY

@@ -26,10 +26,14 @@ INSERT INTO "user_task_operations" ("id","tenant_id","task_id","operation_id","k
 --   binds: string x5, int, string x2, int, NULL x2, string x5, NULL, time.Time x3
 UPDATE "user_task_invitations" SET "status"=@p1,"updated_at"=@p2,"verified_at"=@p3 WHERE tenant_id = @p4 AND id = @p5 AND status IN (@p6,@p7)
 --   binds: string, time.Time x2, string x4
+UPDATE "user_task_deliveries" SET "lease_expires_at"=@p1,"lease_owner"=@p2,"lease_token"=@p3,"state"=@p4,"updated_at"=@p5 WHERE tenant_id = @p6 AND invitation_id = @p7 AND state = @p8
+--   binds: NULL x3, string, time.Time, string x3
 SELECT "id","tenant_id","task_id" FROM "user_task_invitations" WHERE tenant_id = @p1 AND sibling_group_id = @p2 AND id <> @p3 AND status IN (@p4,@p5) ORDER BY id
 --   binds: string x5
 UPDATE "user_task_invitations" SET "revoked_at"=@p1,"status"=@p2,"updated_at"=@p3 WHERE tenant_id = @p4 AND id = @p5 AND status IN (@p6,@p7)
 --   binds: time.Time, string, time.Time, string x4
+UPDATE "user_task_deliveries" SET "lease_expires_at"=@p1,"lease_owner"=@p2,"lease_token"=@p3,"state"=@p4,"updated_at"=@p5 WHERE tenant_id = @p6 AND invitation_id = @p7 AND state = @p8
+--   binds: NULL x3, string, time.Time, string x3
 UPDATE "user_tasks" SET "last_event_seq"=last_event_seq + 1 WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY

@@ -1,0 +1,395 @@
+package repository
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/keyring"
+	"usertasks/models"
+)
+
+// The audit (SPEC 8, `web audit`) reads the store in pages of aggregates ordered by (tenant,
+// id), each page in one read transaction so it sees one consistent snapshot, and checks the
+// invariants the transitions in models maintain (audit_rules.go). It never writes and never
+// repairs: a finding names the tenant, the task (or row) and the invariant, and its message
+// never carries protected content.
+
+// Invariant codes of the audit's findings. docs/operations.md explains each one.
+const (
+	InvEventSequence    = "event-sequence"      // last_event_seq = max(seq) = count, seq 1..n without gaps
+	InvEventRevision    = "event-revision"      // event revisions non-decreasing, the last one the task's revision
+	InvStatusEvent      = "status-event"        // the last status-changing event implies the status
+	InvStatusFields     = "status-fields"       // completed_at, transitioned_at, assignee and assigned_at agree with the status
+	InvCandidateStatus  = "candidate-status"    // candidate rows' status copies equal the task's status
+	InvCandidateSummary = "candidate-summary"   // candidate_users / candidate_groups count the candidate rows
+	InvTagRows          = "tag-rows"            // the tag rows are the normalized tags of the tags column
+	InvSearchText       = "search-text"         // search_text is the projection of the safe fields
+	InvOverdueFlag      = "overdue-flag"        // is_overdue only with a due date that has passed
+	InvOperationState   = "operation-state"     // an accepted operation exactly while transitional, of the matching kind
+	InvResumption       = "resumption-outbox"   // a resumption row for a transitional task's operation, none pending otherwise
+	InvCiphertext       = "ciphertext"          // every sealed value opens with the configured keys
+	InvChildTenant      = "child-tenant"        // a task's rows all carry the task's tenant
+	InvTenantCounter    = "tenant-counter"      // the tenant's open-task counter counts its open and transitional tasks
+	InvInvitationGuest  = "invitation-guest"    // a verified invitation ⇔ its guest is (or was, until an event moved the task on) the assignee
+	InvInvitationGroup  = "invitation-siblings" // at most one verified invitation per sibling group
+	InvGuestSession     = "guest-session"       // a live session only for a verified invitation of a task its guest holds
+	InvDeliveryState    = "delivery-state"      // a pending delivery only for a pending or dispatched invitation of the same task
+	InvTokenHash        = "token-hash"          // invitation and session token hashes are 64 lowercase hex digits
+)
+
+// Invariants lists every code in the order a report prints them.
+var Invariants = []string{
+	InvEventSequence, InvEventRevision, InvStatusEvent, InvStatusFields, InvCandidateStatus,
+	InvCandidateSummary, InvTagRows, InvSearchText, InvOverdueFlag, InvOperationState, InvResumption,
+	InvCiphertext, InvChildTenant, InvTenantCounter, InvInvitationGuest, InvInvitationGroup,
+	InvGuestSession, InvDeliveryState, InvTokenHash,
+}
+
+// Finding is one violated invariant. TaskID is empty for a tenant-wide finding; Row names the
+// offending child row (an event, operation, invitation, delivery or session id) where there is one.
+type Finding struct {
+	Tenant    string
+	TaskID    string
+	Row       string
+	Invariant string
+	Message   string
+}
+
+// AuditFilter selects the tasks of an audit page: one tenant or all, after a resume key.
+type AuditFilter struct {
+	Tenant      string // "" for every tenant
+	AfterTenant string // with AfterID: resume after this (tenant, id)
+	AfterID     string
+}
+
+// AuditPage is what one page of the audit found.
+type AuditPage struct {
+	Tasks    int
+	Findings []Finding
+	// ByKey counts the sealed values of the page by the key id they are under (information:
+	// values under a key other than the primary show how far a rotation has come).
+	ByKey map[string]int
+	// LastTenant and LastID are the page's last task; the next page starts after them.
+	LastTenant, LastID string
+	// Done is set when the page was the last one (fewer tasks than asked for).
+	Done bool
+}
+
+// Audit reads up to size tasks after the filter's resume key, with their rows, in one read
+// transaction, and checks every per-task invariant. It never writes.
+func (s *Store) Audit(ctx context.Context, f AuditFilter, size int) (AuditPage, error) {
+	if size <= 0 {
+		size = 200
+	}
+	page := AuditPage{ByKey: map[string]int{}}
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		page = AuditPage{ByKey: map[string]int{}}
+		now, err := s.dbNow(tx)
+		if err != nil {
+			return err
+		}
+		tasks, err := auditTasks(tx, f, size)
+		if err != nil {
+			return err
+		}
+		page.Tasks, page.Done = len(tasks), len(tasks) < size
+		if len(tasks) == 0 {
+			return nil
+		}
+		page.LastTenant, page.LastID = tasks[len(tasks)-1].TenantID, tasks[len(tasks)-1].ID
+		rows, err := loadAuditRows(tx, tasks)
+		if err != nil {
+			return err
+		}
+		a := auditor{store: s, now: now, page: &page}
+		for i := range tasks {
+			if err := a.task(&tasks[i], rows.of(tasks[i].ID)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return page, err
+}
+
+// AuditTenantCounters checks, in one snapshot, that each tenant's open-task counter equals
+// the number of its open and transitional tasks (every tenant when tenant is "").
+func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Finding, error) {
+	var out []Finding
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		out = nil
+		var counters []tenantRecord
+		q := tx.Model(&tenantRecord{})
+		if tenant != "" {
+			q = q.Where("tenant_id = ?", tenant)
+		}
+		if err := q.Find(&counters).Error; err != nil {
+			return translate(err)
+		}
+		var counts []struct {
+			TenantID string `gorm:"column:tenant_id"`
+			N        int    `gorm:"column:n"`
+		}
+		open := make([]string, 0, len(models.OpenStatuses)+len(models.TransitionalStatuses))
+		for _, st := range models.AllStatuses {
+			if st.CountsAsOpen() {
+				open = append(open, string(st))
+			}
+		}
+		q = tx.Model(&taskRecord{}).Select("tenant_id, COUNT(*) AS n").Where("status IN ?", open).Group("tenant_id")
+		if tenant != "" {
+			q = q.Where("tenant_id = ?", tenant)
+		}
+		if err := q.Scan(&counts).Error; err != nil {
+			return translate(err)
+		}
+		have := map[string]int{}
+		for _, c := range counts {
+			have[c.TenantID] = c.N
+		}
+		seen := map[string]bool{}
+		for _, c := range counters {
+			seen[c.TenantID] = true
+			if c.OpenTasks != have[c.TenantID] {
+				out = append(out, Finding{Tenant: c.TenantID, Invariant: InvTenantCounter,
+					Message: fmt.Sprintf("open-task counter is %d, the tenant has %d open or transitional tasks", c.OpenTasks, have[c.TenantID])})
+			}
+		}
+		for _, c := range counts {
+			if !seen[c.TenantID] && c.N > 0 {
+				out = append(out, Finding{Tenant: c.TenantID, Invariant: InvTenantCounter,
+					Message: fmt.Sprintf("no open-task counter, the tenant has %d open or transitional tasks", c.N)})
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func auditTasks(tx *gorm.DB, f AuditFilter, size int) ([]taskRecord, error) {
+	q := tx.Model(&taskRecord{})
+	if f.Tenant != "" {
+		q = q.Where("tenant_id = ?", f.Tenant)
+	}
+	if f.AfterID != "" {
+		q = q.Where("(tenant_id > ? OR (tenant_id = ? AND id > ?))", f.AfterTenant, f.AfterTenant, f.AfterID)
+	}
+	var out []taskRecord
+	err := q.Order("tenant_id").Order("id").Limit(size).Find(&out).Error
+	return out, translate(err)
+}
+
+// guestSessionRow is the part of a guest session row the audit reads.
+type guestSessionRow struct {
+	ID                  string     `gorm:"column:id"`
+	TenantID            string     `gorm:"column:tenant_id"`
+	TaskID              string     `gorm:"column:task_id"`
+	InvitationID        string     `gorm:"column:invitation_id"`
+	TokenHash           string     `gorm:"column:token_hash"`
+	ParticipantProvider string     `gorm:"column:participant_provider"`
+	ParticipantID       string     `gorm:"column:participant_id"`
+	ExpiresAt           time.Time  `gorm:"column:expires_at"`
+	RevokedAt           *time.Time `gorm:"column:revoked_at"`
+}
+
+// taskRows are the rows of one task the audit checks with it.
+type taskRows struct {
+	tags        []tagRecord
+	candidates  []candidateRecord
+	events      []eventRecord
+	operations  []operationRecord
+	resumptions []resumptionRecord
+	invitations []invitationRecord
+	deliveries  []deliveryRecord
+	sessions    []guestSessionRow
+	sealed      []sealedValues
+}
+
+// sealedValues are the sealed columns of one row of a task's sealed table.
+type sealedValues struct {
+	table SealedTable
+	row   sealedRow
+}
+
+// TaskScoped reports whether the table's rows belong to a task, so the page audit checks them
+// with their task; the other tables (browser sessions) are checked by AuditSealed.
+func (t SealedTable) TaskScoped() bool { return t.taskColumn() != "" }
+
+// taskColumn is the column naming the task a row belongs to, "" outside the task aggregates.
+func (t SealedTable) taskColumn() string {
+	switch t.Name {
+	case "user_tasks":
+		return "id"
+	case "user_task_web_sessions":
+		return ""
+	}
+	return "task_id"
+}
+
+type pageRows map[string]*taskRows
+
+func (p pageRows) of(id string) *taskRows {
+	if r, ok := p[id]; ok {
+		return r
+	}
+	return &taskRows{}
+}
+
+func (p pageRows) at(id string) *taskRows {
+	r, ok := p[id]
+	if !ok {
+		r = &taskRows{}
+		p[id] = r
+	}
+	return r
+}
+
+// loadAuditRows reads the child rows of the page's tasks, one query per table.
+func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
+	ids := make([]string, len(tasks))
+	for i := range tasks {
+		ids[i] = tasks[i].ID
+	}
+	rows := pageRows{}
+	var tags []tagRecord
+	var candidates []candidateRecord
+	var events []eventRecord
+	var operations []operationRecord
+	var resumptions []resumptionRecord
+	var invitations []invitationRecord
+	var deliveries []deliveryRecord
+	var sessions []guestSessionRow
+	for _, load := range []struct {
+		table string
+		order string
+		dest  any
+	}{
+		{"user_task_tags", "task_id, tag", &tags},
+		{"user_task_candidates", "task_id, id", &candidates},
+		{"user_task_events", "task_id, seq", &events},
+		{"user_task_operations", "task_id, id", &operations},
+		{"user_task_resumptions", "task_id, id", &resumptions},
+		{"user_task_invitations", "task_id, id", &invitations},
+		{"user_task_deliveries", "task_id, id", &deliveries},
+		{"user_task_guest_sessions", "task_id, id", &sessions},
+	} {
+		if err := tx.Table(load.table).Where("task_id IN ?", ids).Order(load.order).Find(load.dest).Error; err != nil {
+			return nil, translate(err)
+		}
+	}
+	for _, st := range SealedTables {
+		if !st.TaskScoped() {
+			continue
+		}
+		if err := loadSealed(tx, st, ids, rows); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range tags {
+		rows.at(r.TaskID).tags = append(rows.at(r.TaskID).tags, r)
+	}
+	for _, r := range candidates {
+		rows.at(r.TaskID).candidates = append(rows.at(r.TaskID).candidates, r)
+	}
+	for _, r := range events {
+		rows.at(r.TaskID).events = append(rows.at(r.TaskID).events, r)
+	}
+	for _, r := range operations {
+		rows.at(r.TaskID).operations = append(rows.at(r.TaskID).operations, r)
+	}
+	for _, r := range resumptions {
+		rows.at(r.TaskID).resumptions = append(rows.at(r.TaskID).resumptions, r)
+	}
+	for _, r := range invitations {
+		rows.at(r.TaskID).invitations = append(rows.at(r.TaskID).invitations, r)
+	}
+	for _, r := range deliveries {
+		rows.at(r.TaskID).deliveries = append(rows.at(r.TaskID).deliveries, r)
+	}
+	for _, r := range sessions {
+		rows.at(r.TaskID).sessions = append(rows.at(r.TaskID).sessions, r)
+	}
+	return rows, nil
+}
+
+// loadSealed reads the sealed columns of the page's rows of one sealed table.
+func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
+	col := t.taskColumn()
+	rows, err := tx.Table(t.Name).Select(append([]string{t.key, col}, t.columns...)).Where(col+" IN ?", ids).Order(t.key).Rows()
+	if err != nil {
+		return translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var taskID string
+		r := sealedRow{values: make([]sql.NullString, len(t.columns))}
+		dest := []any{&r.key, &taskID}
+		for i := range r.values {
+			dest = append(dest, &r.values[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return translate(err)
+		}
+		into.at(taskID).sealed = append(into.at(taskID).sealed, sealedValues{table: t, row: r})
+	}
+	return translate(rows.Err())
+}
+
+// AuditSealed checks one page of a sealed table outside the task aggregates (TaskScoped is
+// false): up to limit rows after the row key after, read-only. Page.Resealed stays 0;
+// Unreadable lists the rows with a value no configured key opens.
+func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (KeyPage, error) {
+	t, ok := sealedTable(table)
+	if !ok || t.TaskScoped() {
+		return KeyPage{}, fmt.Errorf("repository: %q is not a sealed table outside the tasks", table)
+	}
+	if limit <= 0 {
+		limit = 500
+	}
+	var page KeyPage
+	err := s.inRead(ctx, func(tx *gorm.DB) error {
+		page = KeyPage{ByKey: map[string]int{}}
+		rows, err := readSealed(tx, t, after, limit)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			page.Rows++
+			page.Next = r.key
+			for i, col := range t.columns {
+				ok, err := s.opensSealed(r.key, col, r.values[i], page.ByKey)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					page.Unreadable = append(page.Unreadable, r.key)
+				}
+			}
+		}
+		if page.Rows < limit {
+			page.Next = ""
+		}
+		return nil
+	})
+	return page, err
+}
+
+// opensSealed counts a sealed value under its key id and reports whether it opens with the
+// configured keys under its own row and column. An empty value opens trivially.
+func (s *Store) opensSealed(row, col string, env sql.NullString, byKey map[string]int) (bool, error) {
+	if !env.Valid || env.String == "" {
+		return true, nil
+	}
+	kid, _ := keyring.KeyID(env.String)
+	byKey[kid]++
+	_, err := s.keys.Open(env.String, aad(row, col))
+	if errors.Is(err, keyring.ErrUndecodable) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,183 @@
+package storetest
+
+import (
+	"slices"
+	"testing"
+
+	"usertasks/repository"
+)
+
+// testAudit states the audit (SPEC 8, `web audit`): a store the real transitions wrote — tasks in
+// every status with candidates, tags, operations, outbox rows, invitations, a guest — audits
+// clean page by page, and each invariant, broken with raw SQL, yields exactly its own finding.
+func testAudit(t *testing.T, h Harness) {
+	t.Run("CleanStorePasses", func(t *testing.T) {
+		s := h.Open(t, Options{})
+		tasks := EveryStatus(t, h, s, "t1")
+		EveryStatus(t, h, s, "t2")
+
+		for _, size := range []int{1, 4, 200} {
+			n, findings, byKey := AuditAll(t, s, repository.AuditFilter{}, size)
+			if len(findings) != 0 {
+				t.Fatalf("page size %d: findings on a clean store: %+v", size, findings)
+			}
+			if n != 2*len(tasks) {
+				t.Fatalf("page size %d: audited %d tasks, want %d", size, n, 2*len(tasks))
+			}
+			if len(byKey) != 1 {
+				t.Fatalf("sealed values by key %v, want all under the primary", byKey)
+			}
+		}
+		n, _, _ := AuditAll(t, s, repository.AuditFilter{Tenant: "t2"}, 3)
+		if n != len(tasks) {
+			t.Fatalf("tenant t2: audited %d tasks, want %d", n, len(tasks))
+		}
+		counters, err := s.AuditTenantCounters(ctx(t), "")
+		if err != nil || len(counters) != 0 {
+			t.Fatalf("tenant counters: %+v, %v", counters, err)
+		}
+	})
+
+	t.Run("ResumesAfterTheLastTask", func(t *testing.T) {
+		s := h.Open(t, Options{})
+		for i := 0; i < 5; i++ {
+			CreateTask(t, s, TaskOpts{Tenant: []string{"a", "b"}[i%2]})
+		}
+		var seen []string
+		f := repository.AuditFilter{}
+		for {
+			p, err := s.Audit(ctx(t), f, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Tasks > 0 {
+				seen = append(seen, p.LastTenant+"/"+p.LastID)
+			}
+			if p.Done {
+				break
+			}
+			f.AfterTenant, f.AfterID = p.LastTenant, p.LastID
+		}
+		if len(seen) != 3 || !slices.IsSorted(seen) || seen[0][0] != 'a' || seen[2][0] != 'b' {
+			t.Fatalf("page ends %v, want three pages ordered by (tenant, id)", seen)
+		}
+	})
+
+	t.Run("SealedTablesOutsideTasks", func(t *testing.T) {
+		s := h.Open(t, Options{})
+		good := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "refresh-secret"})
+		bad := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "other-secret"})
+		h.Exec(t, s, rebind(h, "UPDATE user_task_web_sessions SET refresh_token_enc = (SELECT x.refresh_token_enc FROM (SELECT refresh_token_enc FROM user_task_web_sessions WHERE id_hash = ?) x) WHERE id_hash = ?"), good.IDHash, bad.IDHash)
+		var unreadable []string
+		rows, after := 0, ""
+		for _, table := range repository.SealedTables {
+			if table.TaskScoped() {
+				continue
+			}
+			for {
+				p, err := s.AuditSealed(ctx(t), table.Name, after, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows += p.Rows
+				unreadable = append(unreadable, p.Unreadable...)
+				if after = p.Next; after == "" {
+					break
+				}
+			}
+		}
+		if rows != 2 || len(unreadable) != 1 || unreadable[0] != bad.IDHash {
+			t.Fatalf("read %d rows, unreadable %v, want only %s", rows, unreadable, bad.IDHash)
+		}
+		if _, err := s.AuditSealed(ctx(t), "user_tasks", "", 10); err == nil {
+			t.Fatalf("AuditSealed walked a task table the page audit covers")
+		}
+	})
+
+	for _, c := range auditCorruptions() {
+		t.Run(c.invariant, func(t *testing.T) {
+			s := h.Open(t, Options{})
+			task := EveryStatus(t, h, s, "t1")[c.task]
+			for _, q := range c.sql {
+				h.Exec(t, s, rebind(h, q), task.ID)
+			}
+			var findings []repository.Finding
+			if c.invariant == repository.InvTenantCounter {
+				var err error
+				if findings, err = s.AuditTenantCounters(ctx(t), "t1"); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				_, findings, _ = AuditAll(t, s, repository.AuditFilter{Tenant: "t1"}, 3)
+			}
+			if len(findings) != 1 || findings[0].Invariant != c.invariant || findings[0].Tenant != "t1" {
+				t.Fatalf("findings %+v, want exactly one %s", findings, c.invariant)
+			}
+			if c.invariant != repository.InvTenantCounter && findings[0].TaskID != task.ID {
+				t.Fatalf("finding names task %q, want %s", findings[0].TaskID, task.ID)
+			}
+			if c.invariant == repository.InvCiphertext {
+				if _, err := s.Get(ctx(t), "t1", task.ID); err == nil {
+					t.Fatalf("the store read a task whose ciphertext does not open")
+				}
+			}
+		})
+	}
+}
+
+// auditCorruption breaks one invariant of one EveryStatus task with raw SQL (? is its id).
+type auditCorruption struct {
+	invariant string
+	task      string // a key of EveryStatus
+	sql       []string
+}
+
+func auditCorruptions() []auditCorruption {
+	return []auditCorruption{
+		{repository.InvEventSequence, "Assigned", []string{"UPDATE user_tasks SET last_event_seq = last_event_seq + 1 WHERE id = ?"}},
+		{repository.InvEventRevision, "Assigned", []string{"UPDATE user_task_events SET revision = 9 WHERE seq = 1 AND task_id = ?"}},
+		{repository.InvStatusEvent, "Assigned", []string{"UPDATE user_task_events SET event_type = 'released' WHERE event_type = 'claimed' AND task_id = ?"}},
+		{repository.InvStatusFields, "Available", []string{"UPDATE user_tasks SET completed_at = updated_at WHERE id = ?"}},
+		{repository.InvCandidateStatus, "Completing", []string{"UPDATE user_task_candidates SET task_status = 'Assigned' WHERE task_id = ?"}},
+		{repository.InvCandidateSummary, "Available", []string{"UPDATE user_tasks SET candidate_users = candidate_users + 1 WHERE id = ?"}},
+		{repository.InvTagRows, "Available", []string{"DELETE FROM user_task_tags WHERE tag = 'urgent' AND task_id = ?"}},
+		{repository.InvSearchText, "Available", []string{"UPDATE user_tasks SET search_text = 'something else' WHERE id = ?"}},
+		{repository.InvOverdueFlag, "Unassigned", []string{"UPDATE user_tasks SET is_overdue = (1 = 1) WHERE id = ?"}},
+		{repository.InvOperationState, "Completed", []string{"UPDATE user_task_operations SET state = 'accepted' WHERE kind = 'complete' AND task_id = ?"}},
+		{repository.InvResumption, "Completing", []string{"UPDATE user_task_resumptions SET state = 'settled' WHERE task_id = ?"}},
+		{repository.InvCiphertext, "Available", []string{"UPDATE user_tasks SET task_data_enc = instructions_enc WHERE id = ?"}},
+		{repository.InvChildTenant, "Assigned", []string{"UPDATE user_task_events SET tenant_id = 't9' WHERE seq = 2 AND task_id = ?"}},
+		{repository.InvTenantCounter, "Cancelled", []string{"UPDATE user_task_tenants SET open_tasks = open_tasks + 1 WHERE tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"}},
+		{repository.InvInvitationGuest, "Available", []string{
+			"UPDATE user_task_invitations SET status = 'consumed' WHERE task_id = ?",
+			"UPDATE user_task_deliveries SET state = 'delivered' WHERE task_id = ?"}},
+		{repository.InvInvitationGroup, "Guest", []string{"UPDATE user_task_invitations SET status = 'verified' WHERE status = 'revoked' AND task_id = ?"}},
+		{repository.InvGuestSession, "Guest", []string{"UPDATE user_task_guest_sessions SET participant_id = 'invitation:other' WHERE task_id = ?"}},
+		{repository.InvDeliveryState, "Available", []string{"UPDATE user_task_invitations SET status = 'revoked' WHERE task_id = ?"}},
+		{repository.InvTokenHash, "Available", []string{"UPDATE user_task_invitations SET token_hash = 'ABC' WHERE task_id = ?"}},
+	}
+}
+
+// AuditAll audits every page under f and returns how many tasks it read, every finding and the
+// sealed values by key id.
+func AuditAll(t *testing.T, s *repository.Store, f repository.AuditFilter, size int) (int, []repository.Finding, map[string]int) {
+	t.Helper()
+	var findings []repository.Finding
+	byKey := map[string]int{}
+	n := 0
+	for {
+		p, err := s.Audit(ctx(t), f, size)
+		if err != nil {
+			t.Fatalf("audit: %v", err)
+		}
+		n += p.Tasks
+		findings = append(findings, p.Findings...)
+		for k, v := range p.ByKey {
+			byKey[k] += v
+		}
+		if p.Done {
+			return n, findings, byKey
+		}
+		f.AfterTenant, f.AfterID = p.LastTenant, p.LastID
+	}
+}
