@@ -42,6 +42,8 @@ type Deps struct {
 	// IPExtractor decides a request's remote address (rate limits); default the peer address,
 	// never a forwarding header.
 	IPExtractor echo.IPExtractor
+
+	guestLimit echo.MiddlewareFunc // set by New: one limiter for the guest API and the guest page
 }
 
 // RuntimeDeps are the two halves of the runtime protocol.
@@ -63,6 +65,8 @@ func New(d Deps) *echo.Echo {
 	if e.IPExtractor == nil {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
+	// One budget per remote address for the JSON invitation endpoints and the guest page.
+	d.guestLimit = guestRateLimit()
 	e.Use(acceptRequestID, middleware.RequestID())
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
@@ -88,7 +92,9 @@ func New(d Deps) *echo.Echo {
 		e.GET("/api/v1/reconciliation", getReconciliation(d.Reconciliation), authenticateWith(d))
 	}
 	if d.Web != nil {
-		RegisterWeb(e, *d.Web)
+		web := *d.Web
+		web.guests, web.guestLimit = d.Guests, d.guestLimit
+		RegisterWeb(e, web)
 	}
 	if d.Live != nil {
 		RegisterStream(e.Group("/api/v1"), d.Live, d.Watchers, authenticateWith(d))
@@ -142,7 +148,7 @@ func registerAPI(e *echo.Echo, d Deps) {
 		registerViewsAPI(v1, d.Inbox, authed)
 	}
 	if d.Guests != nil {
-		registerGuestAPI(v1, d.Guests, d.Tasks, guestRateLimit(), d.Logger)
+		registerGuestAPI(v1, d.Guests, d.Tasks, d.guestLimit, d.Logger)
 	}
 	if d.Invitations != nil {
 		registerInvitationsAPI(v1, d.Invitations, authed)

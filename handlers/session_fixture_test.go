@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"usertasks/handlers"
+	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -30,7 +31,8 @@ type sessionFixture struct {
 type sessionFixtureOpts struct {
 	devUsers []handlers.DevUser
 	on       *sessionFixture
-	dev      bool // dev mode: plain cookie names, no Secure flag
+	dev      bool      // dev mode: plain cookie names, no Secure flag
+	logs     io.Writer // the server's log lines (debug level and up); nil discards them
 }
 
 func newSessionFixture(t *testing.T, o sessionFixtureOpts) *sessionFixture {
@@ -47,8 +49,11 @@ func newSessionFixture(t *testing.T, o sessionFixtureOpts) *sessionFixture {
 	f.svc = tasks.New(f.store, tasks.Options{})
 	// Every node of a fixture shares the secret, so a restarted node reads the same cookies.
 	f.sessions = websessiontest.NewManager(t, websession.Config{Store: f.store, Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}, Insecure: o.dev})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e := handlers.New(handlers.Deps{Store: f.store, Logger: log, Tasks: f.svc,
+	if o.logs == nil {
+		o.logs = io.Discard
+	}
+	log := slog.New(slog.NewTextHandler(o.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e := handlers.New(handlers.Deps{Store: f.store, Logger: log, Tasks: f.svc, Guests: invitations.NewGuests(f.store),
 		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, DevUsers: o.devUsers, Logger: log}})
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)

@@ -35,6 +35,10 @@ type WebDeps struct {
 	DevMailbox DevMailbox
 	// Invitations enables the Manage panel's guest links (web_task_invitations.go); nil leaves them out.
 	Invitations InvitationService
+
+	// guests enables the guest pages, with the guest API's limiter (New sets both from Deps).
+	guests     GuestService
+	guestLimit echo.MiddlewareFunc
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -118,6 +122,9 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if w.invites != nil {
 		e.POST("/tasks/:id/invitations", w.issueInvitations, posted...)
 		e.POST("/tasks/:id/invitations/:invitationId/revoke", w.revokeInvitation, posted...)
+	}
+	if d.guests != nil {
+		w.registerGuestPages(e, d.guests, d.guestLimit)
 	}
 	if w.dashboard != nil {
 		e.GET("/manage", w.manageDashboard, signedIn...)
