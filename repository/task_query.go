@@ -101,6 +101,10 @@ type taskQuery struct {
 // paginated on (sort value, id), so following NextCursor yields exactly the order of one big
 // page, and rows inserted meanwhile only appear after the cursor, where the order puts them.
 //
+// A total counts at most Config.TotalCap+1 rows: past the cap it is the cap with TotalCapped
+// set. The needs-attention list ordered by due date walks each status in due order
+// (statusDueWalk) instead of sorting every match.
+//
 // Needs-attention is models.AttentionRule with f.StaleAfter and f.UnassignedAfter. HealthCodes
 // and HealthSeverity narrow to tasks with such a finding; only managers may use them.
 //
@@ -131,19 +135,24 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
 		}
 		if q.f.IncludeTotal {
-			var n int64
-			if err := applyConds(tasks(), where).Count(&n).Error; err != nil {
-				return translate(err)
+			total, capped, err := cappedTotal(tx, tasks, where, s.cfg.TotalCap)
+			if err != nil {
+				return err
 			}
-			total := int(n)
-			page.Total = &total
+			page.Total, page.TotalCapped = &total, capped
 		}
 		if c, ok := q.cursorCond(); ok {
 			where = append(where, c)
 		}
+		var rows *gorm.DB
+		if q.walksStatusDue() {
+			rows = tx.Model(&taskRecord{}).Select(summaryColumns).
+				Where("tenant_id = ? AND id IN (?)", q.f.Tenant, s.statusDueWalk(tx, q, where))
+		} else {
+			rows = applyConds(tasks().Select(summaryColumns), where)
+		}
 		var recs []taskRecord
-		err = applyConds(tasks().Select(summaryColumns), where).
-			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error
+		err = rows.Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error
 		if err != nil {
 			return translate(err)
 		}
