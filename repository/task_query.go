@@ -103,7 +103,7 @@ type taskQuery struct {
 //
 // A total counts at most Config.TotalCap+1 rows: past the cap it is the cap with TotalCapped
 // set. The needs-attention list ordered by due date walks each status in due order
-// (statusDueWalk) instead of sorting every match.
+// (statusDuePage) instead of sorting every match.
 //
 // Needs-attention is models.AttentionRule with f.StaleAfter and f.UnassignedAfter. HealthCodes
 // and HealthSeverity narrow to tasks with such a finding; only managers may use them.
@@ -135,7 +135,14 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
 		}
 		if q.f.IncludeTotal {
-			total, capped, err := cappedTotal(tx, tasks, where, s.cfg.TotalCap)
+			count := tasks
+			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() {
+				// Counting stops at the cap: walking each status in creation order meets the
+				// rule's matches evenly, where ix_tasks_status_due would first pass the
+				// status's undated tasks (SQLite orders NULLs first), which rarely match.
+				count = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_status_created") }
+			}
+			total, capped, err := cappedTotal(tx, count, where, s.cfg.TotalCap)
 			if err != nil {
 				return err
 			}
@@ -144,17 +151,15 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if c, ok := q.cursorCond(); ok {
 			where = append(where, c)
 		}
-		var rows *gorm.DB
-		if q.walksStatusDue() {
-			rows = tx.Model(&taskRecord{}).Select(summaryColumns).
-				Where("tenant_id = ? AND id IN (?)", q.f.Tenant, s.statusDueWalk(tx, q, where))
-		} else {
-			rows = applyConds(tasks().Select(summaryColumns), where)
-		}
 		var recs []taskRecord
-		err = rows.Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error
+		if q.walksStatusDue() {
+			recs, err = s.statusDuePage(tx, q, where)
+		} else if err = applyConds(tasks().Select(summaryColumns), where).
+			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
+			err = translate(err)
+		}
 		if err != nil {
-			return translate(err)
+			return err
 		}
 		if len(recs) > q.limit {
 			recs = recs[:q.limit]

@@ -31,28 +31,41 @@ func (q *taskQuery) walksStatusDue() bool {
 	return q.f.Scope == models.ScopeNeedsAttention && q.f.Sort == models.SortDue && !q.f.FiltersHealth()
 }
 
-// statusDueWalk selects the ids of the page's candidates: for each open or transitional
-// status, the first limit+1 matching rows with a due date in due order and the first limit+1
-// without one in id order, each a walk of ix_tasks_status_due (tenant, status, due_at, id)
-// that stops after its rows. The page is the first limit+1 of these in the list's order, so
-// the database sorts at most 12×(limit+1) rows instead of every match. Splitting off the rows
-// without a due date keeps NULLs last on every database, whatever its NULL order in an index.
-func (s *Store) statusDueWalk(tx *gorm.DB, q *taskQuery, where []cond) *gorm.DB {
+// statusDuePage reads the page of a walksStatusDue query: the tasks with a due date first, the
+// ones without after them (NULLs last on every database, whatever its NULL order in an
+// index), each phase selecting at most limit+1 ids per open or transitional status through
+// ix_tasks_status_due (tenant, status, due_at, id), a walk that stops after its rows, and
+// sorting those few instead of every match. The undated phase runs only when the dated one
+// leaves the page short: undated tasks mostly match the rule less densely.
+func (s *Store) statusDuePage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
 	dir := " ASC"
 	if q.f.Descending {
 		dir = " DESC"
 	}
-	var parts []string
-	var subs []any
-	for _, st := range openTransitionalStatuses {
-		dated := applyConds(s.tasksIndexedBy(tx, "ix_tasks_status_due").Select("id"), where).
-			Where("status = ? AND due_at IS NOT NULL", st).Order("due_at" + dir + ", id" + dir).Limit(q.limit + 1)
-		undated := applyConds(s.tasksIndexedBy(tx, "ix_tasks_status_due").Select("id"), where).
-			Where("status = ? AND due_at IS NULL", st).Order("id" + dir).Limit(q.limit + 1)
-		for _, sub := range []*gorm.DB{dated, undated} {
+	var out []taskRecord
+	for _, dated := range []bool{true, false} {
+		var parts []string
+		var subs []any
+		for _, st := range openTransitionalStatuses {
+			walk := applyConds(s.tasksIndexedBy(tx, "ix_tasks_status_due").Select("id"), where).Limit(q.limit + 1)
+			if dated {
+				walk = walk.Where("status = ? AND due_at IS NOT NULL", st).Order("due_at" + dir + ", id" + dir)
+			} else {
+				walk = walk.Where("status = ? AND due_at IS NULL", st).Order("id" + dir)
+			}
 			parts = append(parts, fmt.Sprintf("SELECT id FROM (?) w%d", len(parts)))
-			subs = append(subs, sub)
+			subs = append(subs, walk)
+		}
+		var recs []taskRecord
+		err := tx.Model(&taskRecord{}).Select(summaryColumns).
+			Where("tenant_id = ? AND id IN (?)", q.f.Tenant, tx.Raw(strings.Join(parts, " UNION ALL "), subs...)).
+			Order(q.orderBy()).Limit(q.limit + 1 - len(out)).Find(&recs).Error
+		if err != nil {
+			return nil, translate(err)
+		}
+		if out = append(out, recs...); len(out) > q.limit {
+			break
 		}
 	}
-	return tx.Raw(strings.Join(parts, " UNION ALL "), subs...)
+	return out, nil
 }
