@@ -291,6 +291,8 @@ type Catalog struct {
 	People PeopleText
 	// AssigneeFilter is the inbox's assignee filter (catalog_assignee_filter.go).
 	AssigneeFilter AssigneeFilterText
+	// Total is a list's total, exact or capped (catalog_total.go).
+	Total TotalText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

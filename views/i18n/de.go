@@ -345,6 +345,7 @@ var german = &Catalog{
 	People:        germanPeople,
 
 	AssigneeFilter: germanAssigneeFilter,
+	Total:          germanTotal,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

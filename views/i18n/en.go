@@ -341,4 +341,5 @@ var english = &Catalog{
 	People:        englishPeople,
 
 	AssigneeFilter: englishAssigneeFilter,
+	Total:          englishTotal,
 }
