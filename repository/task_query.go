@@ -142,7 +142,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 				// status's undated tasks (SQLite orders NULLs first), which rarely match.
 				count = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_status_created") }
 			}
-			total, capped, err := cappedTotal(tx, count, where, s.cfg.TotalCap)
+			total, capped, err := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
 			if err != nil {
 				return err
 			}
@@ -152,7 +152,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			where = append(where, c)
 		}
 		var recs []taskRecord
-		if q.walksStatusDue() {
+		if s.walksStatusDue(q) {
 			recs, err = s.statusDuePage(tx, q, where)
 		} else if err = applyConds(tasks().Select(summaryColumns), where).
 			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
