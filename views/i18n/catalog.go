@@ -295,6 +295,8 @@ type Catalog struct {
 	AssigneeFilter AssigneeFilterText
 	// Invitations is the Manage panel's guest links (catalog_invitations.go).
 	Invitations InvitationsText
+	// Total is a list's total, exact or capped (catalog_total.go).
+	Total TotalText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

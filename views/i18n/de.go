@@ -354,6 +354,7 @@ var german = &Catalog{
 
 	AssigneeFilter: germanAssigneeFilter,
 	Invitations:    germanInvitations,
+	Total:          germanTotal,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

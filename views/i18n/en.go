@@ -350,4 +350,5 @@ var english = &Catalog{
 
 	AssigneeFilter: englishAssigneeFilter,
 	Invitations:    englishInvitations,
+	Total:          englishTotal,
 }
