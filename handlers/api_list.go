@@ -9,11 +9,13 @@ import (
 	"usertasks/models"
 )
 
-// pageJSON is one page of task summaries; totalCount only when asked for.
+// pageJSON is one page of task summaries; totalCount only when asked for, with
+// totalCountCapped: true when the list holds more than totalCount (the cap, models.TotalCap).
 type pageJSON struct {
-	Items      []summaryJSON `json:"items"`
-	NextCursor *string       `json:"nextCursor"`
-	TotalCount *int          `json:"totalCount,omitempty"`
+	Items            []summaryJSON `json:"items"`
+	NextCursor       *string       `json:"nextCursor"`
+	TotalCount       *int          `json:"totalCount,omitempty"`
+	TotalCountCapped *bool         `json:"totalCountCapped,omitempty"`
 }
 
 // listTasks handles GET /api/v1/user-tasks.
@@ -27,6 +29,9 @@ func (h *taskAPI) listTasks(c echo.Context) error {
 		return err
 	}
 	out := pageJSON{Items: make([]summaryJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor), TotalCount: page.Total}
+	if page.Total != nil {
+		out.TotalCountCapped = &page.TotalCapped
+	}
 	for _, v := range page.Items {
 		out.Items = append(out.Items, summaryOf(v))
 	}

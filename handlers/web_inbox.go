@@ -319,7 +319,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		return w.render(c, w.answerError(c, err, m.T).status, views.InboxView(m))
 	}
 
-	m.Total = page.Total
+	m.Total, m.TotalCapped = page.Total, page.TotalCapped
 	countTabs(&m)
 	ret := q.href()
 	for _, v := range page.Items {
@@ -349,7 +349,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 func countTabs(m *views.InboxPage) {
 	for i := range m.Tabs {
 		if m.Tabs[i].Current {
-			m.Tabs[i].Count = m.Total
+			m.Tabs[i].Count, m.Tabs[i].CountCapped = m.Total, m.TotalCapped
 		}
 	}
 }

@@ -173,6 +173,8 @@ func Schema() []Table {
 				index("ix_tasks_revision", "tenant_id", "updated_at", "revision"),
 				// 00003: the dashboard's open tasks by status and assignee.
 				index("ix_tasks_workload", "tenant_id", "status", "assignee_provider", "assignee_type", "assignee_id"),
+				// 00007: the due-ordered needs-attention walk, status by status.
+				index("ix_tasks_status_due", "tenant_id", "status", "due_at", "id"),
 			},
 		},
 		{

@@ -98,6 +98,8 @@ type TaskPage struct {
 	Items      []Task
 	NextCursor string
 	Total      *int
+	// TotalCapped says the list holds more than Total, which is then the cap (TotalCap).
+	TotalCapped bool
 	// Now is the database time the query was evaluated at (overdue, stale and unassigned ages).
 	Now time.Time
 }

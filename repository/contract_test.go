@@ -28,7 +28,7 @@ func TestContractMySQL(t *testing.T) {
 }
 
 func storeOpts(o storetest.Options) *testfactory.StoreOpts {
-	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout, Keys: o.Keys}
+	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout, Keys: o.Keys}
 }
 
 // urls remembers which database URL each store was opened on, for Reopen.

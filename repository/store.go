@@ -36,6 +36,9 @@ type Config struct {
 	ReadConnections int
 	// OpenTasksPerTenant caps open and transitional tasks per tenant. Default 250,000.
 	OpenTasksPerTenant int
+	// TotalCap is the most a list total counts (models.TotalCap). Default models.TotalCap;
+	// tests lower it.
+	TotalCap int
 	// Clock, when set, adjusts the database clock (tests move time forward with it).
 	Clock func(dbNow time.Time) time.Time
 	// OnSQL, when set, receives every statement the store runs (tests record it).
@@ -90,6 +93,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.OpenTasksPerTenant <= 0 {
 		c.OpenTasksPerTenant = models.DefaultOpenTasksPerTenant
+	}
+	if c.TotalCap <= 0 {
+		c.TotalCap = models.TotalCap
 	}
 	return c
 }

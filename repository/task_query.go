@@ -101,6 +101,10 @@ type taskQuery struct {
 // paginated on (sort value, id), so following NextCursor yields exactly the order of one big
 // page, and rows inserted meanwhile only appear after the cursor, where the order puts them.
 //
+// A total counts at most Config.TotalCap+1 rows: past the cap it is the cap with TotalCapped
+// set. The needs-attention list ordered by due date walks each status in due order
+// (statusDuePage) instead of sorting every match.
+//
 // Needs-attention is models.AttentionRule with f.StaleAfter and f.UnassignedAfter. HealthCodes
 // and HealthSeverity narrow to tasks with such a finding; only managers may use them.
 //
@@ -131,21 +135,31 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
 		}
 		if q.f.IncludeTotal {
-			var n int64
-			if err := applyConds(tasks(), where).Count(&n).Error; err != nil {
-				return translate(err)
+			count := tasks
+			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() {
+				// Counting stops at the cap: walking each status in creation order meets the
+				// rule's matches evenly, where ix_tasks_status_due would first pass the
+				// status's undated tasks (SQLite orders NULLs first), which rarely match.
+				count = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_status_created") }
 			}
-			total := int(n)
-			page.Total = &total
+			total, capped, err := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
+			if err != nil {
+				return err
+			}
+			page.Total, page.TotalCapped = &total, capped
 		}
 		if c, ok := q.cursorCond(); ok {
 			where = append(where, c)
 		}
 		var recs []taskRecord
-		err = applyConds(tasks().Select(summaryColumns), where).
-			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error
+		if s.walksStatusDue(q) {
+			recs, err = s.statusDuePage(tx, q, where)
+		} else if err = applyConds(tasks().Select(summaryColumns), where).
+			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
+			err = translate(err)
+		}
 		if err != nil {
-			return translate(err)
+			return err
 		}
 		if len(recs) > q.limit {
 			recs = recs[:q.limit]

@@ -16,6 +16,8 @@ type Page struct {
 	Items      []TaskView
 	NextCursor string
 	Total      *int
+	// TotalCapped: the list holds more than Total, which is then the cap (models.TotalCap).
+	TotalCapped bool
 }
 
 // List handles the list query of one scope. Authorization is part of the store's query, so
@@ -48,7 +50,7 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if err != nil {
 		return Page{}, err
 	}
-	out := Page{NextCursor: page.NextCursor, Total: page.Total, Items: make([]TaskView, 0, len(page.Items))}
+	out := Page{NextCursor: page.NextCursor, Total: page.Total, TotalCapped: page.TotalCapped, Items: make([]TaskView, 0, len(page.Items))}
 	for _, t := range page.Items {
 		v := viewOf(t, a, f.Scope == models.ScopeHistory)
 		if f.Scope == models.ScopeAvailable && !v.Relation.Candidate {

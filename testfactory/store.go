@@ -41,6 +41,7 @@ type StoreOpts struct {
 	Clock              func(dbNow time.Time) time.Time
 	OnSQL              func(sql string)
 	OpenTasksPerTenant int
+	TotalCap           int
 	WriteTimeout       time.Duration
 	BusyTimeout        time.Duration
 }
@@ -98,7 +99,7 @@ func Open(t testing.TB, url string, o *StoreOpts) *repository.Store {
 		keys = Keys()
 	}
 	s, err := repository.Open(context.Background(), repository.Config{
-		URL: url, Keys: keys, Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant,
+		URL: url, Keys: keys, Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
 		WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
 	})
 	if err != nil {

@@ -59,6 +59,8 @@ type Tab struct {
 	Href    string
 	Current bool
 	Count   *int // the tab's number of tasks; nil when not counted
+	// CountCapped: the tab holds more than Count, which is then the cap ("1,000+").
+	CountCapped bool
 }
 
 // Option is one choice of a select or radio group.
@@ -108,6 +110,7 @@ type InboxPage struct {
 	FiltersOpen  bool              // the filter panel starts open (filters, sort or errors set)
 	Rows         []InboxRow
 	Total        *int
+	TotalCapped  bool // the list holds more than Total, the cap ("1,000+ tasks")
 	State        ListState
 	Paging       Paging
 	ClearHref    string

@@ -33,6 +33,8 @@ type Options struct {
 	// WriteTimeout and BusyTimeout are the store's (repository.Config); zero takes its defaults.
 	WriteTimeout time.Duration
 	BusyTimeout  time.Duration
+	// TotalCap is the store's list total cap (repository.Config); zero takes models.TotalCap.
+	TotalCap int
 	// Reconciliation, when set, serves GET /api/v1/reconciliation.
 	Reconciliation handlers.ReconciliationReport
 	// Directory, when set, is the service's participant directory.
@@ -90,7 +92,7 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 	}
 	ctx := context.Background()
 	name, dbURL := testfactory.Name(d), testfactory.Database(t, d)
-	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout})
+	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap})
 
 	secret := make([]byte, 32)
 	rand.Read(secret)

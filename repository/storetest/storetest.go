@@ -14,6 +14,7 @@ import (
 // Options tune the store a case opens.
 type Options struct {
 	OpenTasksPerTenant int
+	TotalCap           int
 	Clock              func(dbNow time.Time) time.Time
 	OnSQL              func(sql string)
 	WriteTimeout       time.Duration

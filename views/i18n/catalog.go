@@ -297,6 +297,8 @@ type Catalog struct {
 	Invitations InvitationsText
 	// Guest is the guest page (catalog_guest.go).
 	Guest GuestText
+	// Total is a list's total, exact or capped (catalog_total.go).
+	Total TotalText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

@@ -355,6 +355,7 @@ var german = &Catalog{
 	AssigneeFilter: germanAssigneeFilter,
 	Invitations:    germanInvitations,
 	Guest:          germanGuest,
+	Total:          germanTotal,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

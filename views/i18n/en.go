@@ -351,4 +351,5 @@ var english = &Catalog{
 	AssigneeFilter: englishAssigneeFilter,
 	Invitations:    englishInvitations,
 	Guest:          englishGuest,
+	Total:          englishTotal,
 }

@@ -1,0 +1,9 @@
+package models
+
+// TotalCap is the most a list total counts. A list's total counts at most TotalCap+1 rows and,
+// past TotalCap, reports TotalCap with TaskPage.TotalCapped set ("1,000+"): counting every match
+// of a filter that matches tens of thousands of tasks (needs attention matches most open tasks)
+// took 300 ms at the scale target, while a thousand rows count in a few milliseconds on every
+// database (docs/benchmarks.md). Numbers that must be exact, the dashboard's counts, are not
+// list totals.
+const TotalCap = 1000

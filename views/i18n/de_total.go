@@ -1,0 +1,3 @@
+package i18n
+
+var germanTotal = TotalText{Thousands: ".", AtLeast: "%s+ Aufgaben"}

@@ -1,0 +1,3 @@
+package i18n
+
+var englishTotal = TotalText{Thousands: ",", AtLeast: "%s+ tasks"}
