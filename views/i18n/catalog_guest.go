@@ -13,6 +13,7 @@ type GuestText struct {
 	VerifyFailed string // a refused verification, alike for a wrong code and a dead link
 
 	TaskNote       string // who the page is for, above the task
+	AnswerHeading  string // the heading of the answer section of a task without a form
 	ConfirmLabel   string
 	ConfirmMissing string
 

@@ -10,6 +10,7 @@ var germanGuest = GuestText{
 	VerifyFailed: "Das hat nicht geklappt: Der Code ist falsch oder der Link ist nicht mehr gültig. Prüfen Sie den Code und versuchen Sie es erneut.",
 
 	TaskNote:       "Sie wurden eingeladen, diese Aufgabe zu erledigen.",
+	AnswerHeading:  "Ihre Antwort",
 	ConfirmLabel:   "Mir ist bewusst, dass das Absenden endgültig ist: Ich kann meine Antwort danach nicht mehr ändern.",
 	ConfirmMissing: "Bestätigen Sie, dass das Absenden endgültig ist.",
 

@@ -10,6 +10,7 @@ var englishGuest = GuestText{
 	VerifyFailed: "This did not work: the code is wrong, or the link is no longer valid. Check the code and try again.",
 
 	TaskNote:       "You were invited to complete this task.",
+	AnswerHeading:  "Your answer",
 	ConfirmLabel:   "I understand that submitting is final: I cannot change my answer afterwards.",
 	ConfirmMissing: "Confirm that submitting is final.",
 
