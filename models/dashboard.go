@@ -130,7 +130,16 @@ func BucketQuantile(counts []int64, q float64) (d time.Duration, ok bool) {
 	return DurationBuckets[len(DurationBuckets)-1], true
 }
 
-// DailyStat is one counter of the daily rollup.
+// Rollup is the daily rollup over a range of days, summed two ways: per day and metric (the
+// charts' series) and per workflow definition, metric and bucket (the per-workflow table). The
+// sums are taken by the database, so a read returns a few hundred rows however many counters
+// the range holds.
+type Rollup struct {
+	ByDay      []DailyStat // Day, Metric and Count set
+	ByWorkflow []DailyStat // WorkflowDefinitionID, WorkflowDefinitionName, Metric, Bucket and Count set
+}
+
+// DailyStat is one counter of the daily rollup, or a sum of them (Rollup).
 type DailyStat struct {
 	Day                    string // YYYY-MM-DD (UTC)
 	WorkflowDefinitionID   string

@@ -120,7 +120,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 	}{
 		{"dashboard counts", func() error { _, err := s.DashboardCounts(ctx, "scale", time.Hour); return err }},
 		{"daily rollup, 30 days", func() error {
-			_, err := s.DailyStats(ctx, "scale", time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly))
+			_, err := s.DailyRollup(ctx, "scale", time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly))
 			return err
 		}},
 		{"worker runs", func() error { _, err := s.WorkerRuns(ctx, "scale", models.WorkerReconciliation, 10); return err }},

@@ -11,7 +11,7 @@ import (
 // DashboardStore is what the managers' dashboard needs from the repository.
 type DashboardStore interface {
 	DashboardCounts(ctx context.Context, tenant string, staleAfter time.Duration) (models.DashboardCounts, error)
-	DailyStats(ctx context.Context, tenant, fromDay string) ([]models.DailyStat, error)
+	DailyRollup(ctx context.Context, tenant, fromDay string) (models.Rollup, error)
 	WorkerRuns(ctx context.Context, tenant string, worker models.Worker, limit int) ([]models.WorkerRun, error)
 }
 
@@ -86,7 +86,7 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 	}
 	today := counts.Now.UTC().Truncate(24 * time.Hour)
 	first := today.AddDate(0, 0, -(DashboardDays - 1))
-	stats, err := d.store.DailyStats(ctx, a.Tenant, first.Format(time.DateOnly))
+	rollup, err := d.store.DailyRollup(ctx, a.Tenant, first.Format(time.DateOnly))
 	if err != nil {
 		return Overview{}, err
 	}
@@ -99,14 +99,30 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 	for i, day := range o.Days {
 		byDay[day.Format(time.DateOnly)] = i
 	}
-	type hist struct{ claim, complete []int64 }
-	flows := map[string]*WorkflowStats{}
-	hists := map[string]*hist{}
-	for _, st := range stats {
+	for _, st := range rollup.ByDay {
 		i, ok := byDay[st.Day]
 		if !ok {
 			continue
 		}
+		n := int(st.Count)
+		switch st.Metric {
+		case models.MetricCreated:
+			o.Created[i] += n
+		case models.MetricCompleted, models.MetricCompletedOnTime, models.MetricCompletedLate:
+			o.Completed[i] += n
+			o.Closed[models.StatusCompleted] += n
+		case models.MetricTimedOut:
+			o.Completed[i] += n
+			o.Closed[models.StatusTimedOut] += n
+		case models.MetricCancelled:
+			o.Completed[i] += n
+			o.Closed[models.StatusCancelled] += n
+		}
+	}
+	type hist struct{ claim, complete []int64 }
+	flows := map[string]*WorkflowStats{}
+	hists := map[string]*hist{}
+	for _, st := range rollup.ByWorkflow {
 		w := flows[st.WorkflowDefinitionID]
 		if w == nil {
 			w = &WorkflowStats{ID: st.WorkflowDefinitionID}
@@ -120,14 +136,11 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 		h, n, b := hists[st.WorkflowDefinitionID], int(st.Count), min(max(st.Bucket, 0), len(models.DurationBuckets))
 		switch st.Metric {
 		case models.MetricCreated:
-			o.Created[i] += n
 			w.Created += n
 		case models.MetricClaimed:
 			w.Claimed += n
 			h.claim[b] += st.Count
 		case models.MetricCompleted, models.MetricCompletedOnTime, models.MetricCompletedLate:
-			o.Completed[i] += n
-			o.Closed[models.StatusCompleted] += n
 			w.Completed += n
 			h.complete[b] += st.Count
 			if st.Metric != models.MetricCompleted {
@@ -136,12 +149,6 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 			if st.Metric == models.MetricCompletedOnTime {
 				w.OnTime += n
 			}
-		case models.MetricTimedOut:
-			o.Completed[i] += n
-			o.Closed[models.StatusTimedOut] += n
-		case models.MetricCancelled:
-			o.Completed[i] += n
-			o.Closed[models.StatusCancelled] += n
 		}
 	}
 	// Open at the end of a day is open now, less what was created after it, plus what closed

@@ -23,9 +23,29 @@ func (s *dashStore) DashboardCounts(context.Context, string, time.Duration) (mod
 	return s.counts, nil
 }
 
-func (s *dashStore) DailyStats(_ context.Context, _ string, from string) ([]models.DailyStat, error) {
+// DailyRollup sums the counters from day from on, as the store's two aggregates do.
+func (s *dashStore) DailyRollup(_ context.Context, _ string, from string) (models.Rollup, error) {
 	s.from = from
-	return s.stats, nil
+	days, flows := map[models.DailyStat]int64{}, map[models.DailyStat]int64{}
+	names := map[string]string{}
+	for _, st := range s.stats {
+		if st.Day < from {
+			continue
+		}
+		days[models.DailyStat{Day: st.Day, Metric: st.Metric}] += st.Count
+		flows[models.DailyStat{WorkflowDefinitionID: st.WorkflowDefinitionID, Metric: st.Metric, Bucket: st.Bucket}] += st.Count
+		names[st.WorkflowDefinitionID] = max(names[st.WorkflowDefinitionID], st.WorkflowDefinitionName)
+	}
+	var r models.Rollup
+	for k, n := range days {
+		k.Count = n
+		r.ByDay = append(r.ByDay, k)
+	}
+	for k, n := range flows {
+		k.Count, k.WorkflowDefinitionName = n, names[k.WorkflowDefinitionID]
+		r.ByWorkflow = append(r.ByWorkflow, k)
+	}
+	return r, nil
 }
 
 func (s *dashStore) WorkerRuns(_ context.Context, tenant string, w models.Worker, _ int) ([]models.WorkerRun, error) {

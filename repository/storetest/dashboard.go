@@ -86,17 +86,31 @@ func testDashboard(t *testing.T, h Harness) {
 		if got := rollupTotals(t, s, "t2"); fmt.Sprint(got) != fmt.Sprint(map[string]int64{models.MetricCreated: 1}) {
 			t.Fatalf("rollup of t2 = %v, want one creation", got)
 		}
-		stats, err := s.DailyStats(ctx(t), "t1", "0000-01-01")
+		r, err := s.DailyRollup(ctx(t), "t1", "0000-01-01")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, st := range stats {
-			if st.WorkflowDefinitionID != "loan" || len(st.Day) != len("2006-01-02") {
-				t.Fatalf("counter %+v: want workflow loan on a UTC day", st)
+		for _, st := range r.ByDay {
+			if len(st.Day) != len("2006-01-02") || st.WorkflowDefinitionID != "" {
+				t.Fatalf("day sum %+v: want a UTC day and no workflow", st)
+			}
+		}
+		perFlow := map[string]int64{}
+		for _, st := range r.ByWorkflow {
+			if st.WorkflowDefinitionID != "loan" || st.Day != "" {
+				t.Fatalf("workflow sum %+v: want workflow loan and no day", st)
 			}
 			if st.Metric == models.MetricClaimed && st.Bucket != 0 {
 				t.Fatalf("a claim right after creation fell in bucket %d, want 0", st.Bucket)
 			}
+			perFlow[st.Metric] += st.Count
+		}
+		if fmt.Sprint(perFlow) != fmt.Sprint(want) {
+			t.Fatalf("per-workflow sums of t1 = %v, want %v (the per-day sums)", perFlow, want)
+		}
+		tomorrow := time.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly)
+		if r, err := s.DailyRollup(ctx(t), "t1", tomorrow); err != nil || len(r.ByDay)+len(r.ByWorkflow) != 0 {
+			t.Fatalf("rollup from %s = %+v, %v: want nothing before the first day", tomorrow, r, err)
 		}
 	})
 
@@ -257,15 +271,15 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 }
 
-// rollupTotals sums a tenant's rollup counters per metric over all days.
+// rollupTotals sums a tenant's rollup counters per metric over all days, from the per-day sums.
 func rollupTotals(t *testing.T, s *repository.Store, tenant string) map[string]int64 {
 	t.Helper()
-	stats, err := s.DailyStats(ctx(t), tenant, "0000-01-01")
+	r, err := s.DailyRollup(ctx(t), tenant, "0000-01-01")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]int64{}
-	for _, st := range stats {
+	for _, st := range r.ByDay {
 		out[st.Metric] += st.Count
 	}
 	return out
@@ -311,7 +325,7 @@ func checkDashboardPlans(t *testing.T, h Harness, s *repository.Store, rec *quer
 	})
 	reads := map[string]func() error{
 		"DashboardCounts": func() error { _, err := s.DashboardCounts(ctx(t), "p1", time.Hour); return err },
-		"DailyStats":      func() error { _, err := s.DailyStats(ctx(t), "p1", "2000-01-01"); return err },
+		"DailyRollup":     func() error { _, err := s.DailyRollup(ctx(t), "p1", "2000-01-01"); return err },
 		"WorkerRuns":      func() error { _, err := s.WorkerRuns(ctx(t), "p1", models.WorkerDueSweep, 10); return err },
 	}
 	tables := []string{"user_tasks", "user_task_resumptions", "user_task_daily_stats", "user_task_worker_runs"}

@@ -89,18 +89,26 @@ func TestLoadReadsBack(t *testing.T) {
 			t.Errorf("workflow choices = %+v, want %d named", choices, res.Workflows)
 		}
 
-		stats, err := s.DailyStats(ctx, "scale", "2000-01-01")
+		rollup, err := s.DailyRollup(ctx, "scale", "2000-01-01")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var created int64
-		for _, st := range stats {
+		var created, createdByFlow int64
+		for _, st := range rollup.ByDay {
 			if st.Metric == models.MetricCreated {
 				created += st.Count
 			}
 		}
-		if len(stats) != res.Stats || created != 1600 {
-			t.Errorf("rollup: %d rows counting %d created; want %d rows counting 1600", len(stats), created, res.Stats)
+		flows := map[string]bool{}
+		for _, st := range rollup.ByWorkflow {
+			flows[st.WorkflowDefinitionID] = true
+			if st.Metric == models.MetricCreated {
+				createdByFlow += st.Count
+			}
+		}
+		if res.Stats == 0 || created != 1600 || createdByFlow != 1600 || len(flows) != res.Workflows {
+			t.Errorf("rollup of %d counters: %d created by day, %d by workflow over %d workflows; want 1600, 1600, %d",
+				res.Stats, created, createdByFlow, len(flows), res.Workflows)
 		}
 	})
 }
