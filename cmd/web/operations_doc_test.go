@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	"usertasks/keyring"
 
 	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
@@ -47,7 +50,22 @@ func docBlocks(t *testing.T) map[string][]string {
 	return out
 }
 
-// runDocBlocks runs blocks with sh -e in dir, `web` being this binary, with the variables.
+// docKeys is the key ring the doc tests seal their databases with; the blocks get it as
+// USERTASKS_ENCRYPTION_KEYS (`web audit` opens every protected field).
+var docKeys = sync.OnceValues(func() (string, *keyring.Keyring) {
+	spec, err := keyring.Generate("doc")
+	if err != nil {
+		panic(err)
+	}
+	keys, err := keyring.Parse(spec)
+	if err != nil {
+		panic(err)
+	}
+	return spec, keys
+})
+
+// runDocBlocks runs blocks with sh -e in dir, `web` being this binary, with the variables and
+// the doc tests' key ring.
 func runDocBlocks(t *testing.T, dir string, blocks []string, vars map[string]string) {
 	t.Helper()
 	self, err := os.Executable()
@@ -59,7 +77,8 @@ func runDocBlocks(t *testing.T, dir string, blocks []string, vars map[string]str
 	if err := os.WriteFile(filepath.Join(bin, "web"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir}
+	spec, _ := docKeys()
+	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "USERTASKS_ENCRYPTION_KEYS=" + spec}
 	for k, v := range vars {
 		env = append(env, k+"="+v)
 	}
@@ -89,7 +108,8 @@ func needTools(t *testing.T, names ...string) {
 // seedTask stores one task with protected fields in the database at dbURL and returns it.
 func seedTask(t *testing.T, dbURL string) models.Task {
 	t.Helper()
-	s := testfactory.Open(t, dbURL, nil)
+	_, keys := docKeys()
+	s := testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
 	task := testfactory.Task(context.Background(), t, s, &testfactory.TaskOpts{Tenant: "acme", Candidates: []string{"ann"}, Instructions: "keep me"})
 	s.Close()
 	return task
@@ -98,7 +118,8 @@ func seedTask(t *testing.T, dbURL string) models.Task {
 // wantRestored checks that task loads, protected fields included, from the database at dbURL.
 func wantRestored(t *testing.T, dbURL string, task models.Task) {
 	t.Helper()
-	s := testfactory.Open(t, dbURL, nil)
+	_, keys := docKeys()
+	s := testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
 	got, err := s.Get(context.Background(), task.Tenant, task.ID)
 	if err != nil || got.Protected.Instructions != "keep me" {
 		t.Fatalf("restored task: %+v, %v", got.Protected, err)
