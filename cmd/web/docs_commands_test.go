@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -23,15 +24,16 @@ import (
 //
 //   - `sh sqlite`, `sh postgres`, `sh mariadb`: each block on its own, the blocks of one page in
 //     order in one folder, with the database of the tag prepared (a migrated database holding
-//     one task, which must still load afterwards) and `web` on the PATH being this test binary
-//     (see TestMain);
+//     one task, which must still load afterwards, and for postgres and mariadb an empty one to
+//     restore into, which must hold the task afterwards when the blocks use it) and `web` on the
+//     PATH being this test binary (see TestMain);
 //   - `sh server`: the page's blocks joined into one script (variables carry from block to
 //     block), run against a `web serve` this test starts, with the example engine of
 //     docs/runtime-protocol.md behind USERTASKS_RUNTIME_URL (docs_engine_test.go).
 //
-// A shell block without a runner (```sh, ```bash, ```shell, ```console) fails the test, so no
-// command in the documentation goes unchecked; what cannot run here is written as ```text,
-// ```ini, ```nginx and so on.
+// Any other shell block (```sh alone or with another word, ```bash, ```shell, ```console)
+// fails the test, so no command in the documentation goes unchecked; what cannot run here is
+// written as ```text, ```ini, ```nginx and so on.
 
 // asWebEnv makes the test binary act as `web` (the wrapper script on the doc blocks' PATH).
 const asWebEnv = "UT_DOCTEST_RUN_AS_WEB"
@@ -77,42 +79,74 @@ func docPages(t *testing.T) []docPage {
 		if err != nil {
 			t.Fatal(err)
 		}
-		page := docPage{name: strings.TrimPrefix(name, "../../"), blocks: map[string][]string{}}
-		var runner string
-		var body []string
-		open := false
-		for i, line := range strings.Split(string(doc), "\n") {
-			m := fence.FindStringSubmatch(line)
-			switch {
-			case m == nil:
-				if open {
-					body = append(body, line)
-				}
-			case open:
-				if runner != "" {
-					page.blocks[runner] = append(page.blocks[runner], strings.Join(body, "\n")+"\n")
-				}
-				open, runner, body = false, "", nil
-			default:
-				open = true
-				info := strings.Fields(m[1])
-				if len(info) == 0 || !shellLanguages[info[0]] {
-					continue
-				}
-				if len(info) != 2 || docRunners[info[1]] == nil {
-					t.Errorf("%s:%d: a shell block must name its runner (```sh sqlite|postgres|mariadb|server); write what cannot run here as ```text: %q",
-						page.name, i+1, line)
-					continue
-				}
-				runner = info[1]
-			}
-		}
-		if open {
-			t.Errorf("%s: a fenced block is not closed", page.name)
+		page, problems := parseDocPage(strings.TrimPrefix(name, "../../"), string(doc))
+		for _, p := range problems {
+			t.Error(p)
 		}
 		pages = append(pages, page)
 	}
 	return pages
+}
+
+// parseDocPage collects a page's runnable blocks and reports shell blocks without a runner and
+// a fence left open.
+func parseDocPage(name, doc string) (docPage, []string) {
+	page := docPage{name: name, blocks: map[string][]string{}}
+	var problems []string
+	var runner string
+	var body []string
+	open := false
+	for i, line := range strings.Split(doc, "\n") {
+		m := fence.FindStringSubmatch(line)
+		switch {
+		case m == nil:
+			if open {
+				body = append(body, line)
+			}
+		case open:
+			if runner != "" {
+				page.blocks[runner] = append(page.blocks[runner], strings.Join(body, "\n")+"\n")
+			}
+			open, runner, body = false, "", nil
+		default:
+			open = true
+			info := strings.Fields(m[1])
+			if len(info) == 0 || !shellLanguages[info[0]] {
+				continue
+			}
+			if info[0] != "sh" || len(info) != 2 || docRunners[info[1]] == nil {
+				problems = append(problems, fmt.Sprintf("%s:%d: a shell block must name its runner (```sh sqlite|postgres|mariadb|server); write what cannot run here as ```text: %q",
+					name, i+1, line))
+				continue
+			}
+			runner = info[1]
+		}
+	}
+	if open {
+		problems = append(problems, name+": a fenced block is not closed")
+	}
+	return page, problems
+}
+
+func TestDocBlocksNeedARunner(t *testing.T) {
+	doc := "# Page\n\n```sh sqlite\nweb migrate status\n```\n\n```text\nweb serve [--migrate]\n```\n\n" +
+		"  ```sh\n  rm -rf /\n  ```\n\n```bash server\ncurl x\n```\n\n```console\n$ web\n```\n\n```sh stress\nweb stress\n```\n"
+	page, problems := parseDocPage("page.md", doc)
+	if len(page.blocks) != 1 || len(page.blocks["sqlite"]) != 1 || page.blocks["sqlite"][0] != "web migrate status\n" {
+		t.Fatalf("blocks %q, want only the sqlite one", page.blocks)
+	}
+	want := []string{"page.md:11:", "page.md:15:", "page.md:19:", "page.md:23:"}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %q, want one per shell block without a runner (lines 11, 15, 19, 23)", problems)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(problems[i], w) {
+			t.Errorf("problem %d = %q, want it at %s", i, problems[i], w)
+		}
+	}
+	if _, problems := parseDocPage("open.md", "```json\n{}\n"); len(problems) != 1 {
+		t.Errorf("an unclosed fence: problems %q", problems)
+	}
 }
 
 func TestDocCommands(t *testing.T) {
@@ -194,9 +228,19 @@ func wantRestored(t *testing.T, dbURL string, task models.Task) {
 	}
 }
 
+// wantKept checks that the task still loads from the database at dbURL and, when the blocks
+// name the restore variable, from the one at restoreURL too.
+func wantKept(t *testing.T, blocks []string, restoreVar, dbURL, restoreURL string, task models.Task) {
+	t.Helper()
+	wantRestored(t, dbURL, task)
+	if strings.Contains(strings.Join(blocks, ""), "$"+restoreVar) {
+		wantRestored(t, restoreURL, task)
+	}
+}
+
 // runSQLiteBlocks runs in a folder whose data/usertasks.db is migrated and holds a task.
 func runSQLiteBlocks(t *testing.T, blocks []string) {
-	needTools(t, "sh", "sqlite3", "cp", "rm")
+	needTools(t, "sh", "sqlite3", "cp", "rm", "openssl")
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "data"), 0o750); err != nil {
 		t.Fatal(err)
@@ -211,19 +255,19 @@ func runSQLiteBlocks(t *testing.T, blocks []string) {
 }
 
 // runPostgresBlocks gives the blocks USERTASKS_DATABASE_URL (migrated, holding a task) and
-// RESTORE_URL, an empty database that must hold the task afterwards.
+// RESTORE_URL, an empty database that must hold the task afterwards if the blocks use it.
 func runPostgresBlocks(t *testing.T, blocks []string) {
 	needTools(t, "sh", "pg_dump", "pg_restore")
 	dbURL := testfactory.Database(t, migrations.Postgres)
 	restoreURL := migrationstest.PostgresURL(t)
 	task := seedTask(t, dbURL)
 	runDocBlocks(t, t.TempDir(), blocks, map[string]string{"USERTASKS_DATABASE_URL": dbURL, "RESTORE_URL": restoreURL})
-	wantRestored(t, restoreURL, task)
+	wantKept(t, blocks, "RESTORE_URL", dbURL, restoreURL, task)
 }
 
 // runMariaDBBlocks gives the blocks the parts of a migrated database holding a task (DB_HOST,
 // DB_PORT, DB_USER, MYSQL_PWD, DB_NAME) and RESTORE_DB, an empty database that must hold the
-// task afterwards.
+// task afterwards if the blocks use it.
 func runMariaDBBlocks(t *testing.T, blocks []string) {
 	needTools(t, "sh", "mariadb-dump", "mariadb")
 	dbURL := testfactory.Database(t, migrations.MySQL)
@@ -242,5 +286,5 @@ func runMariaDBBlocks(t *testing.T, blocks []string) {
 		"DB_HOST": u.Hostname(), "DB_PORT": u.Port(), "DB_USER": u.User.Username(), "MYSQL_PWD": pw,
 		"DB_NAME": strings.TrimPrefix(u.Path, "/"), "RESTORE_DB": strings.TrimPrefix(r.Path, "/"),
 	})
-	wantRestored(t, restoreURL, task)
+	wantKept(t, blocks, "RESTORE_DB", dbURL, restoreURL, task)
 }
