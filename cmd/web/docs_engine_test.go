@@ -35,9 +35,10 @@ func validSignature(secret, message []byte, header string) bool {
 }
 
 // engineStub is the example engine: it refuses a request whose signature is wrong, saves what
-// it receives under dir (stimulus.json, stimulus.sig, stimulus.key; list.target, list.sig),
-// acknowledges stimuli with 204, and answers the reconciliation from dir/bookmarks.json, a JSON
-// array of projection bodies (absent: no committed bookmark).
+// it receives under dir (stimulus.json, stimulus.sig, stimulus.key; list.target, list.sig;
+// get.target, get.sig), acknowledges stimuli with 204, and answers the reconciliation from
+// dir/bookmarks.json, a JSON array of projection bodies (absent: no committed bookmark; caught
+// half-written by the script: 503, which the reconciliation takes as no answer).
 type engineStub struct {
 	dir, secret string
 	mu          sync.Mutex
@@ -57,18 +58,24 @@ func (e *engineStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e.refuse(w, "a stimulus with a wrong signature")
 			return
 		}
-		e.save("stimulus.json", body)
+		// The body last: the walk-through waits for stimulus.json, then reads the others.
 		e.save("stimulus.sig", []byte(sig))
 		e.save("stimulus.key", []byte(r.Header.Get("Idempotency-Key")))
+		e.save("stimulus.json", body)
 		w.WriteHeader(http.StatusNoContent)
 	case r.Method == http.MethodGet && r.URL.EscapedPath() == list:
 		if !validSignature([]byte(e.secret), []byte(r.RequestURI), sig) {
 			e.refuse(w, "a listing with a wrong signature")
 			return
 		}
-		e.save("list.target", []byte(r.RequestURI))
+		items, ok := e.bookmarks()
+		if !ok {
+			http.Error(w, "bookmarks.json is being written", http.StatusServiceUnavailable)
+			return
+		}
 		e.save("list.sig", []byte(sig))
-		writeJSON(w, http.StatusOK, map[string]any{"items": e.bookmarks(), "nextCursor": ""})
+		e.save("list.target", []byte(r.RequestURI))
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": ""})
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.EscapedPath(), list+"/"):
 		if !validSignature([]byte(e.secret), []byte(r.RequestURI), sig) {
 			e.refuse(w, "a bookmark read with a wrong signature")
@@ -79,7 +86,14 @@ func (e *engineStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e.refuse(w, "a bookmark id that does not decode")
 			return
 		}
-		for _, b := range e.bookmarks() {
+		items, ok := e.bookmarks()
+		if !ok {
+			http.Error(w, "bookmarks.json is being written", http.StatusServiceUnavailable)
+			return
+		}
+		e.save("get.sig", []byte(sig))
+		e.save("get.target", []byte(r.RequestURI))
+		for _, b := range items {
 			var ref struct {
 				BookmarkID string `json:"bookmarkId"`
 			}
@@ -94,15 +108,15 @@ func (e *engineStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// bookmarks reads bookmarks.json; what is not there or not an array lists nothing.
-func (e *engineStub) bookmarks() []json.RawMessage {
+// bookmarks reads bookmarks.json: none when it is not there, false when it is not (yet) a
+// JSON array.
+func (e *engineStub) bookmarks() ([]json.RawMessage, bool) {
 	items := []json.RawMessage{}
-	if b, err := os.ReadFile(filepath.Join(e.dir, "bookmarks.json")); err == nil {
-		if json.Unmarshal(b, &items) != nil {
-			e.problem("bookmarks.json is not a JSON array")
-		}
+	b, err := os.ReadFile(filepath.Join(e.dir, "bookmarks.json"))
+	if err != nil {
+		return items, true
 	}
-	return items
+	return items, json.Unmarshal(b, &items) == nil
 }
 
 // save writes a file of dir whole: a reader never sees it half-written.
@@ -148,10 +162,11 @@ func runServerBlocks(t *testing.T, blocks []string) {
 	stub := httptest.NewServer(engine)
 	t.Cleanup(stub.Close)
 	vars := productionVarsWith(t, map[string]string{
-		"USERTASKS_RUNTIME_URL":        stub.URL + enginePath,
-		"USERTASKS_RUNTIME_SECRET":     docRuntimeSecret,
-		"USERTASKS_RECONCILE_INTERVAL": "1s",
-		"USERTASKS_METRICS_TOKEN":      docMetricsToken,
+		"USERTASKS_RUNTIME_URL":            stub.URL + enginePath,
+		"USERTASKS_RUNTIME_SECRET":         docRuntimeSecret,
+		"USERTASKS_RECONCILE_INTERVAL":     "1s",
+		"USERTASKS_RECONCILE_QUIET_PERIOD": "1s",
+		"USERTASKS_METRICS_TOKEN":          docMetricsToken,
 	})
 	base := startServe(t, vars, "--migrate")
 	runDocBlocks(t, dir, []string{strings.Join(blocks, "")}, map[string]string{
