@@ -1,0 +1,94 @@
+package stress
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+)
+
+// outcome is how one operation ended.
+type outcome int
+
+const (
+	applied  outcome = iota // the change was made (or the page read)
+	conflict                // refused with a conflict: the expected loss of a race
+	repeated                // a duplicate delivery answered with what exists
+	failed                  // anything else
+)
+
+// meter collects one figure's operations across rounds: latencies, outcomes and the wall time
+// of the phases it was measured in.
+type meter struct {
+	mu        sync.Mutex
+	latencies []time.Duration
+	counts    [failed + 1]int
+	wall      time.Duration
+	firstErr  error
+}
+
+// observe times fn and records its outcome.
+func (m *meter) observe(fn func() (outcome, error)) outcome {
+	start := time.Now()
+	o, err := fn()
+	d := time.Since(start)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.latencies = append(m.latencies, d)
+	m.counts[o]++
+	if o == failed && m.firstErr == nil {
+		m.firstErr = err
+	}
+	return o
+}
+
+func (m *meter) count(o outcome) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.counts[o]
+}
+
+// phase runs n goroutines of fn(worker) and adds the wall time to the meters.
+func phase(ctx context.Context, n int, fn func(ctx context.Context, worker int), meters ...*meter) {
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() { fn(ctx, w) })
+	}
+	wg.Wait()
+	d := time.Since(start)
+	for _, m := range meters {
+		m.mu.Lock()
+		m.wall += d
+		m.mu.Unlock()
+	}
+}
+
+// figure summarizes the meter under name.
+func (m *meter) figure(name string) Figure {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := Figure{Name: name, Ops: len(m.latencies), Applied: m.counts[applied], Conflicts: m.counts[conflict],
+		Repeats: m.counts[repeated], Errors: m.counts[failed], Seconds: m.wall.Seconds()}
+	if m.firstErr != nil {
+		f.FirstError = m.firstErr.Error()
+	}
+	if f.Seconds > 0 {
+		f.PerSecond = float64(f.Ops) / f.Seconds
+	}
+	sorted := slices.Clone(m.latencies)
+	slices.Sort(sorted)
+	f.P50, f.P95, f.P99 = millis(percentile(sorted, 50)), millis(percentile(sorted, 95)), millis(percentile(sorted, 99))
+	return f
+}
+
+// percentile is the nearest-rank percentile of sorted latencies.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := (p*len(sorted)+99)/100 - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
