@@ -31,9 +31,13 @@ type HTTPConfig struct {
 	Issuer      string
 	Audience    string
 	ManagerRole string        // default auth.DefaultManagerRole
-	Lifetime    time.Duration // of each minted token; default 30 minutes
+	Lifetime    time.Duration // of each minted token; at most (and by default) 30 minutes
 	Client      *http.Client  // default: one with a pool as wide as the load
 }
+
+// maxTokenLifetime bounds the tokens the harness mints: long enough for a long run, short
+// enough that a token copied out of a trace is soon useless.
+const maxTokenLifetime = 30 * time.Minute
 
 // HTTPTarget drives a server through its JSON API: the runtime protocol for projections, the
 // task commands and the inbox for people, the live stream for subscribers. As an Inspector it
@@ -56,8 +60,8 @@ func NewHTTPTarget(cfg HTTPConfig) (*HTTPTarget, error) {
 	if cfg.ManagerRole == "" {
 		cfg.ManagerRole = auth.DefaultManagerRole
 	}
-	if cfg.Lifetime <= 0 {
-		cfg.Lifetime = 30 * time.Minute
+	if cfg.Lifetime <= 0 || cfg.Lifetime > maxTokenLifetime {
+		cfg.Lifetime = maxTokenLifetime
 	}
 	if cfg.Client == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()

@@ -141,7 +141,7 @@ func stressHTTPTarget(env environment, serverURL string) (stress.Target, error) 
 	}
 	a := full.Auth
 	target, err := stress.NewHTTPTarget(stress.HTTPConfig{BaseURL: serverURL, Secret: a.HS256Secret,
-		Issuer: a.Issuer, Audience: a.Audience, ManagerRole: a.ManagerRole})
+		Issuer: a.Issuer, Audience: a.Audience, ManagerRole: a.ManagerRole, Lifetime: a.MaxLifetime})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -198,7 +198,7 @@ func printStress(w io.Writer, reports []stress.Report, asJSON bool) error {
 func stressEnvironment() string {
 	return strings.Join([]string{
 		"  USERTASKS_JWT_HS256_SECRET (or _FILE), USERTASKS_JWT_ISSUER, USERTASKS_JWT_AUDIENCE,",
-		"  USERTASKS_MANAGER_ROLE: with --url, as the server has them, to mint its tokens",
+		"  USERTASKS_MANAGER_ROLE, USERTASKS_JWT_MAX_LIFETIME: with --url, as the server has them, to mint its tokens",
 		toolEnvironment(),
 	}, "\n")
 }
