@@ -42,12 +42,6 @@ func (m *meter) observe(fn func() (outcome, error)) outcome {
 	return o
 }
 
-func (m *meter) count(o outcome) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.counts[o]
-}
-
 // phase runs n goroutines of fn(worker) and adds the wall time to the meters.
 func phase(ctx context.Context, n int, fn func(ctx context.Context, worker int), meters ...*meter) {
 	start := time.Now()

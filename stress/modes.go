@@ -176,9 +176,10 @@ func pageQueries() []ListQuery {
 }
 
 // mixedRound: W workers claim and complete T group tasks while readers page the inbox with
-// filters and search (and, over HTTP, subscribers hold the live stream open); the loopback
-// runtime finalizes every completion. Every task ends Completed with one claimed, one
-// completion-requested and one completed event and one outbox row.
+// filters and search (and, over HTTP, managers hold the live stream open: they see every task,
+// so each must hear of the changes); the loopback runtime finalizes every completion. Every
+// task ends Completed with one claimed, one completion-requested and one completed event and
+// one outbox row.
 func mixedRound(ctx context.Context, r *round) error {
 	items, err := r.project(ctx, "mixed", false)
 	if err != nil {
@@ -189,7 +190,7 @@ func mixedRound(ctx context.Context, r *round) error {
 	var received []func() int
 	if sub, ok := r.opts.Target.(Subscriber); ok {
 		for w := range r.opts.Writers {
-			n, err := sub.Subscribe(subsCtx, claimer(r.tenant, w))
+			n, err := sub.Subscribe(subsCtx, watcher(r.tenant, w))
 			if err != nil {
 				return fmt.Errorf("subscribe: %w", err)
 			}
@@ -231,7 +232,7 @@ func mixedRound(ctx context.Context, r *round) error {
 	close(done)
 	readers.Wait()
 	r.rep.check("mixed: claims and completions applied", 2*len(items), wt.n(applied))
-	r.rep.check("mixed: write errors", 0, wt.n(failed)+wt.n(conflict))
+	r.rep.check("mixed: write errors and conflicts", 0, wt.n(failed)+wt.n(conflict))
 	r.rep.check("mixed: page errors", 0, pt.n(failed))
 	if err := r.settle(ctx, items); err != nil {
 		return err
@@ -333,7 +334,7 @@ func burstRound(ctx context.Context, r *round) error {
 	n, w := int64(r.opts.Tasks), int64(r.opts.Writers)
 	r.rep.check("burst: created", n, t.n(applied))
 	r.rep.check("burst: duplicates answered", n*(w-1), t.n(repeated))
-	r.rep.check("burst: errors", 0, t.n(failed)+t.n(conflict))
+	r.rep.check("burst: errors and conflicts", 0, t.n(failed)+t.n(conflict))
 	count, err := r.opts.Inspector.Count(ctx, r.tenant)
 	if err != nil {
 		return err

@@ -85,6 +85,20 @@ func person(tenant, id string) models.Actor {
 	}
 }
 
+// manager reads every task of the tenant for the invariants.
+func manager(tenant string) models.Actor { return managerNamed(tenant, "stress-manager") }
+
+// watcher is the w-th live-stream subscriber: a manager, who sees every change of the tenant.
+func watcher(tenant string, w int) models.Actor {
+	return managerNamed(tenant, fmt.Sprintf("stress-watcher-%d", w))
+}
+
+func managerNamed(tenant, id string) models.Actor {
+	a := person(tenant, id)
+	a.Manager, a.Permissions, a.Groups = true, []string{"user-tasks:*"}, nil
+	return a
+}
+
 // claimer is the w-th person of the pool.
 func claimer(tenant string, w int) models.Actor { return person(tenant, fmt.Sprintf("stress-p%d", w)) }
 

@@ -80,13 +80,6 @@ func runtimeActor(tenant string) models.Actor {
 		Type: models.UserParticipant, ID: "stress-runtime"}, Permissions: []string{models.PermRuntimeWrite}}
 }
 
-// manager reads every task of the tenant for the invariants.
-func manager(tenant string) models.Actor {
-	a := person(tenant, "stress-manager")
-	a.Manager, a.Permissions, a.Groups = true, []string{"user-tasks:*"}, nil
-	return a
-}
-
 // token is a's bearer token, minted once per run.
 func (h *HTTPTarget) token(a models.Actor) (string, error) {
 	key := a.Tenant + "\x00" + a.Subject.ID
