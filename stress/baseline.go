@@ -102,38 +102,38 @@ func (b *baseline) seed(ctx context.Context, tenant string, n int) ([]string, er
 }
 
 // change runs the command's shape on task id expecting revision (0: whatever it reads).
-func (b *baseline) change(ctx context.Context, id string, expected int) (outcome, error) {
+func (b *baseline) change(ctx context.Context, id string, expected int) (Outcome, error) {
 	tx, err := b.db.BeginTx(ctx, nil)
 	if err != nil {
-		return failed, err
+		return Failed, err
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
 	var rev int
 	if err := tx.QueryRowContext(ctx, b.q("SELECT revision FROM "+b.task+" WHERE id = ?"), id).Scan(&rev); err != nil {
-		return failed, err
+		return Failed, err
 	}
 	if expected != 0 && rev != expected {
-		return conflict, nil
+		return Conflict, nil
 	}
 	res, err := tx.ExecContext(ctx, b.q("UPDATE "+b.task+" SET revision = revision + 1, status = 'Assigned' WHERE id = ? AND revision = ?"), id, rev)
 	if err != nil {
-		return failed, err
+		return Failed, err
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return conflict, err
+		return Conflict, err
 	}
 	seq := b.seq.Add(1)
 	key := fmt.Sprintf("%s-%d", id, seq)
 	if _, err := tx.ExecContext(ctx, b.q("INSERT INTO "+b.event+" (id, task_id, revision, kind, seq) VALUES (?, ?, ?, 'changed', ?)"), key, id, rev+1, seq); err != nil {
-		return failed, err
+		return Failed, err
 	}
 	if _, err := tx.ExecContext(ctx, b.q("INSERT INTO "+b.outbox+" (id, task_id, state, seq) VALUES (?, ?, 'pending', ?)"), key, id, seq); err != nil {
-		return failed, err
+		return Failed, err
 	}
 	if err := tx.Commit(); err != nil {
-		return failed, err
+		return Failed, err
 	}
-	return applied, nil
+	return Applied, nil
 }
 
 // contended: every one of writers changes every one of n rows at revision 1, in the same order.
@@ -147,7 +147,7 @@ func (b *baseline) contended(ctx context.Context, m *meter, n, writers int) erro
 	}
 	phase(ctx, writers, func(ctx context.Context, _ int) {
 		for _, id := range ids {
-			m.observe(func() (outcome, error) { return b.change(ctx, id, 1) })
+			m.observe(func() (Outcome, error) { return b.change(ctx, id, 1) })
 		}
 	}, m)
 	return nil
@@ -164,7 +164,7 @@ func (b *baseline) uncontended(ctx context.Context, m *meter, n, writers int) er
 	}
 	phase(ctx, writers, func(ctx context.Context, w int) {
 		for i := w; i < len(ids); i += writers {
-			m.observe(func() (outcome, error) { return b.change(ctx, ids[i], 0) })
+			m.observe(func() (Outcome, error) { return b.change(ctx, ids[i], 0) })
 		}
 	}, m)
 	return nil
@@ -198,7 +198,7 @@ func (b *baseline) mixed(ctx context.Context, writes, pages *meter, n, writers, 
 	phase(ctx, writers, func(ctx context.Context, w int) {
 		for i := w; i < len(ids); i += writers {
 			for range 2 {
-				writes.observe(func() (outcome, error) { return b.change(ctx, ids[i], 0) })
+				writes.observe(func() (Outcome, error) { return b.change(ctx, ids[i], 0) })
 			}
 		}
 	}, writes)
@@ -213,22 +213,22 @@ func (b *baseline) pageThrough(ctx context.Context, m *meter, tenant string) {
 	for range 4 {
 		var rows int
 		var last int64
-		m.observe(func() (outcome, error) {
+		m.observe(func() (Outcome, error) {
 			rs, err := b.reads.QueryContext(ctx, b.q("SELECT id, title, priority, revision, created_seq FROM "+b.task+
 				" WHERE tenant_id = ? AND status = 'Available' AND created_seq < ? ORDER BY created_seq DESC LIMIT "+strconv.Itoa(pageSize)), tenant, after)
 			if err != nil {
-				return failed, err
+				return Failed, err
 			}
 			defer rs.Close()
 			for rs.Next() {
 				var id, title string
 				var prio, rev int
 				if err := rs.Scan(&id, &title, &prio, &rev, &last); err != nil {
-					return failed, err
+					return Failed, err
 				}
 				rows++
 			}
-			return applied, rs.Err()
+			return Applied, rs.Err()
 		})
 		if rows < pageSize {
 			return

@@ -7,14 +7,15 @@ import (
 	"time"
 )
 
-// outcome is how one operation ended.
-type outcome int
+// Outcome is how one operation ended.
+type Outcome int
 
+// The outcomes a Target reports.
 const (
-	applied  outcome = iota // the change was made (or the page read)
-	conflict                // refused with a conflict: the expected loss of a race
-	repeated                // a duplicate delivery answered with what exists
-	failed                  // anything else
+	Applied  Outcome = iota // the change was made (or the page read)
+	Conflict                // refused with a conflict: the expected loss of a race
+	Repeated                // a duplicate delivery answered with what exists
+	Failed                  // anything else
 )
 
 // meter collects one figure's operations across rounds: latencies, outcomes and the wall time
@@ -22,13 +23,13 @@ const (
 type meter struct {
 	mu        sync.Mutex
 	latencies []time.Duration
-	counts    [failed + 1]int
+	counts    [Failed + 1]int
 	wall      time.Duration
 	firstErr  error
 }
 
 // observe times fn and records its outcome.
-func (m *meter) observe(fn func() (outcome, error)) outcome {
+func (m *meter) observe(fn func() (Outcome, error)) Outcome {
 	start := time.Now()
 	o, err := fn()
 	d := time.Since(start)
@@ -36,7 +37,7 @@ func (m *meter) observe(fn func() (outcome, error)) outcome {
 	defer m.mu.Unlock()
 	m.latencies = append(m.latencies, d)
 	m.counts[o]++
-	if o == failed && m.firstErr == nil {
+	if o == Failed && m.firstErr == nil {
 		m.firstErr = err
 	}
 	return o
@@ -62,8 +63,8 @@ func phase(ctx context.Context, n int, fn func(ctx context.Context, worker int),
 func (m *meter) figure(name string) Figure {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	f := Figure{Name: name, Ops: len(m.latencies), Applied: m.counts[applied], Conflicts: m.counts[conflict],
-		Repeats: m.counts[repeated], Errors: m.counts[failed], Seconds: m.wall.Seconds()}
+	f := Figure{Name: name, Ops: len(m.latencies), Applied: m.counts[Applied], Conflicts: m.counts[Conflict],
+		Repeats: m.counts[Repeated], Errors: m.counts[Failed], Seconds: m.wall.Seconds()}
 	if m.firstErr != nil {
 		f.FirstError = m.firstErr.Error()
 	}

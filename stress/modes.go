@@ -35,15 +35,15 @@ type round struct {
 }
 
 // tally counts one round's outcomes of a figure (the meter counts every round).
-type tally [failed + 1]atomic.Int64
+type tally [Failed + 1]atomic.Int64
 
-func (t *tally) observe(m *meter, fn func() (outcome, error)) outcome {
+func (t *tally) observe(m *meter, fn func() (Outcome, error)) Outcome {
 	o := m.observe(fn)
 	t[o].Add(1)
 	return o
 }
 
-func (t *tally) n(o outcome) int64 { return t[o].Load() }
+func (t *tally) n(o Outcome) int64 { return t[o].Load() }
 
 // project loads the round's tasks with W concurrent writers (not measured: it is the setup).
 func (r *round) project(ctx context.Context, kind string, assigned bool) ([]Item, error) {
@@ -74,10 +74,10 @@ func cmpErr(first, err error) error {
 
 // contend has every writer try the same revision-checked command on every task, in the same
 // order, so each task sees W concurrent attempts.
-func (r *round) contend(ctx context.Context, m *meter, t *tally, items []Item, do func(ctx context.Context, w, i int, it Item) (outcome, error)) {
+func (r *round) contend(ctx context.Context, m *meter, t *tally, items []Item, do func(ctx context.Context, w, i int, it Item) (Outcome, error)) {
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		for i, it := range items {
-			t.observe(m, func() (outcome, error) { return do(ctx, w, i, it) })
+			t.observe(m, func() (Outcome, error) { return do(ctx, w, i, it) })
 		}
 	}, m)
 }
@@ -85,9 +85,9 @@ func (r *round) contend(ctx context.Context, m *meter, t *tally, items []Item, d
 // checkRace records the counts of a race: exactly one winner per task, the rest conflicts.
 func (r *round) checkRace(name string, t *tally) {
 	n, w := int64(r.opts.Tasks), int64(r.opts.Writers)
-	r.rep.check(name+": applied", n, t.n(applied))
-	r.rep.check(name+": conflicts", n*(w-1), t.n(conflict))
-	r.rep.check(name+": errors", 0, t.n(failed))
+	r.rep.check(name+": applied", n, t.n(Applied))
+	r.rep.check(name+": conflicts", n*(w-1), t.n(Conflict))
+	r.rep.check(name+": errors", 0, t.n(Failed))
 }
 
 // facts inspects every task and counts those for which ok holds.
@@ -125,7 +125,7 @@ func casRound(ctx context.Context, r *round) error {
 	}
 	owner := person(r.tenant, ownerID)
 	m, t := r.rep.meter(figCAS, rawContended), &tally{}
-	r.contend(ctx, m, t, items, func(ctx context.Context, w, i int, it Item) (outcome, error) {
+	r.contend(ctx, m, t, items, func(ctx context.Context, w, i int, it Item) (Outcome, error) {
 		_, o, err := r.opts.Target.Complete(ctx, owner, it.ID, it.Revision, fmt.Sprintf("cas-%d-%d", w, i))
 		return o, err
 	})
@@ -147,7 +147,7 @@ func claimRound(ctx context.Context, r *round) error {
 		return err
 	}
 	m, t := r.rep.meter(figClaim, rawContended), &tally{}
-	r.contend(ctx, m, t, items, func(ctx context.Context, w, i int, it Item) (outcome, error) {
+	r.contend(ctx, m, t, items, func(ctx context.Context, w, i int, it Item) (Outcome, error) {
 		_, o, err := r.opts.Target.Claim(ctx, claimer(r.tenant, w), it.ID, it.Revision, fmt.Sprintf("claim-%d-%d", w, i))
 		return o, err
 	})
@@ -215,15 +215,15 @@ func mixedRound(ctx context.Context, r *round) error {
 		a := claimer(r.tenant, w)
 		for i := range work {
 			var rev int
-			o := wt.observe(writes, func() (outcome, error) {
+			o := wt.observe(writes, func() (Outcome, error) {
 				it, o, err := r.opts.Target.Claim(ctx, a, items[i].ID, items[i].Revision, fmt.Sprintf("mixed-claim-%d", i))
 				rev = it.Revision
 				return o, err
 			})
-			if o != applied {
+			if o != Applied {
 				continue
 			}
-			wt.observe(writes, func() (outcome, error) {
+			wt.observe(writes, func() (Outcome, error) {
 				_, o, err := r.opts.Target.Complete(ctx, a, items[i].ID, rev, fmt.Sprintf("mixed-complete-%d", i))
 				return o, err
 			})
@@ -231,9 +231,9 @@ func mixedRound(ctx context.Context, r *round) error {
 	}, writes)
 	close(done)
 	readers.Wait()
-	r.rep.check("mixed: claims and completions applied", 2*len(items), wt.n(applied))
-	r.rep.check("mixed: write errors and conflicts", 0, wt.n(failed)+wt.n(conflict))
-	r.rep.check("mixed: page errors", 0, pt.n(failed))
+	r.rep.check("mixed: claims and completions applied", 2*len(items), wt.n(Applied))
+	r.rep.check("mixed: write errors and conflicts", 0, wt.n(Failed)+wt.n(Conflict))
+	r.rep.check("mixed: page errors", 0, pt.n(Failed))
 	if err := r.settle(ctx, items); err != nil {
 		return err
 	}
@@ -266,13 +266,13 @@ func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, do
 		q.Limit = pageSize
 		for pages := 0; pages < 4; pages++ {
 			var next string
-			t.observe(m, func() (outcome, error) {
+			t.observe(m, func() (Outcome, error) {
 				p, err := r.opts.Target.List(ctx, a, q)
 				if err != nil {
-					return failed, err
+					return Failed, err
 				}
 				next = p.Next
-				return applied, nil
+				return Applied, nil
 			})
 			if q.Cursor = next; next == "" {
 				break
@@ -322,7 +322,7 @@ func burstRound(ctx context.Context, r *round) error {
 	ids := make([]atomic.Value, r.opts.Tasks)
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		for i := range r.opts.Tasks {
-			t.observe(m, func() (outcome, error) {
+			t.observe(m, func() (Outcome, error) {
 				it, o, err := r.opts.Target.Project(ctx, r.tenant, bookmark(r.tenant, "burst", i, false))
 				if err == nil {
 					ids[i].CompareAndSwap(nil, it.ID)
@@ -332,9 +332,9 @@ func burstRound(ctx context.Context, r *round) error {
 		}
 	}, m)
 	n, w := int64(r.opts.Tasks), int64(r.opts.Writers)
-	r.rep.check("burst: created", n, t.n(applied))
-	r.rep.check("burst: duplicates answered", n*(w-1), t.n(repeated))
-	r.rep.check("burst: errors and conflicts", 0, t.n(failed)+t.n(conflict))
+	r.rep.check("burst: created", n, t.n(Applied))
+	r.rep.check("burst: duplicates answered", n*(w-1), t.n(Repeated))
+	r.rep.check("burst: errors and conflicts", 0, t.n(Failed)+t.n(Conflict))
 	count, err := r.opts.Inspector.Count(ctx, r.tenant)
 	if err != nil {
 		return err

@@ -96,7 +96,7 @@ func (r *Report) finish() {
 			continue
 		}
 		f := r.meters[name].figure(name)
-		if raw, ok := r.meters[r.baseline[name]]; ok {
+		if raw, ok := r.meters[r.baseline[name]]; ok && raw.figure("").Ops > 0 {
 			b := raw.figure(r.baseline[name])
 			f.Baseline = &b
 			if b.PerSecond > 0 {

@@ -3,8 +3,12 @@ package stress_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"slices"
 	"testing"
 
+	"usertasks/migrations"
+	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/stress"
 	"usertasks/testfactory"
@@ -42,4 +46,70 @@ func TestStoreModes(t *testing.T) {
 			}
 		}
 	})
+}
+
+// boastingTarget reports every lost claim as applied: the harness must catch the lie.
+type boastingTarget struct{ *stress.StoreTarget }
+
+func (b boastingTarget) Claim(ctx context.Context, a models.Actor, id string, revision int, op string) (stress.Item, stress.Outcome, error) {
+	it, o, err := b.StoreTarget.Claim(ctx, a, id, revision, op)
+	if o == stress.Conflict {
+		return it, stress.Applied, nil
+	}
+	return it, o, err
+}
+
+func TestChecksCatchAMiscount(t *testing.T) {
+	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	reports, err := stress.Run(context.Background(), "claim", stress.Options{
+		Tasks: 5, Writers: 3, Target: boastingTarget{stress.NewStoreTarget(s)}, Inspector: stress.StoreInspector{Store: s},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reports[0]
+	if r.OK {
+		t.Fatal("the report is OK although every lost claim was counted as applied")
+	}
+	var failed []string
+	for _, c := range r.Checks {
+		if !c.OK {
+			failed = append(failed, c.Name+": want "+c.Want+", got "+c.Got)
+		}
+	}
+	if want := []string{"claim: applied: want 5, got 15", "claim: conflicts: want 10, got 0"}; !slices.Equal(failed, want) {
+		t.Fatalf("failed checks %q, want %q", failed, want)
+	}
+	if len(r.Notes) == 0 || r.Figures[0].Baseline != nil {
+		t.Fatalf("without a store the report must say the audit and baseline were skipped: %+v", r)
+	}
+}
+
+func TestRoundsUseFreshTenants(t *testing.T) {
+	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	reports, err := stress.Run(context.Background(), "burst", stress.Options{
+		Tasks: 4, Writers: 2, Rounds: 3, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reports[0]
+	if !r.OK || r.Figures[0].Ops != 3*4*2 || r.Figures[0].Applied != 3*4 {
+		t.Fatalf("three rounds of 4 bookmarks × 2 deliveries: ok %v, %+v", r.OK, r.Figures[0])
+	}
+	tenants, err := s.Tenants(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tenants) != 3 {
+		t.Fatalf("tenants %q, want one per round", tenants)
+	}
+}
+
+func TestRunRefusesAnUnknownMode(t *testing.T) {
+	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	_, err := stress.Run(context.Background(), "cas\x00", stress.Options{Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}})
+	if !errors.Is(err, stress.ErrUnknownMode) {
+		t.Fatalf("err %v, want ErrUnknownMode", err)
+	}
 }

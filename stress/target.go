@@ -13,10 +13,10 @@ import (
 type Target interface {
 	Name() string
 	// Project materializes a bookmark; repeated answers a duplicate delivery with the task.
-	Project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Item, outcome, error)
+	Project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Item, Outcome, error)
 	// Claim and Complete run the command with a revision check; Item is the task afterwards.
-	Claim(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, outcome, error)
-	Complete(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, outcome, error)
+	Claim(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, Outcome, error)
+	Complete(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, Outcome, error)
 	// List reads one inbox page.
 	List(ctx context.Context, a models.Actor, q ListQuery) (Page, error)
 }

@@ -120,7 +120,7 @@ type statusError struct {
 func (e *statusError) Error() string { return fmt.Sprintf("HTTP %d: %s", e.status, e.body) }
 
 // call sends a request as a and decodes a 2xx answer into out. A 409 is a conflict.
-func (h *HTTPTarget) call(ctx context.Context, a models.Actor, method, path string, query url.Values, body, out any) (int, outcome, error) {
+func (h *HTTPTarget) call(ctx context.Context, a models.Actor, method, path string, query url.Values, body, out any) (int, Outcome, error) {
 	u := *h.base
 	u.Path += path
 	u.RawQuery = query.Encode()
@@ -128,17 +128,17 @@ func (h *HTTPTarget) call(ctx context.Context, a models.Actor, method, path stri
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return 0, failed, err
+			return 0, Failed, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 	if err != nil {
-		return 0, failed, err
+		return 0, Failed, err
 	}
 	tok, err := h.token(a)
 	if err != nil {
-		return 0, failed, err
+		return 0, Failed, err
 	}
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if body != nil {
@@ -146,37 +146,37 @@ func (h *HTTPTarget) call(ctx context.Context, a models.Actor, method, path stri
 	}
 	res, err := h.cfg.Client.Do(req)
 	if err != nil {
-		return 0, failed, err
+		return 0, Failed, err
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
 	if err != nil {
-		return res.StatusCode, failed, err
+		return res.StatusCode, Failed, err
 	}
 	switch {
 	case res.StatusCode == http.StatusConflict:
-		return res.StatusCode, conflict, &statusError{res.StatusCode, string(data)}
+		return res.StatusCode, Conflict, &statusError{res.StatusCode, string(data)}
 	case res.StatusCode < 200 || res.StatusCode > 299:
-		return res.StatusCode, failed, &statusError{res.StatusCode, strings.TrimSpace(string(data[:min(len(data), 300)]))}
+		return res.StatusCode, Failed, &statusError{res.StatusCode, strings.TrimSpace(string(data[:min(len(data), 300)]))}
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
-			return res.StatusCode, failed, fmt.Errorf("decode %s %s: %w", method, path, err)
+			return res.StatusCode, Failed, fmt.Errorf("decode %s %s: %w", method, path, err)
 		}
 	}
-	return res.StatusCode, applied, nil
+	return res.StatusCode, Applied, nil
 }
 
 // Project posts the bookmark to the runtime protocol: 201 created, 200 a repeat.
-func (h *HTTPTarget) Project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Item, outcome, error) {
+func (h *HTTPTarget) Project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Item, Outcome, error) {
 	var out struct {
 		TaskID   string        `json:"taskId"`
 		Status   models.Status `json:"status"`
 		Revision int           `json:"revision"`
 	}
 	status, o, err := h.call(ctx, runtimeActor(tenant), http.MethodPost, "/api/v1/runtime/bookmarks", nil, req, &out)
-	if o == applied && status == http.StatusOK {
-		o = repeated
+	if o == Applied && status == http.StatusOK {
+		o = Repeated
 	}
 	return Item{ID: out.TaskID, Revision: out.Revision, Status: out.Status}, o, err
 }
@@ -190,19 +190,19 @@ type commandResult struct {
 	} `json:"task"`
 }
 
-func (h *HTTPTarget) command(ctx context.Context, a models.Actor, id, verb string, body map[string]any) (Item, outcome, error) {
+func (h *HTTPTarget) command(ctx context.Context, a models.Actor, id, verb string, body map[string]any) (Item, Outcome, error) {
 	var out commandResult
 	_, o, err := h.call(ctx, a, http.MethodPost, "/api/v1/user-tasks/"+url.PathEscape(id)+"/"+verb, nil, body, &out)
 	return Item{ID: out.Task.ID, Revision: out.Revision, Status: out.Task.Status}, o, err
 }
 
 // Claim posts claim.
-func (h *HTTPTarget) Claim(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, outcome, error) {
+func (h *HTTPTarget) Claim(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, Outcome, error) {
 	return h.command(ctx, a, id, "claim", map[string]any{"expectedRevision": revision, "operationId": operationID})
 }
 
 // Complete posts complete with the default action and no data.
-func (h *HTTPTarget) Complete(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, outcome, error) {
+func (h *HTTPTarget) Complete(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, Outcome, error) {
 	return h.command(ctx, a, id, "complete", map[string]any{"expectedRevision": revision, "operationId": operationID, "actionKey": models.ActionComplete})
 }
 

@@ -27,37 +27,37 @@ func NewStoreTarget(store *repository.Store) *StoreTarget {
 func (*StoreTarget) Name() string { return "store" }
 
 // Project runs the runtime protocol's projection.
-func (s *StoreTarget) Project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Item, outcome, error) {
+func (s *StoreTarget) Project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Item, Outcome, error) {
 	t, created, err := s.projector.Project(ctx, tenant, req)
 	if err != nil {
-		return Item{}, failed, err
+		return Item{}, Failed, err
 	}
-	o := repeated
+	o := Repeated
 	if created {
-		o = applied
+		o = Applied
 	}
 	return itemOf(t), o, nil
 }
 
 // Claim runs the claim command.
-func (s *StoreTarget) Claim(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, outcome, error) {
+func (s *StoreTarget) Claim(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, Outcome, error) {
 	return resultOf(s.svc.Claim(ctx, a, id, tasks.Common{ExpectedRevision: revision, OperationID: operationID}))
 }
 
 // Complete runs the complete command with the default action and no data.
-func (s *StoreTarget) Complete(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, outcome, error) {
+func (s *StoreTarget) Complete(ctx context.Context, a models.Actor, id string, revision int, operationID string) (Item, Outcome, error) {
 	in := tasks.CompleteInput{Common: tasks.Common{ExpectedRevision: revision, OperationID: operationID}, ActionKey: models.ActionComplete}
 	return resultOf(s.svc.Complete(ctx, a, id, in))
 }
 
-func resultOf(res tasks.Result, err error) (Item, outcome, error) {
+func resultOf(res tasks.Result, err error) (Item, Outcome, error) {
 	switch {
 	case errors.Is(err, models.ErrConflict):
-		return Item{}, conflict, err
+		return Item{}, Conflict, err
 	case err != nil:
-		return Item{}, failed, err
+		return Item{}, Failed, err
 	}
-	return Item{ID: res.Task.Task.ID, Revision: res.Revision, Status: res.Task.Task.Status}, applied, nil
+	return Item{ID: res.Task.Task.ID, Revision: res.Revision, Status: res.Task.Task.Status}, Applied, nil
 }
 
 // List reads one page through the service.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -43,7 +44,38 @@ func TestStressOverHTTP(t *testing.T) {
 					t.Errorf("%s: the first figure has no baseline and ratio: %+v", r.Mode, r.Figures)
 				}
 			}
+			if d != "sqlite" {
+				return
+			}
+			t.Run("WithoutDatabase", func(t *testing.T) {
+				client := productionVars("")
+				delete(client, "USERTASKS_DATABASE_URL")
+				code, out, errOut := runCLI(t, client, "stress", "claim", "--url", base, "--tasks", "5", "--writers", "2", "--json")
+				if code != exitOK {
+					t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
+				}
+				var got stressAnswer
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					t.Fatal(err)
+				}
+				r := got.Reports[0]
+				if !r.OK || r.Dialect != "" || len(r.Notes) == 0 || r.Figures[0].Baseline != nil {
+					t.Fatalf("over the API alone: ok %v, dialect %q, notes %q, baseline %v", r.OK, r.Dialect, r.Notes, r.Figures[0].Baseline)
+				}
+			})
 		})
+	}
+}
+
+// A failed invariant is exit status 3 (errFindings), in text and in JSON.
+func TestStressFindingsExitThree(t *testing.T) {
+	reports := []stress.Report{{Mode: "cas", Target: "store", Checks: []stress.Check{{Name: "cas: applied", Want: "5", Got: "6"}}}}
+	for _, asJSON := range []bool{false, true} {
+		var out strings.Builder
+		err := printStress(&out, reports, asJSON)
+		if !errors.Is(err, errFindings) || !strings.Contains(out.String(), "cas: applied") {
+			t.Fatalf("json %v: err %v, output %q: want errFindings and the check", asJSON, err, out.String())
+		}
 	}
 }
 
