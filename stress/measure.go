@@ -43,6 +43,15 @@ func (m *meter) observe(fn func() (Outcome, error)) Outcome {
 	return o
 }
 
+// rate records n operations over the wall time d, without their latencies (a figure of
+// tasks carried through several steps, timed as a whole).
+func (m *meter) rate(n int, d time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.counts[Applied] += n
+	m.wall += d
+}
+
 // phase runs n goroutines of fn(worker) and adds the wall time to the meters.
 func phase(ctx context.Context, n int, fn func(ctx context.Context, worker int), meters ...*meter) {
 	start := time.Now()
@@ -63,7 +72,11 @@ func phase(ctx context.Context, n int, fn func(ctx context.Context, worker int),
 func (m *meter) figure(name string) Figure {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	f := Figure{Name: name, Ops: len(m.latencies), Applied: m.counts[Applied], Conflicts: m.counts[Conflict],
+	ops := 0
+	for _, n := range m.counts {
+		ops += n
+	}
+	f := Figure{Name: name, Ops: ops, Applied: m.counts[Applied], Conflicts: m.counts[Conflict],
 		Repeats: m.counts[Repeated], Errors: m.counts[Failed], Seconds: m.wall.Seconds()}
 	if m.firstErr != nil {
 		f.FirstError = m.firstErr.Error()

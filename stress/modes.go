@@ -17,6 +17,7 @@ const (
 	figCAS        = "complete, contended (cas)"
 	figClaim      = "claim, contended"
 	figMixed      = "claim + complete (each op)"
+	figThrough    = "through to Completed (tasks)"
 	figPage       = "inbox page (available, 50)"
 	figBurst      = "projection with duplicates"
 	rawContended  = "cas transaction, contended"
@@ -211,6 +212,7 @@ func mixedRound(ctx context.Context, r *round) error {
 			r.read(ctx, claimer(r.tenant, 1000+j), pages, pt, done)
 		}, pages)
 	})
+	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		a := claimer(r.tenant, w)
 		for i := range work {
@@ -237,6 +239,8 @@ func mixedRound(ctx context.Context, r *round) error {
 	if err := r.settle(ctx, items); err != nil {
 		return err
 	}
+	// From the first claim until the loopback runtime has finalized the last task.
+	r.rep.meter(figThrough, rawUncontend).rate(len(items), time.Since(start))
 	stopSubs()
 	if len(received) > 0 {
 		heard := 0

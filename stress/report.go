@@ -127,7 +127,7 @@ func (r Report) Print(w io.Writer) {
 		printFigure(w, f.Name, f)
 		if f.Baseline != nil {
 			printFigure(w, "  raw: "+f.Baseline.Name, *f.Baseline)
-			fmt.Fprintf(w, "  %-34s %8s %8.2f× %26.2f×\n", "  ratio (ours / raw)", "", f.ThroughputRatio, f.P95Ratio)
+			fmt.Fprintf(w, "  %-34s %8s %9s %26s\n", "  ratio (ours / raw)", "", ratio(f.ThroughputRatio), ratio(f.P95Ratio))
 		}
 		if f.FirstError != "" {
 			fmt.Fprintf(w, "    first error: %s\n", f.FirstError)
@@ -148,6 +148,14 @@ func (r Report) Print(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "  invariants: %d of %d checks failed\n", failed, len(r.Checks))
 	}
+}
+
+// ratio prints a ratio, or a dash where there is none (a figure timed as a whole has no p95).
+func ratio(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", x)
 }
 
 func printFigure(w io.Writer, name string, f Figure) {
