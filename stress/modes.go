@@ -212,6 +212,10 @@ func mixedRound(ctx context.Context, r *round) error {
 			r.read(ctx, claimer(r.tenant, 1000+j), pages, pt, done)
 		}, pages)
 	})
+	if r.opts.Drain != nil {
+		// As a server's dispatcher would, deliver completions while the workers run.
+		readers.Go(func() { r.drainUntil(ctx, done) })
+	}
 	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		a := claimer(r.tenant, w)
@@ -288,6 +292,21 @@ func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, do
 		case <-ctx.Done():
 			return
 		default:
+		}
+	}
+}
+
+// drainUntil runs the dispatcher until done is closed; a failed run is tried again (settle
+// reports what stays undelivered).
+func (r *round) drainUntil(ctx context.Context, done <-chan struct{}) {
+	for {
+		_ = r.opts.Drain(ctx)
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }
