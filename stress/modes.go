@@ -137,6 +137,12 @@ func casRound(ctx context.Context, r *round) error {
 	if err != nil {
 		return err
 	}
+	if fin, ok := r.opts.Target.(Finalizer); ok {
+		// Leave nothing waiting on a runtime: a server beside would deliver it to its own.
+		if err := fin.Finalize(ctx, r.tenant, ids(items)); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+	}
 	return r.raw.contended(ctx, r.rep.meter(rawContended, ""), r.opts.Tasks, r.opts.Writers)
 }
 
@@ -212,9 +218,9 @@ func mixedRound(ctx context.Context, r *round) error {
 			r.read(ctx, claimer(r.tenant, 1000+j), pages, pt, done)
 		}, pages)
 	})
-	if r.opts.Drain != nil {
-		// As a server's dispatcher would, deliver completions while the workers run.
-		readers.Go(func() { r.drainUntil(ctx, done) })
+	if fin, ok := r.opts.Target.(Finalizer); ok {
+		// As a server's runtime would, finalize completions while the workers run.
+		readers.Go(func() { r.finalizeUntil(ctx, fin, items, done) })
 	}
 	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
@@ -296,11 +302,11 @@ func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, do
 	}
 }
 
-// drainUntil runs the dispatcher until done is closed; a failed run is tried again (settle
-// reports what stays undelivered).
-func (r *round) drainUntil(ctx context.Context, done <-chan struct{}) {
+// finalizeUntil finalizes the round's waiting tasks until done is closed; a failed pass is
+// tried again (settle reports what stays unfinalized).
+func (r *round) finalizeUntil(ctx context.Context, fin Finalizer, items []Item, done <-chan struct{}) {
 	for {
-		_ = r.opts.Drain(ctx)
+		_ = fin.Finalize(ctx, r.tenant, ids(items))
 		select {
 		case <-done:
 			return
@@ -311,14 +317,22 @@ func (r *round) drainUntil(ctx context.Context, done <-chan struct{}) {
 	}
 }
 
-// settle waits until the loopback runtime has finalized every task, running the dispatcher
-// itself when the target has no server doing it.
+func ids(items []Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.ID
+	}
+	return out
+}
+
+// settle waits until the loopback runtime has finalized every task, playing it when the
+// target has no server behind it.
 func (r *round) settle(ctx context.Context, items []Item) error {
 	deadline := time.Now().Add(settleTimeout)
 	for {
-		if r.opts.Drain != nil {
-			if err := r.opts.Drain(ctx); err != nil {
-				return fmt.Errorf("dispatch: %w", err)
+		if fin, ok := r.opts.Target.(Finalizer); ok {
+			if err := fin.Finalize(ctx, r.tenant, ids(items)); err != nil {
+				return fmt.Errorf("finalize: %w", err)
 			}
 		}
 		n, err := r.facts(ctx, items, func(f Facts) bool { return f.Status == models.StatusCompleted })

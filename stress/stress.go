@@ -33,9 +33,6 @@ type Options struct {
 	// Store, when set, runs the store's audit after each round and the raw-SQL baseline on its
 	// database. Without it the report says both were skipped.
 	Store *repository.Store
-	// Drain, when set, runs the outbox dispatcher once (the loopback runtime finalizes what it
-	// delivers); the mixed mode calls it when the target has no server doing so.
-	Drain func(ctx context.Context) error
 	// Progress receives a line per phase; nil discards them.
 	Progress io.Writer
 }

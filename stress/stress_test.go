@@ -12,8 +12,6 @@ import (
 	"usertasks/repository"
 	"usertasks/stress"
 	"usertasks/testfactory"
-	"usertasks/workers"
-	"usertasks/workflow"
 )
 
 // TestStoreModes runs every mode small against the store on each dialect and asserts the
@@ -21,11 +19,9 @@ import (
 func TestStoreModes(t *testing.T) {
 	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
 		ctx := context.Background()
-		d := workers.NewDispatcher(s, workflow.NewLoopback(s), workers.DispatcherOptions{})
 		var progress bytes.Buffer
 		reports, err := stress.Run(ctx, "all", stress.Options{
 			Tasks: 50, Writers: 4, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
-			Drain:    func(ctx context.Context) error { _, err := d.RunOnce(ctx); return err },
 			Progress: &progress,
 		})
 		if err != nil {

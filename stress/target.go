@@ -27,6 +27,13 @@ type Subscriber interface {
 	Subscribe(ctx context.Context, a models.Actor) (received func() int, err error)
 }
 
+// Finalizer is a Target without a server behind it: it plays the workflow runtime for the
+// round's tasks, finalizing those that wait on it. A server's own runtime does this for an
+// HTTP target.
+type Finalizer interface {
+	Finalize(ctx context.Context, tenant string, ids []string) error
+}
+
 // Inspector reads what the invariants are checked against.
 type Inspector interface {
 	Inspect(ctx context.Context, tenant, id string) (Facts, error)

@@ -16,11 +16,13 @@ type StoreTarget struct {
 	store     *repository.Store
 	svc       *tasks.Service
 	projector *workflow.Projector
+	loopback  *workflow.Loopback
 }
 
 // NewStoreTarget builds the target on store.
 func NewStoreTarget(store *repository.Store) *StoreTarget {
-	return &StoreTarget{store: store, svc: tasks.New(store, tasks.Options{}), projector: workflow.NewProjector(store, nil)}
+	return &StoreTarget{store: store, svc: tasks.New(store, tasks.Options{}), projector: workflow.NewProjector(store, nil),
+		loopback: workflow.NewLoopback(store)}
 }
 
 // Name is "store".
@@ -72,6 +74,37 @@ func (s *StoreTarget) List(ctx context.Context, a models.Actor, q ListQuery) (Pa
 		out.Items = append(out.Items, itemOf(v.Task))
 	}
 	return out, nil
+}
+
+// Finalize acts as the loopback runtime for the given tasks only: each one waiting on the
+// workflow gets its stimulus and is finalized (its outbox row settled). An outbox dispatcher
+// in this process would lease the rows of every tenant, real ones included, and finalize them
+// without their workflow engine; this never leaves the round's tenant.
+func (s *StoreTarget) Finalize(ctx context.Context, tenant string, ids []string) error {
+	for _, id := range ids {
+		t, err := s.store.Get(ctx, tenant, id)
+		if err != nil {
+			return err
+		}
+		if !t.Status.IsTransitional() {
+			continue
+		}
+		op, err := s.store.AcceptedOperation(ctx, tenant, id)
+		if errors.Is(err, models.ErrNotFound) {
+			continue // finalized meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		st, err := workflow.NewStimulus(t, *op)
+		if err != nil {
+			return err
+		}
+		if err := s.loopback.Deliver(ctx, st); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func itemOf(t models.Task) Item { return Item{ID: t.ID, Revision: t.Revision, Status: t.Status} }

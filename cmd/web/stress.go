@@ -10,8 +10,6 @@ import (
 
 	"usertasks/repository"
 	"usertasks/stress"
-	"usertasks/workers"
-	"usertasks/workflow"
 )
 
 // Bounds of the stress flags: enough for the scale runs, small enough that a typo does not
@@ -107,10 +105,6 @@ load on; it leaves its tenants behind (web purge removes them once terminal).`, 
 		}
 		if opts.Target == nil {
 			opts.Target, opts.Inspector = stress.NewStoreTarget(opts.Store), stress.StoreInspector{Store: opts.Store}
-			// No server finalizes here: the loopback runtime is driven by an outbox dispatcher
-			// of this process.
-			d := workers.NewDispatcher(opts.Store, workflow.NewLoopback(opts.Store), workers.DispatcherOptions{})
-			opts.Drain = func(ctx context.Context) error { _, err := d.RunOnce(ctx); return err }
 		}
 		reports, err := stress.Run(ctx, mode, opts)
 		if err != nil {
