@@ -73,8 +73,8 @@ outbox row where due, the store's audit) and prints throughput, p50/p95/p99, con
 errors beside a raw-SQL baseline on scratch tables of the same database. Over HTTP the tokens
 are minted with the server's HS256 secret; the database, when configured, adds the audit and
 the baseline. Exit status 0 when every invariant held, 3 when one failed, 1 when the run could
-not be carried out. Never run it against a database holding real work you cannot spare the
-load on; it leaves its tenants behind (web purge removes them once terminal).`, stressEnvironment())
+not be carried out. Its tenants stay behind (claim and burst leave open tasks): run it on a
+scratch or staging database.`, stressEnvironment())
 		if err := parseFlags(fs, args, stderr); err != nil {
 			return err
 		}
