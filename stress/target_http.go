@@ -45,7 +45,7 @@ const maxTokenLifetime = 30 * time.Minute
 type HTTPTarget struct {
 	cfg    HTTPConfig
 	base   *url.URL
-	tokens sync.Map // tenant + "\x00" + subject → token
+	tokens sync.Map // tenant + "\x00" + subject → minted
 }
 
 // NewHTTPTarget checks the configuration and builds the target.
@@ -80,13 +80,20 @@ func runtimeActor(tenant string) models.Actor {
 		Type: models.UserParticipant, ID: "stress-runtime"}, Permissions: []string{models.PermRuntimeWrite}}
 }
 
-// token is a's bearer token, minted once per run.
+// minted is a token and when it is to be replaced: halfway through its lifetime, so a long
+// run never sends one about to expire.
+type minted struct {
+	token   string
+	renewAt time.Time
+}
+
+// token is a's bearer token, minted on first use and again halfway through its lifetime.
 func (h *HTTPTarget) token(a models.Actor) (string, error) {
 	key := a.Tenant + "\x00" + a.Subject.ID
-	if t, ok := h.tokens.Load(key); ok {
-		return t.(string), nil
-	}
 	now := time.Now()
+	if t, ok := h.tokens.Load(key); ok && now.Before(t.(minted).renewAt) {
+		return t.(minted).token, nil
+	}
 	claims := jwt.MapClaims{"sub": a.Subject.ID, "tenant": a.Tenant, "name": a.DisplayName,
 		"permissions": a.Permissions, "iat": now.Unix(), "exp": now.Add(h.cfg.Lifetime).Unix()}
 	groups := []string{}
@@ -107,7 +114,7 @@ func (h *HTTPTarget) token(a models.Actor) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h.tokens.Store(key, t)
+	h.tokens.Store(key, minted{token: t, renewAt: now.Add(h.cfg.Lifetime / 2)})
 	return t, nil
 }
 
