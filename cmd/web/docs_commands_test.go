@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"usertasks/keyring"
-
 	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
 	"usertasks/models"
