@@ -20,8 +20,9 @@ var secretParams = map[string]bool{"token": true, "t": true, "code": true, "secr
 
 // requestLog logs one line per request, after the error handler answered: method, route
 // template, path (without the query string, which may hold a guest link's token, and with
-// secret parameters redacted), status, duration in milliseconds and request id. Bodies are
-// never logged. observe, when set, hears the same request for the metrics.
+// secret parameters redacted), status, duration in milliseconds, request id and, when the
+// request's span is recorded, its trace id. Bodies are never logged. observe, when set, hears
+// the same request for the metrics.
 func requestLog(log *slog.Logger, observe RequestObserver) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -39,9 +40,13 @@ func requestLog(log *slog.Logger, observe RequestObserver) echo.MiddlewareFunc {
 				observe.ObserveRequest(req.Method, route, res.Status, elapsed)
 			}
 			if log != nil {
-				log.Info("request", "method", req.Method, "route", route, "path", loggedPath(c),
-					"status", res.Status, "duration_ms", float64(elapsed.Microseconds())/1000,
-					"request_id", res.Header().Get(echo.HeaderXRequestID))
+				attrs := []any{"method", req.Method, "route", route, "path", loggedPath(c),
+					"status", res.Status, "duration_ms", float64(elapsed.Microseconds()) / 1000,
+					"request_id", res.Header().Get(echo.HeaderXRequestID)}
+				if id, ok := c.Get(traceIDKey).(string); ok {
+					attrs = append(attrs, "trace_id", id) // joins the line to its trace
+				}
+				log.Info("request", attrs...)
 			}
 			return nil
 		}

@@ -39,6 +39,8 @@ type Deps struct {
 	Metrics *MetricsDeps
 	// Guests enables the guest API (SPEC 5.3); it needs Tasks.
 	Guests GuestService
+	// Tracer, when set, gives every request a server span (tracing.go); nil traces nothing.
+	Tracer RequestTracer
 	// IPExtractor decides a request's remote address (rate limits); default the peer address,
 	// never a forwarding header.
 	IPExtractor echo.IPExtractor
@@ -78,6 +80,9 @@ func New(d Deps) *echo.Echo {
 	var observe RequestObserver
 	if d.Metrics != nil {
 		observe = d.Metrics.Requests
+	}
+	if d.Tracer != nil {
+		e.Use(traceRequests(d.Tracer))
 	}
 	e.Use(requestLog(d.Logger, observe))
 

@@ -56,6 +56,7 @@ type Store struct {
 	tenants sync.Map // tenants whose counter row is known to exist
 	notify  atomic.Pointer[notifierRef]
 	issued  atomic.Pointer[func()] // NotifyDeliveries
+	tracer  TxTracer               // TraceWith; nil traces nothing
 }
 
 // Open connects to the database named by cfg.URL. It neither creates nor migrates the schema:

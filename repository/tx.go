@@ -27,8 +27,9 @@ const maxAttempts = 8
 // the transaction begins IMMEDIATE on the single writer connection. Waiting for the
 // connection, the lock and the transaction share one deadline (Config.WriteTimeout); running
 // out of it is database-busy with nothing written.
-func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, now time.Time) error) error {
-	var err error
+func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, now time.Time) error) (err error) {
+	ctx, end := s.traceTx(ctx, true)
+	defer func() { end(err) }()
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		err = s.writeOnce(ctx, fn)
 		if !errors.Is(err, errRetry) {
@@ -85,6 +86,8 @@ func (s *Store) busyOr(parent, ctx context.Context, err error) error {
 // inRead runs fn in a read-only transaction: one consistent snapshot on every dialect that
 // has them, and WAL readers that never wait for the SQLite writer.
 func (s *Store) inRead(ctx context.Context, fn func(tx *gorm.DB) error) (err error) {
+	ctx, end := s.traceTx(ctx, false)
+	defer func() { end(err) }()
 	tx := s.read.WithContext(ctx).Begin(s.readOptions())
 	if tx.Error != nil {
 		return translate(tx.Error)

@@ -74,7 +74,8 @@ func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *m
 
 // Claim handles claim: an eligible candidate takes an Available task.
 func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (res Result, err error) {
-	defer s.observe(models.OpClaim, &res, &err)
+	ctx, done := s.observe(ctx, models.OpClaim)
+	defer done(&res, &err)
 	if err := requirePermission(a, models.PermClaim); err != nil {
 		return Result{}, err
 	}
@@ -91,7 +92,8 @@ type ReleaseInput struct {
 
 // Release handles release: the assignee hands the task back.
 func (s *Service) Release(ctx context.Context, a models.Actor, id string, in ReleaseInput) (res Result, err error) {
-	defer s.observe(models.OpRelease, &res, &err)
+	ctx, done := s.observe(ctx, models.OpRelease)
+	defer done(&res, &err)
 	if err := requirePermission(a, models.PermClaim); err != nil {
 		return Result{}, err
 	}
@@ -109,7 +111,8 @@ type AssignInput struct {
 
 // Assign handles assign: a manager assigns an open task.
 func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in AssignInput) (res Result, err error) {
-	defer s.observe(models.OpAssign, &res, &err)
+	ctx, done := s.observe(ctx, models.OpAssign)
+	defer done(&res, &err)
 	if err := requirePermission(a, models.PermAssign); err != nil {
 		return Result{}, err
 	}
@@ -137,7 +140,8 @@ type ScheduleInput struct {
 
 // UpdateSchedule handles the manager's priority and due date change.
 func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string, in ScheduleInput) (res Result, err error) {
-	defer s.observe(models.OpScheduleUpdate, &res, &err)
+	ctx, done := s.observe(ctx, models.OpScheduleUpdate)
+	defer done(&res, &err)
 	if err := requirePermission(a, models.PermUpdate); err != nil {
 		return Result{}, err
 	}
@@ -154,7 +158,8 @@ type CancelInput struct {
 
 // Cancel handles cancel: a manager cancels an open task with a reason.
 func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in CancelInput) (res Result, err error) {
-	defer s.observe(models.OpCancel, &res, &err)
+	ctx, done := s.observe(ctx, models.OpCancel)
+	defer done(&res, &err)
 	if err := requirePermission(a, models.PermCancel); err != nil {
 		return Result{}, err
 	}
@@ -166,7 +171,8 @@ func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in Canc
 // RetryResolution handles retry-resolution: a manager re-resolves the form and snapshot
 // membership; success clears the health finding.
 func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string, in Common) (res Result, err error) {
-	defer s.observe(models.OpRetryResolution, &res, &err)
+	ctx, done := s.observe(ctx, models.OpRetryResolution)
+	defer done(&res, &err)
 	if err := requirePermission(a, models.PermSupervise); err != nil {
 		return Result{}, err
 	}

@@ -22,7 +22,8 @@ type CompleteInput struct {
 // The transition decides the relationship (404 before 422); the data is then validated against
 // the pinned form and normalized.
 func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in CompleteInput) (res Result, err error) {
-	defer s.observe(models.OpComplete, &res, &err)
+	ctx, done := s.observe(ctx, models.OpComplete)
+	defer done(&res, &err)
 	if err := requireComplete(a); err != nil {
 		return Result{}, err
 	}
@@ -62,7 +63,8 @@ type FormCompletion struct {
 // one parse of its form. The caller must first be able to read the task, as the page it
 // posted from (Detail's policy and statuses); then Complete's rules apply.
 func (s *Service) CompleteForm(ctx context.Context, a models.Actor, id string, in FormCompleteInput) (out FormCompletion, err error) {
-	defer s.observe(models.OpComplete, &out.Result, &err)
+	ctx, done := s.observe(ctx, models.OpComplete)
+	defer done(&out.Result, &err)
 	if a.Guest == nil {
 		if err := requirePermission(a, models.PermView); err != nil {
 			return FormCompletion{}, err

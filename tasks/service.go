@@ -49,6 +49,8 @@ type Options struct {
 	Directory directory.Directory
 	// Commands, when set, hears every command's outcome (observe.go).
 	Commands CommandObserver
+	// Tracer, when set, gives every command a span (observe.go).
+	Tracer CommandTracer
 }
 
 // Service runs the lifecycle commands and queries.
@@ -60,11 +62,12 @@ type Service struct {
 	// unassigned is Options.UnassignedAfter with its default.
 	unassigned time.Duration
 	commands   CommandObserver
+	tracer     CommandTracer
 }
 
 // New builds a Service.
 func New(store Store, o Options) *Service {
-	s := &Service{store: store, resolver: o.Resolver, dir: o.Directory, stale: o.StaleAfter, unassigned: o.UnassignedAfter, commands: o.Commands}
+	s := &Service{store: store, resolver: o.Resolver, dir: o.Directory, stale: o.StaleAfter, unassigned: o.UnassignedAfter, commands: o.Commands, tracer: o.Tracer}
 	if s.stale <= 0 {
 		s.stale = models.DefaultStaleAfter
 	}

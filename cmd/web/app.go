@@ -18,6 +18,7 @@ import (
 	"usertasks/oidclogin"
 	"usertasks/repository"
 	"usertasks/tasks"
+	"usertasks/tracing"
 	"usertasks/websession"
 	"usertasks/workers"
 	"usertasks/workflow"
@@ -31,13 +32,18 @@ type app struct {
 	verifier *auth.Verifier
 	workers  *workers.Workers
 	metrics  *metrics.Metrics
-	deps     handlers.Deps
+	// tracer is nil unless an OTLP endpoint is configured (config_tracing.go).
+	tracer *tracing.Tracer
+	deps   handlers.Deps
 }
 
 // buildApp wires every part from the configuration. The caller runs the broker and the
 // workers and closes the app.
 func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slog.Logger) (*app, error) {
 	a := &app{store: store, metrics: metrics.New()}
+	if err := a.startTracing(cfg, log); err != nil {
+		return nil, err
+	}
 	brokerOpts := live.Options{Logger: log}
 	if store.Dialect() == migrations.Postgres {
 		relay, err := live.NewPostgresRelay(ctx, cfg.DatabaseURL, live.PostgresRelayOptions{Logger: log})
@@ -56,7 +62,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 
 	var runtime workflow.RuntimeClient = workflow.NewLoopback(store)
 	if cfg.RuntimeURL != "" {
-		if runtime, err = workflow.NewHTTPRuntime(cfg.RuntimeURL, cfg.RuntimeSecret, workflow.HTTPRuntimeOptions{}); err != nil {
+		if runtime, err = workflow.NewHTTPRuntime(cfg.RuntimeURL, cfg.RuntimeSecret, a.runtimeOptions()); err != nil {
 			return nil, err
 		}
 	} else if !cfg.Dev {
@@ -76,7 +82,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	store.NotifyDeliveries(a.workers.KickDeliveries)
 	// The resolver's directory (the demo one in dev mode) also answers the people picker,
 	// checks assignees, names participants and tells the access explanation a person's groups.
-	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter, Commands: a.metrics})
+	svc := tasks.New(store, tasks.Options{Resolver: resolver, Directory: resolverOpts.Directory, UnassignedAfter: cfg.UnassignedAttentionAfter, Commands: a.metrics, Tracer: a.commandTracer()})
 
 	if cfg.Auth.Configured() {
 		if a.verifier, err = auth.NewVerifier(ctx, cfg.Auth); err != nil {
@@ -113,6 +119,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Metrics:        &handlers.MetricsDeps{Requests: a.metrics, Handler: a.metrics.Handler(), Token: cfg.Metrics.Token},
 		Guests:         invitations.NewGuests(store),
 		IPExtractor:    cfg.ipExtractor(),
+		Tracer:         a.requestTracer(),
 	}
 	a.metrics.WatchBacklog(store, 0, log)
 	a.metrics.WatchPools(store.Pools())

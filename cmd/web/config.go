@@ -40,6 +40,9 @@ type config struct {
 	// Metrics: /metrics on the main listener for callers presenting MetricsToken, and/or
 	// without a token on the separate MetricsAddr (config_metrics.go).
 	Metrics metricsConfig
+	// Tracing: OpenTelemetry spans to an OTLP/HTTP collector, when one is configured
+	// (config_tracing.go).
+	Tracing tracingConfig
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration

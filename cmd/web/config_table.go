@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 	"usertasks/websession"
 )
 
-// setting is one USERTASKS_* variable: how its value goes into the configuration. The table
+// setting is one USERTASKS_* variable (or one of OpenTelemetry's standard OTEL_* ones): how its value goes into the configuration. The table
 // below is the only place a variable is read, and the list of known names (for the warning
 // about unknown ones, and for docs/configuration.md) is derived from it.
 type setting struct {
@@ -89,7 +90,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
 		{name: "USERTASKS_METRICS_TOKEN", file: true, set: text(&c.Metrics.Token)},
 		{name: "USERTASKS_METRICS_ADDR", set: text(&c.Metrics.Addr)},
-	}, c.invitationSettings()...)
+	}, slices.Concat(c.invitationSettings(), c.tracingSettings())...)
 }
 
 // knownVariables are the names the table reads, NAME_FILE variants included.

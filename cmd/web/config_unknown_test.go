@@ -85,14 +85,15 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// docs/configuration.md names exactly the variables the settings table reads.
+// docs/configuration.md names exactly the variables the settings table reads, the
+// OpenTelemetry OTEL_* ones included.
 func TestConfigurationDocListsTheTable(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var documented []string
-	for _, name := range regexp.MustCompile(`USERTASKS_[A-Z0-9_]*[A-Z0-9]`).FindAllString(string(doc), -1) {
+	for _, name := range regexp.MustCompile(`(?:USERTASKS|OTEL)_[A-Z0-9_]*[A-Z0-9]`).FindAllString(string(doc), -1) {
 		if !slices.Contains(documented, name) {
 			documented = append(documented, name)
 		}

@@ -48,13 +48,21 @@ func startServe(t *testing.T, vars map[string]string, args ...string) string {
 // startServeLogged is startServe that also returns what the server logs.
 func startServeLogged(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer) {
 	t.Helper()
+	base, logs, _ := startServeStoppable(t, vars, args...)
+	return base, logs
+}
+
+// startServeStoppable is startServeLogged that also returns the stop (what SIGTERM does), for
+// a test to call before the end; stop waits until serve returned, and the cleanup calls it.
+func startServeStoppable(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...), env(vars), out, errOut)
 	}()
-	t.Cleanup(func() {
+	stop := sync.OnceFunc(func() {
 		cancel()
 		select {
 		case code := <-done:
@@ -65,10 +73,11 @@ func startServeLogged(t *testing.T, vars map[string]string, args ...string) (str
 			t.Error("serve did not shut down")
 		}
 	})
+	t.Cleanup(stop)
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			return m[1], errOut
+			return m[1], errOut, stop
 		}
 		select {
 		case code := <-done:
@@ -77,7 +86,7 @@ func startServeLogged(t *testing.T, vars map[string]string, args ...string) (str
 		}
 	}
 	t.Fatalf("serve printed no URL: %s %s", out.String(), errOut.String())
-	return "", nil
+	return "", nil, nil
 }
 
 func get(t *testing.T, url string) (int, string) {

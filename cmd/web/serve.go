@@ -105,6 +105,7 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	if workErr := <-workersDone; workErr != nil && !errors.Is(workErr, context.Canceled) {
 		log.Warn("background work ended with an error", "error", workErr)
 	}
+	a.flushTracing(shutdownCtx, log) // after the last request and delivery made its spans
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

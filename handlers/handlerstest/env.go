@@ -45,6 +45,15 @@ type Options struct {
 	MetricsToken string
 	// Invitations configure the guest invitations API; nil issues through the dev mailbox.
 	Invitations *invitations.IssuerOptions
+	// Tracer, when set, traces requests, commands and store transactions (a tracing.Tracer).
+	Tracer Tracer
+}
+
+// Tracer is everything the tracing package's Tracer is to the router, service and store.
+type Tracer interface {
+	handlers.RequestTracer
+	tasks.CommandTracer
+	repository.TxTracer
 }
 
 // Env is one running server on the real router, store, service and verifier.
@@ -103,7 +112,10 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 	t.Cleanup(verifier.Close)
 
 	logs := &SyncBuffer{}
-	svcOpts := tasks.Options{Directory: o.Directory}
+	svcOpts := tasks.Options{Directory: o.Directory, Tracer: o.Tracer}
+	if o.Tracer != nil {
+		store.TraceWith(o.Tracer)
+	}
 	var metricsDeps *handlers.MetricsDeps
 	if o.Metrics != nil {
 		svcOpts.Commands = o.Metrics
@@ -127,6 +139,7 @@ func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
 		Reconciliation: o.Reconciliation,
 		Metrics:        metricsDeps,
 		Guests:         invitations.NewGuests(store),
+		Tracer:         o.Tracer,
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)
