@@ -133,7 +133,7 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 		}
 	}
 	if before.Status.CountsAsOpen() && !t.Status.CountsAsOpen() {
-		if err := s.releaseOpenTask(tx, t.Tenant, now); err != nil {
+		if err := s.releaseOpenTask(tx, t.Tenant, t.ID, now); err != nil {
 			return err
 		}
 	}
