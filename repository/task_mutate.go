@@ -106,13 +106,14 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 	if c.ExpectedRevision != before.Revision {
 		return models.Conflict(models.CodeRevisionConflict)
 	}
-	rec, err := s.toTaskRecord(t)
+	rec, cols, err := s.changedTaskRecord(before, t)
 	if err != nil {
 		return err
 	}
-	// The guard also pins the event sequence: an event appended meanwhile (which does not
-	// bump the revision) makes the whole decision run again on fresh state.
-	res := tx.Model(rec).Select("*").Omit("id", "tenant_id", "created_at", "materialization_key", "bookmark_id").
+	// Only the changed columns are written (the revision always is). The guard also pins the
+	// event sequence: an event appended meanwhile (which does not bump the revision) makes
+	// the whole decision run again on fresh state.
+	res := tx.Model(rec).Select(cols).
 		Where("tenant_id = ? AND revision = ? AND last_event_seq = ?", t.Tenant, c.ExpectedRevision, before.LastEventSeq).Updates(rec)
 	if res.Error != nil {
 		return translate(res.Error)
