@@ -49,13 +49,14 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			if err := s.insertTask(tx, t, now); err != nil {
 				return err
 			}
-			if err := s.countDaily(tx, t, models.MetricCreated, 0, now); err != nil {
-				return err
-			}
 			if err := s.writeRows(tx, &change); err != nil {
 				return err
 			}
-			// Counted last, so the counter stripe's lock is held for the commit only.
+			// The rows many writers share (the day's rollup row, the tenant's counter stripe)
+			// come last, so their locks are held for the commit only.
+			if err := s.countDaily(tx, t, models.MetricCreated, 0, now); err != nil {
+				return err
+			}
 			if t.Status.CountsAsOpen() {
 				if err := s.reserveOpenTask(tx, tenant, t.ID, now); err != nil {
 					return err

@@ -148,17 +148,20 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 			return err
 		}
 	}
+	if err := s.writeRows(tx, c); err != nil {
+		return err
+	}
+	// The rows many writers share (the tenant's counter stripe, the day's rollup row) come
+	// last, so their locks are held for the commit only.
 	if before.Status.CountsAsOpen() && !t.Status.CountsAsOpen() {
 		if err := s.releaseOpenTask(tx, t.Tenant, t.ID, now); err != nil {
 			return err
 		}
 	}
 	if metric, bucket, ok := rollupOf(before, t, c.Event, now); ok {
-		if err := s.countDaily(tx, t, metric, bucket, now); err != nil {
-			return err
-		}
+		return s.countDaily(tx, t, metric, bucket, now)
 	}
-	return s.writeRows(tx, c)
+	return nil
 }
 
 // settle completes the task's accepted operations and settles its pending outbox rows, so

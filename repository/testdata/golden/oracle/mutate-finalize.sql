@@ -20,10 +20,10 @@ UPDATE user_task_operations SET completed_at=:1,state=:2,updated_at=:3 WHERE ten
 --   binds: time.Time, string, time.Time, string x3
 UPDATE user_task_resumptions SET lease_expires_at=:1,lease_owner=:2,lease_token=:3,state=:4,updated_at=:5 WHERE tenant_id = :6 AND task_id = :7 AND state = :8
 --   binds: NULL x3, string, time.Time, string x3
+INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
+--   binds: string x3, int x2, string, time.Time, string, NULL x6
 UPDATE user_task_tenant_counters SET open_tasks=open_tasks - 1,updated_at=:1 WHERE tenant_id = :2 AND stripe = :3 AND open_tasks > 0
 --   binds: time.Time, string, int
 UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7
 --   binds: time.Time, string x5, int
-INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
---   binds: string x3, int x2, string, time.Time, string, NULL x6
 COMMIT

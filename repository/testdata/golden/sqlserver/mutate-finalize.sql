@@ -20,10 +20,10 @@ UPDATE "user_task_operations" SET "completed_at"=@p1,"state"=@p2,"updated_at"=@p
 --   binds: time.Time, string, time.Time, string x3
 UPDATE "user_task_resumptions" SET "lease_expires_at"=@p1,"lease_owner"=@p2,"lease_token"=@p3,"state"=@p4,"updated_at"=@p5 WHERE tenant_id = @p6 AND task_id = @p7 AND state = @p8
 --   binds: NULL x3, string, time.Time, string x3
+INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);
+--   binds: string x3, int x2, string, time.Time, string, NULL x6
 UPDATE "user_task_tenant_counters" SET "open_tasks"=open_tasks - 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND stripe = @p3 AND open_tasks > 0
 --   binds: time.Time, string, int
 UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7
 --   binds: time.Time, string x5, int
-INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);
---   binds: string x3, int x2, string, time.Time, string, NULL x6
 COMMIT
