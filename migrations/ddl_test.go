@@ -3,6 +3,7 @@ package migrations
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,6 +89,10 @@ var (
 	reCreateIndex  = regexp.MustCompile(`^CREATE (UNIQUE )?INDEX (\S+) ON (\S+) \(([^()]*)\)$`)
 	reDropTable    = regexp.MustCompile(`^DROP TABLE (\S+)( PURGE)?$`)
 	reDropIndex    = regexp.MustCompile(`^DROP INDEX (\S+)( ON (\S+))?$`)
+	reInsertSelect = regexp.MustCompile(`^INSERT INTO (\S+) \(([^()]*)\) SELECT .* FROM (\S+)$`)
+	reDropColumn   = regexp.MustCompile(`^ALTER TABLE (\S+) DROP COLUMN (\S+)$`)
+	reAddColumn    = regexp.MustCompile(`^ALTER TABLE (\S+) ADD (COLUMN )?(\S+) .+$`)
+	reUpdate       = regexp.MustCompile(`^UPDATE (\S+) SET .+$`)
 	rePrimaryKey   = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
 	reForeignKey   = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
 	reColumn       = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
@@ -236,9 +241,77 @@ func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
 			t.Indexes = append(t.Indexes, Index{Name: name, Unique: m[1] != "", Columns: columns})
 			continue
 		}
+		if m := reInsertSelect.FindStringSubmatch(s); m != nil {
+			// A data move between tables (00008): both must exist, and the target columns.
+			if err := checkDataMove(d, find, m[1], m[2], m[3]); err != nil {
+				return ddlSchema{}, err
+			}
+			continue
+		}
+		if m := reDropColumn.FindStringSubmatch(s); m != nil {
+			if err := dropColumn(d, find, m[1], m[2]); err != nil {
+				return ddlSchema{}, err
+			}
+			continue
+		}
 		return ddlSchema{}, fmt.Errorf("statement not understood: %q", s)
 	}
 	return out, nil
+}
+
+// checkDataMove checks an INSERT … SELECT between two tables created before it.
+func checkDataMove(d Dialect, find func(string) *Table, rawTarget, rawColumns, rawSource string) error {
+	target, err := ident(d, rawTarget)
+	if err != nil {
+		return err
+	}
+	source, err := ident(d, rawSource)
+	if err != nil {
+		return err
+	}
+	t := find(target)
+	if t == nil || find(source) == nil {
+		return fmt.Errorf("data moved between unknown tables %s and %s", source, target)
+	}
+	columns, err := identList(d, rawColumns)
+	if err != nil {
+		return err
+	}
+	for _, c := range columns {
+		if _, ok := t.Column(c); !ok {
+			return fmt.Errorf("data moved into unknown column %s.%s", target, c)
+		}
+	}
+	return nil
+}
+
+// dropColumn removes a column that no key or index uses from a table created before.
+func dropColumn(d Dialect, find func(string) *Table, rawTable, rawColumn string) error {
+	table, err := ident(d, rawTable)
+	if err != nil {
+		return err
+	}
+	column, err := ident(d, rawColumn)
+	if err != nil {
+		return err
+	}
+	t := find(table)
+	if t == nil {
+		return fmt.Errorf("column dropped from unknown table %s", table)
+	}
+	used := slices.Contains(t.PrimaryKey, column)
+	for _, ix := range t.Indexes {
+		used = used || slices.Contains(ix.Columns, column)
+	}
+	if used {
+		return fmt.Errorf("column %s.%s dropped while a key or index uses it", table, column)
+	}
+	i := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == column })
+	if i < 0 {
+		return fmt.Errorf("unknown column %s.%s dropped", table, column)
+	}
+	t.Columns = slices.Delete(t.Columns, i, i+1)
+	return nil
 }
 
 func parseCreateTable(d Dialect, typeOf physicalType, rawName, body string) (Table, []string, error) {
@@ -338,6 +411,9 @@ func parseDown(d Dialect, statements []string) ([]string, error) {
 				return nil, fmt.Errorf("%s: %q names its table the wrong way", d, s)
 			}
 			continue
+		}
+		if reAddColumn.MatchString(s) || reUpdate.MatchString(s) {
+			continue // a later migration's Down restoring a column it moved (00008)
 		}
 		m := reDropTable.FindStringSubmatch(s)
 		if m == nil {

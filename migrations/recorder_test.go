@@ -89,6 +89,7 @@ var (
 	recDropTable   = regexp.MustCompile(`(?is)^\s*DROP\s+TABLE\s+(\w+)`)
 	recCreateIndex = regexp.MustCompile(`(?is)^\s*CREATE\s+(UNIQUE\s+)?INDEX\s+\w+\s+ON\s+(\w+)`)
 	recDropIndex   = regexp.MustCompile(`(?is)^\s*DROP\s+INDEX\s+\w+(\s+ON\s+(\w+))?`)
+	recDataChange  = regexp.MustCompile(`(?is)^\s*(?:INSERT\s+INTO|UPDATE|ALTER\s+TABLE)\s+(\w+)`)
 )
 
 func (r *recorder) isStoreSQL(query string) bool {
@@ -126,6 +127,10 @@ func (r *recorder) exec(query string, args []driver.NamedValue, inTx bool) (driv
 	case recDropIndex.MatchString(query):
 		if on := recDropIndex.FindStringSubmatch(query)[2]; on != "" && !r.tables[strings.ToLower(on)] {
 			return nil, fmt.Errorf("recorder: index dropped from missing table %s", on)
+		}
+	case recDataChange.MatchString(query):
+		if name := strings.ToLower(recDataChange.FindStringSubmatch(query)[1]); !r.tables[name] {
+			return nil, fmt.Errorf("recorder: data or column change on missing table %s", name)
 		}
 	default:
 		return nil, fmt.Errorf("recorder: unexpected migration statement %q", query)

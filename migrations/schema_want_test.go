@@ -448,10 +448,21 @@ func Schema() []Table {
 			Name: "user_task_tenants",
 			Columns: []Column{
 				{"tenant_id", Varchar, 64, NotNull},
-				{"open_tasks", Integer, 0, NotNull},
+				// 00008: open_tasks moved to user_task_tenant_counters.
 				{"updated_at", Timestamp, 0, NotNull},
 			},
 			PrimaryKey: []string{"tenant_id"},
+		},
+		// 00008: the tenant's open-task counter in stripes, summed on the capacity check.
+		{
+			Name: "user_task_tenant_counters",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"stripe", Integer, 0, NotNull},
+				{"open_tasks", Integer, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "stripe"},
 		},
 		// 00002: browser sessions kept on the server.
 		{

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"gorm.io/gorm"
@@ -117,18 +118,32 @@ func (s *Store) Audit(ctx context.Context, f AuditFilter, size int) (AuditPage, 
 	return page, err
 }
 
-// AuditTenantCounters checks, in one snapshot, that each tenant's open-task counter equals
-// the number of its open and transitional tasks (every tenant when tenant is "").
+// AuditTenantCounters checks, in one snapshot, that the sum of each tenant's open-task counter
+// stripes equals the number of its open and transitional tasks, and that no stripe is negative
+// (every tenant when tenant is "").
 func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Finding, error) {
 	var out []Finding
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		out = nil
-		var counters []tenantRecord
+		var tenants []string
 		q := tx.Model(&tenantRecord{})
 		if tenant != "" {
 			q = q.Where("tenant_id = ?", tenant)
 		}
-		if err := q.Find(&counters).Error; err != nil {
+		if err := q.Order("tenant_id").Pluck("tenant_id", &tenants).Error; err != nil {
+			return translate(err)
+		}
+		var stripes []struct {
+			TenantID string `gorm:"column:tenant_id"`
+			N        int    `gorm:"column:n"`
+			Negative int    `gorm:"column:negative"`
+		}
+		q = tx.Model(&tenantCounterRecord{}).
+			Select("tenant_id, SUM(open_tasks) AS n, SUM(CASE WHEN open_tasks < 0 THEN 1 ELSE 0 END) AS negative").Group("tenant_id")
+		if tenant != "" {
+			q = q.Where("tenant_id = ?", tenant)
+		}
+		if err := q.Scan(&stripes).Error; err != nil {
 			return translate(err)
 		}
 		var counts []struct {
@@ -152,12 +167,21 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Findi
 		for _, c := range counts {
 			have[c.TenantID] = c.N
 		}
-		seen := map[string]bool{}
-		for _, c := range counters {
-			seen[c.TenantID] = true
-			if c.OpenTasks != have[c.TenantID] {
-				out = append(out, Finding{Tenant: c.TenantID, Invariant: InvTenantCounter,
-					Message: fmt.Sprintf("open-task counter is %d, the tenant has %d open or transitional tasks", c.OpenTasks, have[c.TenantID])})
+		counted, negative, seen := map[string]int{}, map[string]int{}, map[string]bool{}
+		for _, c := range stripes {
+			counted[c.TenantID], negative[c.TenantID], seen[c.TenantID] = c.N, c.Negative, true
+		}
+		for _, t := range tenants {
+			seen[t] = true
+		}
+		for id := range seen {
+			switch {
+			case negative[id] > 0:
+				out = append(out, Finding{Tenant: id, Invariant: InvTenantCounter,
+					Message: fmt.Sprintf("%d open-task counter stripes are below zero", negative[id])})
+			case counted[id] != have[id]:
+				out = append(out, Finding{Tenant: id, Invariant: InvTenantCounter,
+					Message: fmt.Sprintf("open-task counter is %d, the tenant has %d open or transitional tasks", counted[id], have[id])})
 			}
 		}
 		for _, c := range counts {
@@ -166,6 +190,7 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Findi
 					Message: fmt.Sprintf("no open-task counter, the tenant has %d open or transitional tasks", c.N)})
 			}
 		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
 		return nil
 	})
 	return out, err

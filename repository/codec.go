@@ -100,8 +100,56 @@ func searchText(t *models.Task) string {
 	return strings.ToLower(strings.Join(parts, "\n"))
 }
 
+// protectedColumns are the task row's sealed columns.
+var protectedColumns = []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}
+
+// sealColumn seals one protected value of t into its column of r (NULL when empty).
+func (s *Store) sealColumn(r *taskRecord, t *models.Task, col string) error {
+	p := t.Protected
+	var err error
+	switch col {
+	case colInstructions:
+		r.InstructionsEnc, err = s.seal(t.ID, col, []byte(p.Instructions))
+	case colTaskData:
+		r.TaskDataEnc, err = s.seal(t.ID, col, p.Data)
+	case colForm:
+		r.FormEnc, err = s.sealJSON(t.ID, col, p.Form, p.Form != nil)
+	case colInvitationDefs:
+		r.InvitationDefsEnc, err = s.sealJSON(t.ID, col, p.InvitationDefinitions, len(p.InvitationDefinitions) > 0)
+	case colCompletionData:
+		r.CompletionDataEnc, err = s.seal(t.ID, col, p.CompletionData)
+	}
+	return err
+}
+
+// sealJSON seals v encoded as JSON when present, and nothing (NULL) otherwise.
+func (s *Store) sealJSON(rowID, col string, v any, present bool) (*string, error) {
+	if !present {
+		return nil, nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return s.seal(rowID, col, raw)
+}
+
 // toTaskRecord encodes the aggregate's own row, sealing the protected columns.
 func (s *Store) toTaskRecord(t *models.Task) (*taskRecord, error) {
+	r, err := s.safeTaskRecord(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, col := range protectedColumns {
+		if err := s.sealColumn(r, t, col); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// safeTaskRecord encodes the aggregate's own row without its protected columns.
+func (s *Store) safeTaskRecord(t *models.Task) (*taskRecord, error) {
 	actions, err := json.Marshal(t.Actions)
 	if err != nil {
 		return nil, err
@@ -133,35 +181,6 @@ func (s *Store) toTaskRecord(t *models.Task) (*taskRecord, error) {
 	r.AssigneeProvider, r.AssigneeType, r.AssigneeID, r.AssigneeDisplay = asg.provider, asg.typ, asg.id, asg.display
 	by := refCols(t.Outcome.CompletedBy)
 	r.CompletedByProvider, r.CompletedByType, r.CompletedByID, r.CompletedByDisplay = by.provider, by.typ, by.id, by.display
-
-	p := t.Protected
-	if r.InstructionsEnc, err = s.seal(t.ID, colInstructions, []byte(p.Instructions)); err != nil {
-		return nil, err
-	}
-	if r.TaskDataEnc, err = s.seal(t.ID, colTaskData, p.Data); err != nil {
-		return nil, err
-	}
-	if p.Form != nil {
-		form, err := json.Marshal(p.Form)
-		if err != nil {
-			return nil, err
-		}
-		if r.FormEnc, err = s.seal(t.ID, colForm, form); err != nil {
-			return nil, err
-		}
-	}
-	if len(p.InvitationDefinitions) > 0 {
-		defs, err := json.Marshal(p.InvitationDefinitions)
-		if err != nil {
-			return nil, err
-		}
-		if r.InvitationDefsEnc, err = s.seal(t.ID, colInvitationDefs, defs); err != nil {
-			return nil, err
-		}
-	}
-	if r.CompletionDataEnc, err = s.seal(t.ID, colCompletionData, p.CompletionData); err != nil {
-		return nil, err
-	}
 	return r, nil
 }
 

@@ -295,7 +295,7 @@ var fixtureTypes = map[string]reflect.Type{}
 func init() {
 	for _, r := range []interface{ TableName() string }{
 		taskRecord{}, tagRecord{}, candidateRecord{}, exclusionRecord{}, eventRecord{}, operationRecord{},
-		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{},
+		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{}, tenantCounterRecord{},
 		webSessionRecord{}, guestSessionRecord{},
 	} {
 		fixtureTypes[r.TableName()] = reflect.TypeOf(r)

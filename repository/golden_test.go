@@ -452,7 +452,7 @@ func createScenarios() []goldenScenario {
 	return []goldenScenario{
 		{"create", func(t *testing.T, g *goldenEnv) {
 			c := g.change(richTask)
-			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count})
+			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count, Rows: g.stripes(0).rows})
 			_, created, err := create(t, g, c)
 			goldenOK(t, err)
 			if !created {
@@ -470,9 +470,11 @@ func createScenarios() []goldenScenario {
 		}},
 		{"create-counter-row-missing", func(t *testing.T, g *goldenEnv) {
 			c := g.change(goldenTaskOpts{})
+			// ensureTenant saw the stripes; they are gone when the task is counted.
 			g.answer(fakeScript{
-				Count:    goldenCounts{"user_task_tenants": {1, 0}}.count,
-				Affected: goldenAffected{"UPDATE user_task_tenants": {0}}.rows,
+				Count:    goldenCounts{"user_task_tenants": {1}}.count,
+				Rows:     goldenRows{"user_task_tenant_counters": {g.stripes(0)["user_task_tenant_counters"][0], nil}}.rows,
+				Affected: goldenAffected{"UPDATE user_task_tenant_counters": {0, 1}}.rows,
 			})
 			_, created, err := create(t, g, c)
 			goldenOK(t, err)
@@ -481,12 +483,13 @@ func createScenarios() []goldenScenario {
 			}
 		}},
 		{"create-counter-row-race", func(t *testing.T, g *goldenEnv) {
-			// Two first creations insert the missing counter row at once: the loser runs again.
+			// Two creations insert the missing counter rows at once: the loser runs again.
 			c := g.change(goldenTaskOpts{})
 			g.answer(fakeScript{
-				Count:    goldenCounts{"user_task_tenants": {1, 0}}.count,
-				Affected: goldenAffected{"UPDATE user_task_tenants": {0, 1}}.rows,
-				Fail:     failOnceOn(goldenDuplicateKey(g.s.dialect), "INSERT", "user_task_tenants"),
+				Count:    goldenCounts{"user_task_tenants": {1}}.count,
+				Rows:     goldenRows{"user_task_tenant_counters": {g.stripes(0)["user_task_tenant_counters"][0], nil}}.rows,
+				Affected: goldenAffected{"UPDATE user_task_tenant_counters": {0, 1}}.rows,
+				Fail:     failOnceOn(goldenDuplicateKey(g.s.dialect), "INSERT", "user_task_tenant_counters"),
 			})
 			_, created, err := create(t, g, c)
 			goldenOK(t, err)
@@ -496,16 +499,18 @@ func createScenarios() []goldenScenario {
 		}},
 		{"create-capacity-exceeded", func(t *testing.T, g *goldenEnv) {
 			c := g.change(goldenTaskOpts{})
+			// Every stripe at its share of the limit: each is tried once, then the refusal.
 			g.answer(fakeScript{
 				Count:    goldenCounts{"user_task_tenants": {1}}.count,
-				Affected: goldenAffected{"UPDATE user_task_tenants": {0}}.rows,
+				Rows:     g.stripes(models.DefaultOpenTasksPerTenant / g.s.counterStripes()).rows,
+				Affected: goldenAffected{"UPDATE user_task_tenant_counters": {0}}.rows,
 			})
 			_, _, err := create(t, g, c)
 			goldenCode(t, err, models.CodeCapacityExceeded)
 		}},
 		{"create-terminal", func(t *testing.T, g *goldenEnv) {
 			c := g.change(goldenTaskOpts{Status: models.StatusCompleted})
-			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count})
+			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count, Rows: g.stripes(0).rows})
 			_, created, err := create(t, g, c)
 			goldenOK(t, err)
 			if !created {
@@ -516,7 +521,9 @@ func createScenarios() []goldenScenario {
 			c := g.change(richTask)
 			existing := g.task(richTask)
 			existing.MaterializationKey = c.Task.MaterializationKey
-			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count, Rows: g.stored(existing)})
+			a := g.storedAnswers(existing)
+			a["user_task_tenant_counters"] = g.stripes(0)["user_task_tenant_counters"]
+			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count, Rows: a.rows})
 			got, created, err := create(t, g, c)
 			goldenOK(t, err)
 			if created || got.ID != existing.ID {
@@ -528,6 +535,7 @@ func createScenarios() []goldenScenario {
 			winner := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
 			a := g.storedAnswers(winner)
 			a["user_tasks"] = [][]any{nil, a["user_tasks"][0]}
+			a["user_task_tenant_counters"] = g.stripes(0)["user_task_tenant_counters"]
 			g.answer(fakeScript{
 				Count: goldenCounts{"user_task_tenants": {1}}.count, Rows: a.rows,
 				Fail: failOnceOn(goldenDuplicateKey(g.s.dialect), "INSERT", "user_tasks"),
@@ -546,7 +554,7 @@ func createScenarios() []goldenScenario {
 				users = append(users, fmt.Sprintf("u%03d", i))
 			}
 			c := g.change(goldenTaskOpts{CandidateUsers: users})
-			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count})
+			g.answer(fakeScript{Count: goldenCounts{"user_task_tenants": {1}}.count, Rows: g.stripes(0).rows})
 			_, created, err := create(t, g, c)
 			goldenOK(t, err)
 			if !created {
@@ -1219,6 +1227,15 @@ func (g *goldenEnv) storedAnswers(t models.Task) goldenRows {
 	a["user_task_candidates"] = [][]any{cands}
 	a["user_task_exclusions"] = [][]any{excl}
 	return a
+}
+
+// stripes answers a known tenant's counter rows: the dialect's stripes, each counting count.
+func (g *goldenEnv) stripes(count int) goldenRows {
+	var rows []any
+	for k := 0; k < g.s.counterStripes(); k++ {
+		rows = append(rows, &tenantCounterRecord{TenantID: "t1", Stripe: k, OpenTasks: count, UpdatedAt: goldenNow})
+	}
+	return goldenRows{"user_task_tenant_counters": {rows}}
 }
 
 func (g *goldenEnv) stored(t models.Task) func(string, int) []any { return g.storedAnswers(t).rows }

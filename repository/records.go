@@ -237,7 +237,6 @@ func (leaseRecord) TableName() string { return "user_task_leases" }
 
 type tenantRecord struct {
 	TenantID  string    `gorm:"column:tenant_id;primaryKey"`
-	OpenTasks int       `gorm:"column:open_tasks"`
 	UpdatedAt time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
 }
 

@@ -14,7 +14,8 @@ import (
 // Create inserts a projected task idempotently: when a task with the same materialization key
 // or bookmark id already exists in tenant, it is returned with created false and nothing is
 // written. Concurrent duplicate deliveries race on the unique keys; the losers read the
-// winner's task. The tenant's open-task count is checked and raised in the same transaction.
+// winner's task. The tenant's open-task count is checked and raised in the same transaction, on one
+// of its counter stripes (tenant_counter.go).
 // A created task is told to the change notifier after the commit.
 func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error) {
 	if err := s.ensureTenant(ctx, tenant); err != nil {
@@ -45,19 +46,21 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			if t.Tenant != tenant || t.MaterializationKey != materializationKey || t.Workflow.BookmarkID != bookmarkID {
 				return fmt.Errorf("repository: projection keys differ from the task built for them")
 			}
-			if t.Status.CountsAsOpen() {
-				if err := s.reserveOpenTask(tx, tenant, now); err != nil {
-					return err
-				}
-			}
 			if err := s.insertTask(tx, t, now); err != nil {
-				return err
-			}
-			if err := s.countDaily(tx, t, models.MetricCreated, 0, now); err != nil {
 				return err
 			}
 			if err := s.writeRows(tx, &change); err != nil {
 				return err
+			}
+			// The rows many writers share (the day's rollup row, the tenant's counter stripe)
+			// come last, so their locks are held for the commit only.
+			if err := s.countDaily(tx, t, models.MetricCreated, 0, now); err != nil {
+				return err
+			}
+			if t.Status.CountsAsOpen() {
+				if err := s.reserveOpenTask(tx, tenant, t.ID, now); err != nil {
+					return err
+				}
 			}
 			task, created = *t, true
 			return nil
@@ -136,66 +139,6 @@ func (s *Store) writeRows(tx *gorm.DB, c *models.Change) error {
 			return translate(err)
 		}
 	}
-	return nil
-}
-
-// reserveOpenTask raises the tenant's open-task count by one unless it is at the limit. The
-// guarded UPDATE takes the counter row's lock, so concurrent creations pass one at a time and
-// the limit is exact.
-func (s *Store) reserveOpenTask(tx *gorm.DB, tenant string, now time.Time) error {
-	limit := s.cfg.OpenTasksPerTenant
-	res := tx.Model(&tenantRecord{}).Where("tenant_id = ? AND open_tasks < ?", tenant, limit).
-		Updates(map[string]any{"open_tasks": gorm.Expr("open_tasks + 1"), "updated_at": now})
-	if res.Error != nil {
-		return translate(res.Error)
-	}
-	if res.RowsAffected == 1 {
-		return nil
-	}
-	var count int64
-	if err := tx.Model(&tenantRecord{}).Where("tenant_id = ?", tenant).Count(&count).Error; err != nil {
-		return translate(err)
-	}
-	if count > 0 {
-		return &models.CapacityError{Limit: limit}
-	}
-	if err := tx.Create(&tenantRecord{TenantID: tenant, OpenTasks: 1, UpdatedAt: now}).Error; err != nil {
-		if err = translate(err); errors.Is(err, errDuplicate) {
-			return fmt.Errorf("%w: tenant counter created concurrently", errRetry)
-		}
-		return err
-	}
-	return nil
-}
-
-// releaseOpenTask lowers the tenant's open-task count when a task becomes terminal.
-func (s *Store) releaseOpenTask(tx *gorm.DB, tenant string, now time.Time) error {
-	err := tx.Model(&tenantRecord{}).Where("tenant_id = ? AND open_tasks > 0", tenant).
-		Updates(map[string]any{"open_tasks": gorm.Expr("open_tasks - 1"), "updated_at": now}).Error
-	return translate(err)
-}
-
-// ensureTenant creates the tenant's counter row in its own transaction, once per process, so
-// that creations only ever lock an existing row (an absent one makes InnoDB take gap locks
-// that deadlock concurrent first creations).
-func (s *Store) ensureTenant(ctx context.Context, tenant string) error {
-	if _, ok := s.tenants.Load(tenant); ok {
-		return nil
-	}
-	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		var count int64
-		if err := tx.Model(&tenantRecord{}).Where("tenant_id = ?", tenant).Count(&count).Error; err != nil {
-			return translate(err)
-		}
-		if count > 0 {
-			return nil
-		}
-		return translate(tx.Create(&tenantRecord{TenantID: tenant, OpenTasks: 0, UpdatedAt: now}).Error)
-	})
-	if err != nil && !errors.Is(err, errDuplicate) {
-		return err
-	}
-	s.tenants.Store(tenant, true)
 	return nil
 }
 

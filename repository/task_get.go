@@ -45,8 +45,13 @@ func (s *Store) FindByBookmarkID(ctx context.Context, tenant, bookmarkID string)
 
 // loadTask reads one task row and its child rows on tx.
 func (s *Store) loadTask(tx *gorm.DB, where string, args ...any) (models.Task, error) {
+	return s.loadTaskBy(tx, tx.Where(where, args...))
+}
+
+// loadTaskBy reads the task row that row finds, then its child rows on tx.
+func (s *Store) loadTaskBy(tx, row *gorm.DB) (models.Task, error) {
 	var rec taskRecord
-	if err := tx.Where(where, args...).Take(&rec).Error; err != nil {
+	if err := row.Take(&rec).Error; err != nil {
 		return models.Task{}, translate(err)
 	}
 	t, err := s.fromTaskRecord(&rec, true)

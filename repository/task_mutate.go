@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"usertasks/migrations"
 	"usertasks/models"
@@ -32,11 +33,28 @@ func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, 
 	return change, err
 }
 
-// lockTask takes the task row's write lock before anything of the task is read. Where each
-// statement reads its own snapshot (READ COMMITTED on PostgreSQL, SQL Server and Oracle), a
-// commit landing between reading the task and its candidates would otherwise show a torn
-// aggregate; with the lock held nothing of the task can change under the transaction. A
-// no-op UPDATE locks on every dialect; SQLite's IMMEDIATE transaction holds the database.
+// lockAndLoadTask takes the task row's write lock before anything of the task is read, and
+// loads the task. Where each statement reads its own snapshot (READ COMMITTED on PostgreSQL,
+// SQL Server and Oracle), a commit landing between reading the task and its candidates would
+// otherwise show a torn aggregate; with the lock held nothing of the task can change under the
+// transaction. PostgreSQL and MariaDB lock and read the row in one statement (SELECT … FOR
+// UPDATE, a current read on InnoDB, so the snapshot of the child reads begins after the lock);
+// SQL Server and Oracle lock it with a no-op UPDATE first; SQLite's IMMEDIATE transaction holds
+// the database.
+func (s *Store) lockAndLoadTask(tx *gorm.DB, tenant, taskID string) (models.Task, error) {
+	switch s.dialect {
+	case migrations.Postgres, migrations.MySQL:
+		row := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Where("tenant_id = ? AND id = ?", tenant, taskID)
+		return s.loadTaskBy(tx, row)
+	}
+	if err := s.lockTask(tx, tenant, taskID); err != nil {
+		return models.Task{}, err
+	}
+	return s.loadTask(tx, "tenant_id = ? AND id = ?", tenant, taskID)
+}
+
+// lockTask takes the task row's write lock with a no-op UPDATE, which locks on every dialect;
+// SQLite's IMMEDIATE transaction holds the database already.
 func (s *Store) lockTask(tx *gorm.DB, tenant, taskID string) error {
 	if s.dialect == migrations.SQLite {
 		return nil
@@ -59,10 +77,7 @@ func isRevisionConflict(err error) bool {
 func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
 	var change models.Change
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		if err := s.lockTask(tx, tenant, taskID); err != nil {
-			return err
-		}
-		current, err := s.loadTask(tx, "tenant_id = ? AND id = ?", tenant, taskID)
+		current, err := s.lockAndLoadTask(tx, tenant, taskID)
 		if err != nil {
 			return err
 		}
@@ -91,13 +106,14 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 	if c.ExpectedRevision != before.Revision {
 		return models.Conflict(models.CodeRevisionConflict)
 	}
-	rec, err := s.toTaskRecord(t)
+	rec, cols, err := s.changedTaskRecord(before, t)
 	if err != nil {
 		return err
 	}
-	// The guard also pins the event sequence: an event appended meanwhile (which does not
-	// bump the revision) makes the whole decision run again on fresh state.
-	res := tx.Model(rec).Select("*").Omit("id", "tenant_id", "created_at", "materialization_key", "bookmark_id").
+	// Only the changed columns are written (the revision always is). The guard also pins the
+	// event sequence: an event appended meanwhile (which does not bump the revision) makes
+	// the whole decision run again on fresh state.
+	res := tx.Model(rec).Select(cols).
 		Where("tenant_id = ? AND revision = ? AND last_event_seq = ?", t.Tenant, c.ExpectedRevision, before.LastEventSeq).Updates(rec)
 	if res.Error != nil {
 		return translate(res.Error)
@@ -132,17 +148,20 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 			return err
 		}
 	}
+	if err := s.writeRows(tx, c); err != nil {
+		return err
+	}
+	// The rows many writers share (the tenant's counter stripe, the day's rollup row) come
+	// last, so their locks are held for the commit only.
 	if before.Status.CountsAsOpen() && !t.Status.CountsAsOpen() {
-		if err := s.releaseOpenTask(tx, t.Tenant, now); err != nil {
+		if err := s.releaseOpenTask(tx, t.Tenant, t.ID, now); err != nil {
 			return err
 		}
 	}
 	if metric, bucket, ok := rollupOf(before, t, c.Event, now); ok {
-		if err := s.countDaily(tx, t, metric, bucket, now); err != nil {
-			return err
-		}
+		return s.countDaily(tx, t, metric, bucket, now)
 	}
-	return s.writeRows(tx, c)
+	return nil
 }
 
 // settle completes the task's accepted operations and settles its pending outbox rows, so

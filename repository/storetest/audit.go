@@ -147,7 +147,7 @@ func auditCorruptions() []auditCorruption {
 		{repository.InvResumption, "Completing", []string{"UPDATE user_task_resumptions SET state = 'settled' WHERE task_id = ?"}},
 		{repository.InvCiphertext, "Available", []string{"UPDATE user_tasks SET task_data_enc = instructions_enc WHERE id = ?"}},
 		{repository.InvChildTenant, "Assigned", []string{"UPDATE user_task_events SET tenant_id = 't9' WHERE seq = 2 AND task_id = ?"}},
-		{repository.InvTenantCounter, "Cancelled", []string{"UPDATE user_task_tenants SET open_tasks = open_tasks + 1 WHERE tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"}},
+		{repository.InvTenantCounter, "Cancelled", []string{"UPDATE user_task_tenant_counters SET open_tasks = open_tasks + 1 WHERE stripe = 0 AND tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"}},
 		{repository.InvInvitationGuest, "Available", []string{
 			"UPDATE user_task_invitations SET status = 'consumed' WHERE task_id = ?",
 			"UPDATE user_task_deliveries SET state = 'delivered' WHERE task_id = ?"}},

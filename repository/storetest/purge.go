@@ -111,7 +111,7 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 	gone := append([]models.Task{full}, plain...)
 
 	rollup := rollupTotals(t, s, "t1")
-	openCount := h.QueryInt(t, s, rebind(h, "SELECT open_tasks FROM user_task_tenants WHERE tenant_id = ?"), "t1")
+	openCount := h.QueryInt(t, s, rebind(h, "SELECT COALESCE(SUM(open_tasks), 0) FROM user_task_tenant_counters WHERE tenant_id = ?"), "t1")
 	policy := models.RetentionPolicy{TerminalAge: purgeAge, PageSize: 2}
 
 	t.Run("DryRunCountsAndKeeps", func(t *testing.T) {
@@ -198,7 +198,7 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 		if got := rollupTotals(t, s, "t1"); len(got) != len(rollup) || !sameTotals(got, rollup) {
 			t.Fatalf("rollup %v, was %v", got, rollup)
 		}
-		if n := h.QueryInt(t, s, rebind(h, "SELECT open_tasks FROM user_task_tenants WHERE tenant_id = ?"), "t1"); n != openCount {
+		if n := h.QueryInt(t, s, rebind(h, "SELECT COALESCE(SUM(open_tasks), 0) FROM user_task_tenant_counters WHERE tenant_id = ?"), "t1"); n != openCount {
 			t.Fatalf("open-task counter %d, was %d", n, openCount)
 		}
 	})

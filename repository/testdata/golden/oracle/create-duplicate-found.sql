@@ -4,6 +4,8 @@ BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
 SELECT count(*) FROM user_task_tenants WHERE tenant_id = :1
 --   binds: string
+SELECT * FROM user_task_tenant_counters WHERE tenant_id = :1 ORDER BY stripe
+--   binds: string
 COMMIT
 BEGIN
 SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL

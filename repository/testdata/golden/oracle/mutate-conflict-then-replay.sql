@@ -12,8 +12,8 @@ SELECT * FROM user_task_exclusions WHERE task_id = :1 AND tenant_id = :2 ORDER B
 --   binds: string x2
 SELECT * FROM user_task_operations WHERE tenant_id = :1 AND task_id = :2 AND operation_id = :3 ORDER BY id  FETCH NEXT :4 ROWS ONLY
 --   binds: string x3, int
-UPDATE user_tasks SET workflow_definition_id=:1,workflow_definition_name=:2,workflow_definition_version=:3,workflow_instance_id=:4,workflow_instance_reference=:5,activity_instance_id=:6,title=:7,summary=:8,reference=:9,task_type=:10,tags=:11,search_text=:12,requester_provider=:13,requester_type=:14,requester_id=:15,requester_display=:16,priority=:17,due_at=:18,is_overdue=:19,status=:20,updated_at=:21,assigned_at=:22,completed_at=:23,transitioned_at=:24,assignee_provider=:25,assignee_type=:26,assignee_id=:27,assignee_display=:28,membership_mode=:29,allow_exclusion_override=:30,candidate_users=:31,candidate_groups=:32,actions_json=:33,timeout_enabled=:34,cancellation_enabled=:35,health_severity=:36,health_code=:37,health_message=:38,instructions_enc=:39,task_data_enc=:40,form_enc=:41,invitation_defs_enc=:42,completion_data_enc=:43,completion_action_key=:44,completed_by_provider=:45,completed_by_type=:46,completed_by_id=:47,completed_by_display=:48,revision=:49,last_event_seq=:50 WHERE (tenant_id = :51 AND revision = :52 AND last_event_seq = :53) AND id = :54
---   binds: string x2, int, string x9, NULL x4, int, NULL, int, string, time.Time, NULL x7, string, int x3, string, int x2, NULL x13, int x2, string, int x2, string
+UPDATE user_tasks SET priority=:1,revision=:2,last_event_seq=:3 WHERE (tenant_id = :4 AND revision = :5 AND last_event_seq = :6) AND id = :7
+--   binds: int x3, string, int x2, string
 SELECT revision FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
 --   binds: string x2, int
 ROLLBACK

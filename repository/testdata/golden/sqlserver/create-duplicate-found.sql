@@ -4,6 +4,8 @@ BEGIN
 SELECT SYSUTCDATETIME()
 SELECT count(*) FROM "user_task_tenants" WHERE tenant_id = @p1
 --   binds: string
+SELECT * FROM "user_task_tenant_counters" WHERE tenant_id = @p1 ORDER BY stripe
+--   binds: string
 COMMIT
 BEGIN
 SELECT SYSUTCDATETIME()

@@ -12,8 +12,8 @@ SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORD
 --   binds: string x2
 SELECT * FROM "user_task_operations" WHERE tenant_id = @p1 AND task_id = @p2 AND operation_id = @p3 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x3
-UPDATE "user_tasks" SET "workflow_definition_id"=@p1,"workflow_definition_name"=@p2,"workflow_definition_version"=@p3,"workflow_instance_id"=@p4,"workflow_instance_reference"=@p5,"activity_instance_id"=@p6,"title"=@p7,"summary"=@p8,"reference"=@p9,"task_type"=@p10,"tags"=@p11,"search_text"=@p12,"requester_provider"=@p13,"requester_type"=@p14,"requester_id"=@p15,"requester_display"=@p16,"priority"=@p17,"due_at"=@p18,"is_overdue"=@p19,"status"=@p20,"updated_at"=@p21,"assigned_at"=@p22,"completed_at"=@p23,"transitioned_at"=@p24,"assignee_provider"=@p25,"assignee_type"=@p26,"assignee_id"=@p27,"assignee_display"=@p28,"membership_mode"=@p29,"allow_exclusion_override"=@p30,"candidate_users"=@p31,"candidate_groups"=@p32,"actions_json"=@p33,"timeout_enabled"=@p34,"cancellation_enabled"=@p35,"health_severity"=@p36,"health_code"=@p37,"health_message"=@p38,"instructions_enc"=@p39,"task_data_enc"=@p40,"form_enc"=@p41,"invitation_defs_enc"=@p42,"completion_data_enc"=@p43,"completion_action_key"=@p44,"completed_by_provider"=@p45,"completed_by_type"=@p46,"completed_by_id"=@p47,"completed_by_display"=@p48,"revision"=@p49,"last_event_seq"=@p50 WHERE (tenant_id = @p51 AND revision = @p52 AND last_event_seq = @p53) AND "id" = @p54
---   binds: string x2, int, string x9, NULL x4, int, NULL, bool, string, time.Time, NULL x7, string, bool, int x2, string, bool x2, NULL x13, int x2, string, int x2, string
+UPDATE "user_tasks" SET "priority"=@p1,"revision"=@p2,"last_event_seq"=@p3 WHERE (tenant_id = @p4 AND revision = @p5 AND last_event_seq = @p6) AND "id" = @p7
+--   binds: int x3, string, int x2, string
 SELECT "revision" FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
 ROLLBACK

@@ -12,18 +12,18 @@ SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORD
 --   binds: string x2
 SELECT * FROM "user_task_operations" WHERE tenant_id = @p1 AND task_id = @p2 AND operation_id = @p3 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x3
-UPDATE "user_tasks" SET "workflow_definition_id"=@p1,"workflow_definition_name"=@p2,"workflow_definition_version"=@p3,"workflow_instance_id"=@p4,"workflow_instance_reference"=@p5,"activity_instance_id"=@p6,"title"=@p7,"summary"=@p8,"reference"=@p9,"task_type"=@p10,"tags"=@p11,"search_text"=@p12,"requester_provider"=@p13,"requester_type"=@p14,"requester_id"=@p15,"requester_display"=@p16,"priority"=@p17,"due_at"=@p18,"is_overdue"=@p19,"status"=@p20,"updated_at"=@p21,"assigned_at"=@p22,"completed_at"=@p23,"transitioned_at"=@p24,"assignee_provider"=@p25,"assignee_type"=@p26,"assignee_id"=@p27,"assignee_display"=@p28,"membership_mode"=@p29,"allow_exclusion_override"=@p30,"candidate_users"=@p31,"candidate_groups"=@p32,"actions_json"=@p33,"timeout_enabled"=@p34,"cancellation_enabled"=@p35,"health_severity"=@p36,"health_code"=@p37,"health_message"=@p38,"instructions_enc"=@p39,"task_data_enc"=@p40,"form_enc"=@p41,"invitation_defs_enc"=@p42,"completion_data_enc"=@p43,"completion_action_key"=@p44,"completed_by_provider"=@p45,"completed_by_type"=@p46,"completed_by_id"=@p47,"completed_by_display"=@p48,"revision"=@p49,"last_event_seq"=@p50 WHERE (tenant_id = @p51 AND revision = @p52 AND last_event_seq = @p53) AND "id" = @p54
---   binds: string x2, int, string x7, NULL, string, NULL x4, int, NULL, bool, string, time.Time x4, string x5, bool, int x2, string, bool x2, NULL x13, int x2, string, int x2, string
+UPDATE "user_tasks" SET "status"=@p1,"completed_at"=@p2,"revision"=@p3,"last_event_seq"=@p4 WHERE (tenant_id = @p5 AND revision = @p6 AND last_event_seq = @p7) AND "id" = @p8
+--   binds: string, time.Time, int x2, string, int x2, string
 UPDATE "user_task_candidates" SET "task_status"=@p1,"updated_at"=@p2 WHERE task_id = @p3 AND tenant_id = @p4
 --   binds: string, time.Time, string x2
 UPDATE "user_task_operations" SET "completed_at"=@p1,"state"=@p2,"updated_at"=@p3 WHERE tenant_id = @p4 AND task_id = @p5 AND state = @p6
 --   binds: time.Time, string, time.Time, string x3
 UPDATE "user_task_resumptions" SET "lease_expires_at"=@p1,"lease_owner"=@p2,"lease_token"=@p3,"state"=@p4,"updated_at"=@p5 WHERE tenant_id = @p6 AND task_id = @p7 AND state = @p8
 --   binds: NULL x3, string, time.Time, string x3
-UPDATE "user_task_tenants" SET "open_tasks"=open_tasks - 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND open_tasks > 0
---   binds: time.Time, string
-UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7
---   binds: time.Time, string x5, int
 INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);
 --   binds: string x3, int x2, string, time.Time, string, NULL x6
+UPDATE "user_task_tenant_counters" SET "open_tasks"=open_tasks - 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND stripe = @p3 AND open_tasks > 0
+--   binds: time.Time, string, int
+UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7
+--   binds: time.Time, string x5, int
 COMMIT

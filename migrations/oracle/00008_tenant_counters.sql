@@ -1,0 +1,38 @@
+-- The tenant open-task counter in stripes (issue 13): every creation and every finalization
+-- raised or lowered the one open_tasks value of user_task_tenants, so all writers of a tenant
+-- queued on that row lock (188 s of lock wait in a 45 s PostgreSQL run). Each tenant now has
+-- a few counter rows (stripes); a writer updates one of them and the open count is their sum
+-- (repository/tenant_counter.go). The old count moves to stripe 0, so the sum equals it; the
+-- store spreads it over the stripes when it first meets the tenant.
+-- As in 00001: no transaction, one statement per goose block without a trailing semicolon.
+
+-- +goose NO TRANSACTION
+-- +goose Up
+-- +goose StatementBegin
+CREATE TABLE user_task_tenant_counters (
+    tenant_id  VARCHAR2(64 CHAR) NOT NULL,
+    stripe     NUMBER(10)        NOT NULL,
+    open_tasks NUMBER(10)        NOT NULL,
+    updated_at TIMESTAMP(6)      NOT NULL,
+    CONSTRAINT pk_user_task_tenant_counters PRIMARY KEY (tenant_id, stripe)
+)
+-- +goose StatementEnd
+-- +goose StatementBegin
+INSERT INTO user_task_tenant_counters (tenant_id, stripe, open_tasks, updated_at)
+    SELECT tenant_id, 0, open_tasks, updated_at FROM user_task_tenants
+-- +goose StatementEnd
+-- +goose StatementBegin
+ALTER TABLE user_task_tenants DROP COLUMN open_tasks
+-- +goose StatementEnd
+
+-- +goose Down
+-- +goose StatementBegin
+ALTER TABLE user_task_tenants ADD open_tasks NUMBER(10) DEFAULT 0 NOT NULL
+-- +goose StatementEnd
+-- +goose StatementBegin
+UPDATE user_task_tenants SET open_tasks = (SELECT COALESCE(SUM(c.open_tasks), 0)
+    FROM user_task_tenant_counters c WHERE c.tenant_id = user_task_tenants.tenant_id)
+-- +goose StatementEnd
+-- +goose StatementBegin
+DROP TABLE user_task_tenant_counters PURGE
+-- +goose StatementEnd

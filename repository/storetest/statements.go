@@ -1,0 +1,79 @@
+package storetest
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"usertasks/models"
+)
+
+// statementBudget pins how many statements (BEGIN and COMMIT not counted) the hot commands send
+// per provider once a tenant and the day's rollup rows exist, so the round trips of a command
+// cannot creep back (issue 13). Create (7): the clock, the existence check, the task row, its
+// candidate rows, the daily rollup, the event, the counter stripe. Claim (10): the clock, the
+// task row locked and read, its candidates, its exclusions, the idempotency lookup, the guarded
+// UPDATE, the candidates' status copy, the daily rollup, the event, the operation. Complete
+// (10): as claim without the rollup (it counts at finalization), with the outbox row. SQLite's
+// IMMEDIATE transaction needs no lock statement; PostgreSQL and MariaDB lock and read the task
+// in one SELECT … FOR UPDATE (before issue 13 a no-op UPDATE came first: 11 and 11).
+var statementBudget = map[string]map[string]int{
+	"SQLite":     {"create": 7, "claim": 10, "complete": 10},
+	"PostgreSQL": {"create": 7, "claim": 10, "complete": 10},
+	"MariaDB":    {"create": 7, "claim": 10, "complete": 10},
+}
+
+func testStatements(t *testing.T, h Harness) {
+	budget, ok := statementBudget[h.Name]
+	if !ok {
+		t.Skipf("no statement budget for %s", h.Name)
+	}
+	var mu sync.Mutex
+	var log []string
+	recording := false
+	s := h.Open(t, Options{OnSQL: func(sql string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if recording {
+			log = append(log, sql)
+		}
+	}})
+	measure := func(name string, on bool, fn func()) {
+		t.Helper()
+		mu.Lock()
+		log, recording = nil, on
+		mu.Unlock()
+		fn()
+		mu.Lock()
+		got := append([]string(nil), log...)
+		recording = false
+		mu.Unlock()
+		if on && len(got) != budget[name] {
+			t.Errorf("%s sent %d statements on %s, the budget is %d:\n%s", name, len(got), h.Name, budget[name], strings.Join(got, "\n"))
+		}
+	}
+	ann := queryActor("t1", "ann", false)
+	cmd := func(opID string, cur models.Task, prior *models.Operation) models.Command {
+		return models.Command{OperationID: opID, ExpectedRevision: cur.Revision, Actor: ann, Prior: prior}
+	}
+	// The first round makes the tenant's counter rows and the day's rollup rows; the second
+	// is measured.
+	for _, on := range []bool{false, true} {
+		var task models.Task
+		measure("create", on, func() { task = CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann", "bob"}}) })
+		mutate := func(name string, decide func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error)) {
+			measure(name, on, func() {
+				if _, err := s.Mutate(ctx(t), "t1", task.ID, "op-"+name, decide); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+			})
+		}
+		mutate("claim", func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
+			return models.Claim(cur, cmd("op-claim", cur, prior), now)
+		})
+		mutate("complete", func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
+			return models.Complete(cur, cmd("op-complete", cur, prior), models.ActionComplete, nil, now)
+		})
+	}
+}
