@@ -7,7 +7,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: help run test lint lint-openapi verify golden build scale
+.PHONY: help run test lint lint-openapi verify golden build scale fuzz fuzz-short
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -49,3 +49,16 @@ scale: ## load the scale target (SCALE=small: a tenth) on SQLite and PostgreSQL;
 
 build: ## build the web binary (VERSION and COMMIT are stamped in for `web version`)
 	$(GO) build -ldflags "$(LDFLAGS)" -o web ./cmd/web
+
+# The fuzz targets are the Fuzz functions of the fuzz_*_test.go files; `go test -fuzz` takes one
+# target of one package at a time. Plain `go test` (make test) runs their seed corpora.
+FUZZTIME ?= 6s
+FUZZ_LONG ?= 10m
+fuzz-short: ## fuzz every target for FUZZTIME (default 6s each); CI runs it after the tests
+	@set -e; grep -Ho '^func Fuzz[A-Za-z0-9_]*' $$(git ls-files '*fuzz_*_test.go') | while IFS=: read -r file fn; do \
+		name=$${fn#func }; pkg=./$$(dirname "$$file"); echo "== $$name ($$pkg)"; \
+		$(GO) test -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) "$$pkg"; \
+	done
+
+fuzz: ## fuzz every target for FUZZ_LONG (default 10m each), outside CI
+	$(MAKE) fuzz-short FUZZTIME=$(FUZZ_LONG)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -64,7 +63,7 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 	if err != nil {
 		return models.Actor{}, unauthorized(err.Error())
 	}
-	name = truncate(strings.TrimSpace(name), models.MaxDisplayNameLength)
+	name = displayName(name)
 
 	groupIDs, err := listClaim(c, names.Groups, false)
 	if err != nil {
@@ -173,15 +172,30 @@ func listClaim(c jwt.MapClaims, name string, spaced bool) ([]string, error) {
 	return out, nil
 }
 
-// checkID refuses identifiers the store cannot hold or that could blur a ParticipantRef key.
+// checkID refuses identifiers the store cannot hold or that could blur a ParticipantRef key:
+// the identifier rule of models.TextProblem (no control or bidirectional formatting
+// characters, valid UTF-8), as for every identifier a command or projection carries.
 func checkID(what, s string, maxLen int) error {
 	if len(s) > maxLen {
 		return unauthorized(fmt.Sprintf("%s claim longer than %d bytes", what, maxLen))
 	}
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+	if models.TextProblem(s, models.Identifier) != "" {
 		return unauthorized(what + " claim contains invalid characters")
 	}
 	return nil
+}
+
+// displayName is what the pages, events and tasks may show of a name claim: without the
+// characters a label refuses (controls, bidirectional overrides and isolates), trimmed and
+// shortened. The name is only a snapshot, so it is cleaned rather than refused.
+func displayName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if models.TextProblem(string(r), models.Label) != "" {
+			return -1
+		}
+		return r
+	}, s)
+	return truncate(strings.TrimSpace(s), models.MaxDisplayNameLength)
 }
 
 // truncate shortens s to at most n bytes without splitting a character.

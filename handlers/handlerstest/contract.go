@@ -29,7 +29,7 @@ var contracts sync.Map // document text → *contract
 
 // loadContract fetches /api/v1/openapi.json from the server (public: no token), checks it is a
 // valid OpenAPI 3.1 document and builds its validator.
-func loadContract(t *testing.T, baseURL string) *contract {
+func loadContract(t testing.TB, baseURL string) *contract {
 	t.Helper()
 	resp, err := http.Get(baseURL + "/api/v1/openapi.json")
 	if err != nil {

@@ -94,7 +94,7 @@ func MySQL(t *testing.T, o *Options) *Env {
 	return start(t, migrations.MySQL, o)
 }
 
-func start(t *testing.T, d migrations.Dialect, o *Options) *Env {
+func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 	t.Helper()
 	if o == nil {
 		o = &Options{}
