@@ -17,7 +17,7 @@ import (
 	"usertasks/models"
 	"usertasks/repository/storetest"
 	"usertasks/testfactory"
-	"usertasks/testfactory/scale"
+	"usertasks/stress/seed"
 )
 
 // scaleEnv selects the scale test's size: "1" or "full" loads the scale target (100,000 open +
@@ -59,34 +59,25 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	load := db
-	if d == migrations.SQLite {
-		// The load only: no fsync, no foreign key checks. The store keeps its own settings.
-		load, err = sql.Open("sqlite3", "file:"+strings.TrimPrefix(u, "sqlite:")+"?_journal_mode=WAL&_synchronous=OFF&_foreign_keys=off")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer load.Close()
-		load.SetMaxOpenConns(1)
-	}
 	start := time.Now()
-	res, err := scale.Load(ctx, load, d, scale.Options{Open: open, Terminal: terminal})
+	var phases = map[seed.Phase]time.Time{}
+	results, err := seed.Load(ctx, db, d, seed.Options{Tenants: []seed.Tenant{{Name: "scale", Open: open, Terminal: terminal},
+		{Name: "scale-other", Open: max(1, open/100), Terminal: max(1, terminal/100)}}, // rows of another tenant to skip
+		Progress: func(p seed.Progress) {
+			if _, ok := phases[p.Phase]; !ok {
+				phases[p.Phase] = time.Now()
+			}
+		}})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	loaded := time.Since(start)
-	analyze := "ANALYZE"
-	if d == migrations.Postgres {
-		analyze = "VACUUM ANALYZE" // what autovacuum leaves behind: statistics and a visibility map
-	}
-	if _, err := load.ExecContext(ctx, analyze); err != nil {
-		t.Fatalf("%s: %v", analyze, err)
-	}
+	res := results[0]
 	t.Logf("%s: loaded %d open + %d terminal tasks (+1%% in a second tenant) in %s, analyzed in %s",
-		testfactory.Name(d), open, terminal, loaded.Round(time.Second), (time.Since(start) - loaded).Round(time.Second))
+		testfactory.Name(d), open, terminal, phases[seed.PhaseAnalyze].Sub(start).Round(time.Second),
+		time.Since(phases[seed.PhaseAnalyze]).Round(time.Second))
 
 	manager := testfactory.Manager("scale", "boss")
-	person, _ := scale.Person(7)
+	person, _ := seed.Person(7)
 	worker := testfactory.Person("scale", person)
 	if err := s.RecordWorkerRuns(ctx, []models.WorkerRun{
 		{Worker: models.WorkerReconciliation, Tenant: "scale", Counts: map[string]int{"checked": 1}},
