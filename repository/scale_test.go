@@ -16,8 +16,8 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository/storetest"
-	"usertasks/testfactory"
 	"usertasks/stress/seed"
+	"usertasks/testfactory"
 )
 
 // scaleEnv selects the scale test's size: "1" or "full" loads the scale target (100,000 open +

@@ -397,4 +397,3 @@ func (e *eventSeq) add(typ models.EventType, at time.Time, person *int) {
 	e.g.events.add(models.NewID(), e.g.tenant, e.task, e.seq, e.seq, string(typ), at, actor[0], actor[1], actor[2], actor[3])
 	e.g.res.Events++
 }
-

@@ -13,8 +13,8 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
-	"usertasks/testfactory"
 	"usertasks/stress/seed"
+	"usertasks/testfactory"
 )
 
 // TestLoadReadsBack loads a small tenant on every dialect and reads it back through the store:
