@@ -45,7 +45,7 @@ func TestScale(t *testing.T) {
 	default:
 		t.Skipf("the scale test loads up to 1.1 million tasks per database: set %s=small or %s=full (make scale) to run it", scaleEnv, scaleEnv)
 	}
-	for _, d := range []migrations.Dialect{migrations.SQLite, migrations.Postgres} {
+	for _, d := range testfactory.Dialects {
 		t.Run(testfactory.Name(d), func(t *testing.T) { runScale(t, d, open, terminal) })
 	}
 }
@@ -105,10 +105,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 			return err
 		}
 	}
-	reads := []struct {
-		name string
-		read func() error
-	}{
+	reads := []scaleRead{
 		{"dashboard counts", func() error { _, err := s.DashboardCounts(ctx, "scale", time.Hour); return err }},
 		{"daily rollup, 30 days", func() error {
 			_, err := s.DailyRollup(ctx, "scale", time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly))
@@ -126,6 +123,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 		{"workflow choices, assigned", choices(worker, models.ScopeAssigned)},
 		{"saved views", func() error { _, err := s.SavedViews(ctx, manager); return err }},
 	}
+	reads = append(reads, scaleWorkerReads(ctx, s)...)
 	t.Logf("%s: %d open, %d overdue, %d with health findings, %d pending resumptions, %d rollup rows",
 		testfactory.Name(d), open, res.Overdue, res.Health, res.Backlog, res.Stats)
 
@@ -143,8 +141,10 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 		for i, stmt := range stmts {
 			plan, took := serverTime(t, d, db, stmt)
 			fmt.Fprintf(&table, "%-28s %3d %7.2fms  %s\n", r.name, i+1, float64(took.Microseconds())/1000, planSummary(d, plan))
-			if scan := storetest.FullScan(d, plan, "user_tasks"); scan != "" {
-				t.Errorf("%s: statement %d scans all of user_tasks (%s)\n%s\nplan:\n%s", r.name, i+1, scan, stmt, plan)
+			for _, tbl := range scaleSortedTables {
+				if scan := storetest.FullScan(d, plan, tbl); scan != "" {
+					t.Errorf("%s: statement %d scans all of %s (%s)\n%s\nplan:\n%s", r.name, i+1, tbl, scan, stmt, plan)
+				}
 			}
 			if took > scaleBudget {
 				t.Errorf("%s: statement %d took %s on the server, over %s\n%s\nplan:\n%s", r.name, i+1, took, scaleBudget, stmt, plan)
@@ -152,6 +152,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 		}
 	}
 	t.Logf("%s at %d open + %d terminal tasks:%s", testfactory.Name(d), open, terminal, table.String())
+	scaleLists(t, d, s, db, rec)
 }
 
 // sqlLog keeps the statements a store runs.
@@ -178,14 +179,21 @@ func (l *sqlLog) selects() []string {
 }
 
 // serverTime explains stmt and measures it on the server: PostgreSQL's EXPLAIN ANALYZE
-// execution time (median of three), SQLite's wall time through database/sql (median of seven,
+// execution time (median of three), SQLite's and MariaDB's wall time through database/sql (median of seven,
 // after a warm-up run; the same process, so nothing but the driver's call lies in between).
 func serverTime(t *testing.T, d migrations.Dialect, db *sql.DB, stmt string) (string, time.Duration) {
+	t.Helper()
+	return serverTimeRuns(t, d, db, stmt, 3, 7)
+}
+
+// serverTimeRuns is serverTime with the number of runs: explained ones on PostgreSQL, timed
+// ones after the warm-up elsewhere.
+func serverTimeRuns(t *testing.T, d migrations.Dialect, db *sql.DB, stmt string, postgresRuns, otherRuns int) (string, time.Duration) {
 	t.Helper()
 	var times []time.Duration
 	var plan string
 	if d == migrations.Postgres {
-		for range 3 {
+		for range postgresRuns {
 			lines := queryLines(t, db, "EXPLAIN (ANALYZE, BUFFERS) "+stmt)
 			plan = strings.Join(lines, "\n")
 			m := regexp.MustCompile(`Execution Time: ([0-9.]+) ms`).FindStringSubmatch(plan)
@@ -196,8 +204,12 @@ func serverTime(t *testing.T, d migrations.Dialect, db *sql.DB, stmt string) (st
 			times = append(times, time.Duration(ms*float64(time.Millisecond)))
 		}
 	} else {
-		plan = strings.Join(queryLines(t, db, "EXPLAIN QUERY PLAN "+stmt), "\n")
-		for i := range 8 {
+		explain := "EXPLAIN QUERY PLAN "
+		if d == migrations.MySQL {
+			explain = "EXPLAIN "
+		}
+		plan = strings.Join(queryLines(t, db, explain+stmt), "\n")
+		for i := range otherRuns + 1 {
 			start := time.Now()
 			drain(t, db, stmt)
 			if i > 0 {
@@ -289,6 +301,17 @@ func planSummary(d migrations.Dialect, plan string) string {
 			default:
 				add(strings.ToLower(strings.Fields(m[1])[0]) + " " + m[2])
 			}
+		}
+	} else if d == migrations.MySQL {
+		// EXPLAIN's rows: id, select_type, table, type, possible_keys, key, key_len, ref, rows, …
+		for _, line := range strings.Split(plan, "\n") {
+			f := strings.Fields(line)
+			if len(f) > 5 && f[2] != "<nil>" {
+				add(f[3] + " " + f[2] + " " + f[5])
+			}
+		}
+		if strings.Contains(plan, "Using filesort") {
+			add("filesort")
 		}
 	} else {
 		for _, m := range planIndexSQLite.FindAllStringSubmatch(plan, -1) {

@@ -154,6 +154,8 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		var recs []taskRecord
 		if s.walksStatusDue(q) {
 			recs, err = s.statusDuePage(tx, q, where)
+		} else if s.walksNullsLast(q) {
+			recs, err = s.nullsLastPage(tasks, q, where)
 		} else if err = applyConds(tasks().Select(summaryColumns), where).
 			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
 			err = translate(err)

@@ -1,0 +1,174 @@
+package repository_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"usertasks/migrations"
+	"usertasks/models"
+	"usertasks/repository"
+	"usertasks/repository/storetest"
+	"usertasks/stress/seed"
+	"usertasks/testfactory"
+)
+
+// scaleDeepRows is how far the deep-cursor page of a list lies: its cursor is followed through
+// this many rows first (pages of MaxPageSize), then a page of DefaultPageSize is read.
+const scaleDeepRows = 1_000
+
+// scaleSortedTables are the tables no list, dashboard or worker statement may read in full.
+var scaleSortedTables = []string{"user_tasks", "user_task_events", "user_task_candidates"}
+
+// scaleListCase is one list of the matrix: a scope for its actor, a sort, a direction and a
+// variant (plain, search, filter).
+type scaleListCase struct {
+	name string
+	f    models.TaskFilter
+}
+
+// scaleListCases is every scope (assigned, available for a user in 5 groups, history, all, needs
+// attention) × every sort × both directions × plain, with a search, with a filter.
+func scaleListCases(tenant string) []scaleListCase {
+	person, _ := seed.Person(7)
+	worker := testfactory.Person(tenant, person, "g00", "g03", "g06", "g01", "g02")
+	manager := testfactory.Manager(tenant, "boss")
+	scopes := []struct {
+		scope models.Scope
+		actor models.Actor
+	}{
+		{models.ScopeAssigned, worker}, {models.ScopeAvailable, worker}, {models.ScopeHistory, worker},
+		{models.ScopeAll, manager}, {models.ScopeNeedsAttention, manager},
+	}
+	variants := []struct {
+		name  string
+		apply func(*models.TaskFilter)
+	}{
+		{"", func(*models.TaskFilter) {}},
+		{" search", func(f *models.TaskFilter) { f.Search = "review" }},
+		{" workflow", func(f *models.TaskFilter) { f.WorkflowDefinitionID = seed.WorkflowID(1) }},
+	}
+	var out []scaleListCase
+	for _, sc := range scopes {
+		for _, sort := range []models.SortKey{models.SortCreated, models.SortDue, models.SortPriority, models.SortTitle,
+			models.SortUpdated, models.SortCompleted} {
+			for _, desc := range []bool{false, true} {
+				for _, v := range variants {
+					f := models.TaskFilter{Tenant: tenant, Actor: sc.actor, Scope: sc.scope, Sort: sort, Descending: desc}
+					v.apply(&f)
+					dir := "asc"
+					if desc {
+						dir = "desc"
+					}
+					out = append(out, scaleListCase{fmt.Sprintf("%s %s %s%s", sc.scope, sort, dir, v.name), f})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scaleLists runs the list matrix on the loaded store: each case's first page with its total,
+// and a page scaleDeepRows down its cursor. Every statement is explained: a full scan of a
+// scaleSortedTables table, or a sort of more rows than a page, is an error. The figures (server
+// time, plan) are logged as a table; time is reported, never judged.
+func scaleLists(t *testing.T, d migrations.Dialect, s *repository.Store, db *sql.DB, rec *sqlLog) {
+	ctx := context.Background()
+	var table strings.Builder
+	fmt.Fprintf(&table, "\n%-40s %-5s %9s %7s  %s\n", "list", "page", "server", "sorted", "plan")
+	for _, c := range scaleListCases("scale") {
+		for _, deep := range []bool{false, true} {
+			f := c.f
+			f.IncludeTotal = !deep
+			page := "first"
+			if deep {
+				page = "deep"
+				f.Limit = models.MaxPageSize
+				var walked int
+				for walked < scaleDeepRows {
+					got, err := s.Query(ctx, f)
+					if err != nil {
+						t.Fatalf("%s: %v", c.name, err)
+					}
+					walked += len(got.Items)
+					if got.NextCursor == "" {
+						break
+					}
+					f.Cursor = got.NextCursor
+				}
+				if walked < scaleDeepRows {
+					continue // the list is shorter than the deep page's offset
+				}
+			}
+			f.Limit = models.DefaultPageSize
+			rec.reset()
+			if _, err := s.Query(ctx, f); err != nil {
+				t.Fatalf("%s (%s page): %v", c.name, page, err)
+			}
+			for i, stmt := range rec.selects() {
+				plan, took := serverTimeRuns(t, d, db, stmt, 1, 2)
+				sorted := sortedRows(t, d, db, stmt, plan)
+				fmt.Fprintf(&table, "%-40s %-5s %7.2fms %7s  %s\n", c.name, page, float64(took.Microseconds())/1000,
+					map[bool]string{true: fmt.Sprint(sorted), false: "-"}[sorted >= 0], planSummary(d, plan))
+				for _, tbl := range scaleSortedTables {
+					if scan := storetest.FullScan(d, plan, tbl); scan != "" {
+						t.Errorf("%s (%s page): statement %d scans all of %s (%s)\n%s\nplan:\n%s", c.name, page, i+1, tbl, scan, stmt, plan)
+					}
+				}
+				if sorted > models.MaxPageSize+1 {
+					t.Errorf("%s (%s page): statement %d sorts %d rows\n%s\nplan:\n%s", c.name, page, i+1, sorted, stmt, plan)
+				}
+			}
+		}
+	}
+	t.Logf("%s lists:%s", testfactory.Name(d), table.String())
+}
+
+var (
+	sqliteSort   = regexp.MustCompile(`USE TEMP B-TREE FOR (?:ORDER BY|GROUP BY|DISTINCT)`)
+	postgresSort = regexp.MustCompile(`(?m)^\s*(?:->\s*)?Sort\s+\(`)
+	mysqlSort    = regexp.MustCompile(`Using filesort`)
+	orderByTail  = regexp.MustCompile(`(?is)\s+ORDER BY [^()]*$`)
+)
+
+// sortedRows is the number of rows the statement's sort reads when its plan sorts (the count of
+// the statement without its outer ORDER BY and LIMIT), or -1 when the plan reads its rows in
+// order. A sort of a statement whose ORDER BY lies inside a sub-select is counted as the whole
+// statement's rows: an upper bound.
+func sortedRows(t *testing.T, d migrations.Dialect, db *sql.DB, stmt, plan string) int {
+	t.Helper()
+	sorts := map[migrations.Dialect]*regexp.Regexp{migrations.SQLite: sqliteSort, migrations.Postgres: postgresSort,
+		migrations.MySQL: mysqlSort}[d]
+	if !sorts.MatchString(plan) {
+		return -1
+	}
+	loc := orderByTail.FindStringIndex(stmt)
+	if loc == nil {
+		return -1 // a sort inside a sub-select of a bounded walk (statusDuePage): its rows are few
+	}
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM (" + stmt[:loc[0]] + ") sorted").Scan(&n); err != nil {
+		t.Fatalf("count the sorted rows: %v\n%s", err, stmt)
+	}
+	return n
+}
+
+// scaleWorkerReads are the background workers' reads at the scale target.
+func scaleWorkerReads(ctx context.Context, s *repository.Store) []scaleRead {
+	return []scaleRead{
+		{"due sweep", func() error { _, err := s.DueTasks(ctx, 100, ""); return err }},
+		{"reconciliation", func() error { _, err := s.ReconcileTasks(ctx, "scale", time.Minute, "", 100); return err }},
+		{"known bookmarks", func() error { _, err := s.KnownBookmarks(ctx, "scale", []string{"bm-x", "bm-y"}); return err }},
+		{"tenants", func() error { _, err := s.Tenants(ctx); return err }},
+	}
+}
+
+// scaleRead is one named read of the scale test.
+type scaleRead struct {
+	name string
+	read func() error
+}
