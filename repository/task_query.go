@@ -148,6 +148,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}
+		uncursored := slices.Clip(where)
 		if c, ok := q.cursorCond(); ok {
 			where = append(where, c)
 		}
@@ -155,7 +156,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if s.walksStatusDue(q) {
 			recs, err = s.statusDuePage(tx, q, where)
 		} else if s.walksNullsLast(q) {
-			recs, err = s.nullsLastPage(tasks, q, where)
+			recs, err = s.nullsLastPage(tasks, q, uncursored)
 		} else if err = applyConds(tasks().Select(summaryColumns), where).
 			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
 			err = translate(err)
@@ -471,20 +472,23 @@ func (q *taskQuery) cursorCond() (cond, bool) {
 		// Nulls come last: after a NULL row only NULL rows further along the id order.
 		return cond{"(" + col + " IS NULL AND id " + op + " ?)", []any{q.afterID}}, true
 	}
-	var v any
-	switch q.sort.kind {
-	case kindTime:
-		v = q.after.time
-	case kindInt:
-		v = q.after.int
-	default:
-		v = q.after.text
-	}
+	v := q.afterValue()
 	sql := col + " " + op + "= ? AND (" + col + " " + op + " ? OR id " + op + " ?)"
 	if q.sort.nullable {
 		return cond{"(" + col + " IS NULL OR (" + sql + "))", []any{v, v, q.afterID}}, true
 	}
 	return cond{"(" + sql + ")", []any{v, v, q.afterID}}, true
+}
+
+// afterValue is the cursor's sort value as bound in SQL.
+func (q *taskQuery) afterValue() any {
+	switch q.sort.kind {
+	case kindTime:
+		return q.after.time
+	case kindInt:
+		return q.after.int
+	}
+	return q.after.text
 }
 
 // orderBy is the query's order: nulls last (nullable columns), the column, then id, both in

@@ -13,30 +13,37 @@ func (s *Store) walksNullsLast(q *taskQuery) bool {
 // whole tenant for the all scope): first the rows with a value in (column, id) order, which
 // the sort's index (tenant_id, column, id) yields in order and stops after the page; then, only
 // when the page is not full, the rows without one in id order, which the same index yields
-// from its NULL entries. The order is orderBy's: NULLs last in both directions. A cursor among
-// the NULL rows skips the first walk (its condition already excludes every valued row).
+// from its NULL entries. The order is orderBy's: NULLs last in both directions. where is the
+// query's conditions without the cursor: each walk takes its own half of it (cursorCond's
+// "column IS NULL OR …" would turn the first walk into an OR of two index ranges and a sort).
+// A cursor among the NULL rows skips the first walk.
 func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
-	dir := " ASC"
+	dir, op := " ASC", ">"
 	if q.f.Descending {
-		dir = " DESC"
+		dir, op = " DESC", "<"
 	}
 	col := q.sort.column
 	var out []taskRecord
-	if q.after == nil || !q.after.null {
-		err := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NOT NULL").
-			Order(col + dir + ", id" + dir).Limit(q.limit + 1).Find(&out).Error
-		if err != nil {
+	undated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NULL")
+	switch {
+	case q.after != nil && q.after.null:
+		undated = undated.Where("id "+op+" ?", q.afterID)
+	default:
+		dated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NOT NULL")
+		if q.after != nil {
+			v := q.afterValue()
+			dated = dated.Where("("+col+" "+op+"= ? AND ("+col+" "+op+" ? OR id "+op+" ?))", v, v, q.afterID)
+		}
+		if err := dated.Order(col + dir + ", id" + dir).Limit(q.limit + 1).Find(&out).Error; err != nil {
 			return nil, translate(err)
 		}
 		if len(out) > q.limit {
 			return out, nil
 		}
 	}
-	var undated []taskRecord
-	err := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NULL").
-		Order("id" + dir).Limit(q.limit + 1 - len(out)).Find(&undated).Error
-	if err != nil {
+	var rest []taskRecord
+	if err := undated.Order("id" + dir).Limit(q.limit + 1 - len(out)).Find(&rest).Error; err != nil {
 		return nil, translate(err)
 	}
-	return append(out, undated...), nil
+	return append(out, rest...), nil
 }
