@@ -389,10 +389,7 @@ func (q *taskQuery) scopeConds(now time.Time) []cond {
 		return []cond{
 			{"status IN ?", []any{terminalStatuses}},
 			notBlocking,
-			{"((completed_by_provider = ? AND completed_by_type = ? AND completed_by_id = ?)" +
-				" OR EXISTS (SELECT 1 FROM user_task_events e WHERE e.tenant_id = ? AND e.task_id = user_tasks.id" +
-				" AND e.actor_provider = ? AND e.actor_type = ? AND e.actor_id = ?))",
-				[]any{me.Provider, string(me.Type), me.ID, f.Tenant, me.Provider, string(me.Type), me.ID}},
+			q.historyCond(me),
 		}
 	case models.ScopeNeedsAttention:
 		// models.AttentionRule in SQL: never a terminal task; any health finding, open and

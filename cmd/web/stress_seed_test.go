@@ -93,7 +93,7 @@ func TestStressSeedCommandInvocations(t *testing.T) {
 			{"--tenant", ""},
 			{"--tenant", "t1\x00"},
 			{"--tenant", "a/b?c#d \u00e4\n"},
-			{"--tenant", strings.Repeat("ä", 33), "--open", "1"}, // 66 bytes
+			{"--tenant", strings.Repeat("ä", 33), "--open", "1"},     // 66 bytes
 			{"--tenants", "10", "--tenant", strings.Repeat("x", 62)}, // x…x-10 is 65 bytes
 			{"extra"},
 			{"--bogus"},
