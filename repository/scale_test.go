@@ -29,12 +29,15 @@ const scaleEnv = "USERTASKS_SCALE"
 // the server at the scale target.
 const scaleBudget = 50 * time.Millisecond
 
-// TestScale loads a tenant at the scale target on SQLite (a real file) and PostgreSQL, analyzes
-// it, and runs every read of the managers' dashboard, the needs-attention list (first page,
-// with its total), the health filters, the workflow choices and the saved views. Each statement
-// the store ran is explained (no full scan of user_tasks) and timed on the server: PostgreSQL's
-// EXPLAIN ANALYZE execution time, SQLite's median of several runs through database/sql. A
-// statement above scaleBudget fails the test; a table of the figures is printed either way.
+// TestScale loads a tenant at the scale target (stress/seed) on SQLite (a real file),
+// PostgreSQL and MariaDB, and runs every read of the managers' dashboard, the needs-attention
+// list (first page, with its total), the health filters, the workflow choices, the saved views,
+// the workers' reads and every list of the matrix in scale_lists_test.go. Each statement the
+// store ran is explained (no full scan of user_tasks, events or candidates; for the lists, no
+// sort of more than a page outside scaleKnownGaps) and timed on the server: PostgreSQL's
+// EXPLAIN ANALYZE execution time, SQLite's and MariaDB's median of several runs through
+// database/sql. A dashboard statement above scaleBudget on SQLite or PostgreSQL fails the test;
+// tables of the figures are printed either way.
 func TestScale(t *testing.T) {
 	open, terminal := 0, 0
 	switch v := os.Getenv(scaleEnv); v {
@@ -146,7 +149,8 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 					t.Errorf("%s: statement %d scans all of %s (%s)\n%s\nplan:\n%s", r.name, i+1, tbl, scan, stmt, plan)
 				}
 			}
-			if took > scaleBudget {
+			// The budget is SQLite's and PostgreSQL's (issue 13); MariaDB's times are reported.
+			if took > scaleBudget && d != migrations.MySQL {
 				t.Errorf("%s: statement %d took %s on the server, over %s\n%s\nplan:\n%s", r.name, i+1, took, scaleBudget, stmt, plan)
 			}
 		}
