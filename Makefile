@@ -7,10 +7,10 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: help run test lint verify golden build scale
+.PHONY: help run test lint lint-openapi verify golden build scale
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 run: ## start the app in dev mode on the embedded SQLite default (./data), demo login
 	USERTASKS_DEV=true $(GO) run ./cmd/web serve
@@ -22,6 +22,18 @@ lint: ## go vet, gofmt and staticcheck
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
+
+# Redocly CLI, pinned in tools/redocly (installed there by `npm ci` whenever its lock file changes).
+REDOCLY := tools/redocly/node_modules/.bin/redocly
+
+lint-openapi: tools/redocly/node_modules/.package-lock.json ## lint handlers/openapi.json with Redocly's recommended rules (Node 20.19+); any error or warning fails
+	@report=$$($(REDOCLY) lint --format=json handlers/openapi.json 2>/dev/null); \
+	problems=$$(node -e 'const t = JSON.parse(require("fs").readFileSync(0, "utf8")).totals; console.log(t.errors + t.warnings)' <<<"$$report" 2>/dev/null); \
+	if [ "$$problems" != 0 ]; then $(REDOCLY) lint handlers/openapi.json; echo "lint-openapi: fix every error and warning above"; exit 1; fi; \
+	echo "lint-openapi: handlers/openapi.json passes Redocly's recommended rules"
+
+tools/redocly/node_modules/.package-lock.json: tools/redocly/package.json tools/redocly/package-lock.json
+	cd tools/redocly && npm ci --no-audit --no-fund
 
 verify: ## regenerate generated files (templ, go.mod) and fail on any diff; then lint
 	$(GO) tool templ generate

@@ -206,12 +206,10 @@ var english, german = i18n.Match("en"), i18n.Match("de")
 
 func TestInboxHealthFilters(t *testing.T) {
 	f := newWebFixture(t)
-	var blocked []string
 	for range 11 {
-		task := f.seed(t, webTaskOpts{title: "Broken form", mutate: func(p *models.Projection) {
+		f.seed(t, webTaskOpts{title: "Broken form", mutate: func(p *models.Projection) {
 			p.Form = &models.PinnedForm{Requested: &models.FormRef{Provider: "files", Key: "missing"}}
 		}})
-		blocked = append(blocked, task.ID)
 	}
 	testfactory.Task(context.Background(), t, f.store, &testfactory.TaskOpts{Title: "Nobody's task"})
 	f.seed(t, webTaskOpts{title: "Fine", assignee: "ann"})

@@ -11,17 +11,27 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
 
 // A backup of a live database taken while goroutines write through the store opens, checks
-// as current, and every task in it loads through the store, protected fields included.
+// as current (`web migrate status`: nothing pending), audits clean (`web audit` exits 0) and
+// every task in it loads through the store, protected fields included.
 func TestBackupOfLiveDatabase(t *testing.T) {
 	ctx := context.Background()
+	spec, err := keyring.Generate("k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := keyring.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	url := testfactory.Database(t, migrations.SQLite)
-	s := testfactory.Open(t, url, nil)
+	s := testfactory.Open(t, url, &testfactory.StoreOpts{Keys: keys})
 	for i := 0; i < 20; i++ {
 		testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}, Instructions: "secret instructions", Data: `{"n":1}`})
 	}
@@ -63,7 +73,7 @@ func TestBackupOfLiveDatabase(t *testing.T) {
 		t.Fatalf("temporary files left: %v", leftovers)
 	}
 
-	copyStore := testfactory.Open(t, "sqlite:"+dest, nil)
+	copyStore := testfactory.Open(t, "sqlite:"+dest, &testfactory.StoreOpts{Keys: keys})
 	if err := copyStore.CheckSchema(ctx); err != nil {
 		t.Fatalf("copy schema: %v", err)
 	}
@@ -95,6 +105,30 @@ func TestBackupOfLiveDatabase(t *testing.T) {
 	if loaded < 20 {
 		t.Fatalf("only %d tasks in the copy", loaded)
 	}
+
+	copyVars := map[string]string{"USERTASKS_DATABASE_URL": "sqlite:" + dest, "USERTASKS_ENCRYPTION_KEYS": spec}
+	t.Run("CopyMigrateStatusNothingPending", func(t *testing.T) {
+		code, out, errOut := runWeb(t, copyVars, "migrate", "status")
+		if code != 0 || !strings.Contains(out, " applied ") || strings.Contains(out, "pending") {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	})
+	t.Run("CopyAuditsClean", func(t *testing.T) {
+		code, out, errOut := runWeb(t, copyVars, "audit")
+		if code != 0 || !strings.Contains(out, "clean: no findings") || !strings.Contains(out, "every task in scope was checked") {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+	})
+	t.Run("CopyAuditUnderAnotherKeyFinds", func(t *testing.T) {
+		other, err := keyring.Generate("k1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runWeb(t, map[string]string{"USERTASKS_DATABASE_URL": "sqlite:" + dest, "USERTASKS_ENCRYPTION_KEYS": other}, "audit")
+		if code != exitFindings {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFindings, out, errOut)
+		}
+	})
 
 	t.Run("RefusesToOverwrite", func(t *testing.T) {
 		before, _ := os.ReadFile(dest)

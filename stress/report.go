@@ -1,0 +1,163 @@
+package stress
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Report is one mode's outcome: the figures measured over every round and the invariants
+// checked at the end of each round.
+type Report struct {
+	Mode    string   `json:"mode"`
+	Target  string   `json:"target"`
+	Dialect string   `json:"dialect,omitempty"`
+	Tasks   int      `json:"tasks"`
+	Writers int      `json:"writers"`
+	Rounds  int      `json:"rounds"`
+	Figures []Figure `json:"figures"`
+	Checks  []Check  `json:"checks"`
+	Notes   []string `json:"notes,omitempty"`
+	OK      bool     `json:"ok"` // every check held
+
+	meters   map[string]*meter
+	order    []string
+	baseline map[string]string // our figure → the raw figure it is compared with
+}
+
+// Figure is one measured operation: counts by outcome, throughput over the wall time of the
+// phases it ran in, latency percentiles in milliseconds, and the raw baseline beside it.
+type Figure struct {
+	Name       string  `json:"name"`
+	Ops        int     `json:"ops"`
+	Applied    int     `json:"applied"`
+	Conflicts  int     `json:"conflicts"`
+	Repeats    int     `json:"repeats"`
+	Errors     int     `json:"errors"`
+	FirstError string  `json:"firstError,omitempty"`
+	Seconds    float64 `json:"seconds"`
+	PerSecond  float64 `json:"perSecond"`
+	P50        float64 `json:"p50Ms"`
+	P95        float64 `json:"p95Ms"`
+	P99        float64 `json:"p99Ms"`
+	// Baseline is the same shape as raw SQL at the same concurrency; the ratios are ours over
+	// the baseline's (throughput: higher is better; p95: lower is better).
+	Baseline        *Figure `json:"baseline,omitempty"`
+	ThroughputRatio float64 `json:"throughputRatio,omitempty"`
+	P95Ratio        float64 `json:"p95Ratio,omitempty"`
+}
+
+// Check is one invariant: what it must be and what it was.
+type Check struct {
+	Name string `json:"name"`
+	Want string `json:"want"`
+	Got  string `json:"got"`
+	OK   bool   `json:"ok"`
+}
+
+func newReport(mode string, o Options) Report {
+	r := Report{Mode: mode, Target: o.Target.Name(), Tasks: o.Tasks, Writers: o.Writers, Rounds: o.Rounds,
+		Figures: []Figure{}, Checks: []Check{}, meters: map[string]*meter{}, baseline: map[string]string{}}
+	if o.Store != nil {
+		r.Dialect = string(o.Store.Dialect())
+	}
+	return r
+}
+
+// meter is the figure's meter, created on first use; raw names the baseline figure it is
+// compared with ("" for none).
+func (r *Report) meter(name, raw string) *meter {
+	if m, ok := r.meters[name]; ok {
+		return m
+	}
+	m := &meter{}
+	r.meters[name] = m
+	r.order = append(r.order, name)
+	if raw != "" {
+		r.baseline[name] = raw
+	}
+	return m
+}
+
+// check records an invariant; per round, so a name may repeat with the round's values.
+func (r *Report) check(name string, want, got any) {
+	w, g := fmt.Sprint(want), fmt.Sprint(got)
+	r.Checks = append(r.Checks, Check{Name: name, Want: w, Got: g, OK: w == g})
+}
+
+// finish turns the meters into figures and decides OK.
+func (r *Report) finish() {
+	raws := map[string]bool{}
+	for _, raw := range r.baseline {
+		raws[raw] = true
+	}
+	for _, name := range r.order {
+		if raws[name] {
+			continue
+		}
+		f := r.meters[name].figure(name)
+		if raw, ok := r.meters[r.baseline[name]]; ok && raw.figure("").Ops > 0 {
+			b := raw.figure(r.baseline[name])
+			f.Baseline = &b
+			if b.PerSecond > 0 {
+				f.ThroughputRatio = f.PerSecond / b.PerSecond
+			}
+			if b.P95 > 0 {
+				f.P95Ratio = f.P95 / b.P95
+			}
+		}
+		r.Figures = append(r.Figures, f)
+	}
+	r.OK = true
+	for _, c := range r.Checks {
+		r.OK = r.OK && c.OK
+	}
+}
+
+// Print writes the report as text: figures with the baseline and the ratios, then every
+// failed check (or that all held).
+func (r Report) Print(w io.Writer) {
+	where := r.Target
+	if r.Dialect != "" {
+		where += " on " + r.Dialect
+	}
+	fmt.Fprintf(w, "== %s (%s): %d tasks × %d writers × %d rounds\n", r.Mode, where, r.Tasks, r.Writers, r.Rounds)
+	fmt.Fprintf(w, "  %-34s %8s %9s %8s %8s %8s %9s %6s\n", "figure", "ops", "per s", "p50 ms", "p95 ms", "p99 ms", "conflicts", "errors")
+	for _, f := range r.Figures {
+		printFigure(w, f.Name, f)
+		if f.Baseline != nil {
+			printFigure(w, "  raw: "+f.Baseline.Name, *f.Baseline)
+			fmt.Fprintf(w, "  %-34s %8s %9s %26s\n", "  ratio (ours / raw)", "", ratio(f.ThroughputRatio), ratio(f.P95Ratio))
+		}
+		if f.FirstError != "" {
+			fmt.Fprintf(w, "    first error: %s\n", f.FirstError)
+		}
+	}
+	failed := 0
+	for _, c := range r.Checks {
+		if !c.OK {
+			failed++
+			fmt.Fprintf(w, "  FAILED %s: want %s, got %s\n", c.Name, c.Want, c.Got)
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if failed == 0 {
+		fmt.Fprintf(w, "  invariants: all %d checks held\n", len(r.Checks))
+	} else {
+		fmt.Fprintf(w, "  invariants: %d of %d checks failed\n", failed, len(r.Checks))
+	}
+}
+
+// ratio prints a ratio, or a dash where there is none (a figure timed as a whole has no p95).
+func ratio(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", x)
+}
+
+func printFigure(w io.Writer, name string, f Figure) {
+	fmt.Fprintf(w, "  %-34s %8d %9.1f %8.2f %8.2f %8.2f %9d %6d\n", strings.TrimSpace(name), f.Ops, f.PerSecond, f.P50, f.P95, f.P99, f.Conflicts, f.Errors)
+}

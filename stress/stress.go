@@ -1,0 +1,137 @@
+// Package stress is the load harness behind `web stress`: it drives the store directly, or a
+// running server over its HTTP API, with contended writes (cas, claim), a mixed inbox workload
+// and projection bursts, then checks exact invariants (counts, the store's audit) and reports
+// throughput and latency beside a raw-SQL baseline run at the same concurrency on the same
+// database. Timings are observations: only the invariants decide success.
+package stress
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"usertasks/repository"
+)
+
+// Modes are the workloads in the order `all` runs them.
+var Modes = []string{"cas", "claim", "mixed", "burst"}
+
+// Options configure one run.
+type Options struct {
+	Tasks   int // tasks per round (T)
+	Writers int // concurrent writers (W); readers in the mixed mode are half as many, at least one
+	Rounds  int // repetitions, each in a fresh tenant
+	// Target is the system under load: the store directly (NewStoreTarget) or a server (NewHTTPTarget).
+	Target Target
+	// Inspector reads the facts the invariants are checked against. Nil: the Target, when it
+	// is also an Inspector.
+	Inspector Inspector
+	// Store, when set, runs the store's audit after each round and the raw-SQL baseline on its
+	// database. Without it the report says both were skipped.
+	Store *repository.Store
+	// Progress receives a line per phase; nil discards them.
+	Progress io.Writer
+}
+
+func (o Options) withDefaults() Options {
+	if o.Tasks <= 0 {
+		o.Tasks = 50
+	}
+	if o.Writers <= 0 {
+		o.Writers = 4
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 1
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	if o.Inspector == nil {
+		o.Inspector, _ = o.Target.(Inspector)
+	}
+	return o
+}
+
+// ErrUnknownMode names a mode that is not one of Modes (nor "all").
+var ErrUnknownMode = errors.New("stress: unknown mode")
+
+// Run runs mode ("all" runs every one of Modes) and returns one report per mode. An error
+// means the run could not be carried out; failed invariants are in the reports (Report.OK).
+func Run(ctx context.Context, mode string, o Options) ([]Report, error) {
+	if o.Target == nil {
+		return nil, errors.New("stress: no target")
+	}
+	o = o.withDefaults()
+	if o.Inspector == nil {
+		return nil, errors.New("stress: no inspector for the invariants")
+	}
+	modes := []string{mode}
+	if mode == "all" {
+		modes = Modes
+	} else if !slices.Contains(Modes, mode) {
+		return nil, fmt.Errorf("%w %q", ErrUnknownMode, mode)
+	}
+	run, err := runID()
+	if err != nil {
+		return nil, err
+	}
+	var reports []Report
+	for _, m := range modes {
+		rep, err := runMode(ctx, m, run, o)
+		if err != nil {
+			return reports, fmt.Errorf("%s: %w", m, err)
+		}
+		reports = append(reports, rep)
+	}
+	return reports, nil
+}
+
+// runID names one run's tenants, so runs never see each other's tasks.
+func runID() (string, error) {
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// workload is one mode: it loads a round's tenant through the target and checks its invariants.
+type workload func(ctx context.Context, r *round) error
+
+var workloads = map[string]workload{
+	"cas":   casRound,
+	"claim": claimRound,
+	"mixed": mixedRound,
+	"burst": burstRound,
+}
+
+func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
+	rep := newReport(mode, o)
+	var raw *baseline
+	if o.Store != nil {
+		b, err := openBaseline(ctx, o.Store, run+mode)
+		if err != nil {
+			return rep, fmt.Errorf("baseline: %w", err)
+		}
+		defer b.close(context.WithoutCancel(ctx))
+		raw = b
+	} else {
+		rep.Notes = append(rep.Notes, "no database configured: the store's audit and the raw baseline were skipped")
+	}
+	for i := 1; i <= o.Rounds; i++ {
+		r := &round{opts: o, rep: &rep, tenant: fmt.Sprintf("stress-%s-%s-%d", run, mode, i), raw: raw}
+		fmt.Fprintf(o.Progress, "stress %s: round %d of %d in tenant %s\n", mode, i, o.Rounds, r.tenant)
+		if err := workloads[mode](ctx, r); err != nil {
+			return rep, err
+		}
+		if err := r.audit(ctx); err != nil {
+			return rep, err
+		}
+	}
+	rep.finish()
+	return rep, nil
+}
