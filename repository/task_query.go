@@ -286,7 +286,7 @@ var nothing = cond{"1 = 0", nil}
 func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	where := []cond{{"tenant_id = ?", []any{f.Tenant}}}
-	where = append(where, q.scopeConds(now)...)
+	where = append(where, q.scopeConds(now, dialect)...)
 
 	if len(f.Statuses) > 0 {
 		where = append(where, cond{"status IN ?", []any{statusStrings(f.Statuses)}})
@@ -355,7 +355,7 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 }
 
 // scopeConds is the authorization of the scope: who may see which rows.
-func (q *taskQuery) scopeConds(now time.Time) []cond {
+func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	me := f.Actor.Subject
 	personal := me.ID != "" && me.Provider != "" && me.Type != "" && sameTenant(me, f.Tenant) && !f.Actor.System
@@ -389,7 +389,7 @@ func (q *taskQuery) scopeConds(now time.Time) []cond {
 		return []cond{
 			{"status IN ?", []any{terminalStatuses}},
 			notBlocking,
-			q.historyCond(me),
+			q.historyCond(me, dialect),
 		}
 	case models.ScopeNeedsAttention:
 		// models.AttentionRule in SQL: never a terminal task; any health finding, open and
