@@ -44,7 +44,7 @@ verify: ## regenerate generated files (templ, go.mod) and fail on any diff; then
 golden: ## rewrite the SQL Server and Oracle golden SQL files from the store's dry-run output
 	UPDATE_GOLDEN=1 $(GO) test ./repository/ -run Golden -count=1
 
-scale: ## load the scale target (SCALE=small: a tenth) on SQLite and PostgreSQL; fail a dashboard statement over 50 ms
+scale: ## load the scale target (SCALE=small: a tenth) on SQLite, PostgreSQL and MariaDB; check every list, dashboard and worker plan
 	USERTASKS_SCALE=$(or $(SCALE),full) $(GO) test -count=1 -timeout 60m -run '^TestScale$$' -v ./repository/
 
 build: ## build the web binary (VERSION and COMMIT are stamped in for `web version`)

@@ -148,12 +148,15 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}
+		uncursored := slices.Clip(where)
 		if c, ok := q.cursorCond(); ok {
 			where = append(where, c)
 		}
 		var recs []taskRecord
 		if s.walksStatusDue(q) {
 			recs, err = s.statusDuePage(tx, q, where)
+		} else if s.walksNullsLast(q) {
+			recs, err = s.nullsLastPage(tasks, q, uncursored)
 		} else if err = applyConds(tasks().Select(summaryColumns), where).
 			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
 			err = translate(err)
@@ -283,7 +286,7 @@ var nothing = cond{"1 = 0", nil}
 func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	where := []cond{{"tenant_id = ?", []any{f.Tenant}}}
-	where = append(where, q.scopeConds(now)...)
+	where = append(where, q.scopeConds(now, dialect)...)
 
 	if len(f.Statuses) > 0 {
 		where = append(where, cond{"status IN ?", []any{statusStrings(f.Statuses)}})
@@ -352,7 +355,7 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 }
 
 // scopeConds is the authorization of the scope: who may see which rows.
-func (q *taskQuery) scopeConds(now time.Time) []cond {
+func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	me := f.Actor.Subject
 	personal := me.ID != "" && me.Provider != "" && me.Type != "" && sameTenant(me, f.Tenant) && !f.Actor.System
@@ -386,10 +389,7 @@ func (q *taskQuery) scopeConds(now time.Time) []cond {
 		return []cond{
 			{"status IN ?", []any{terminalStatuses}},
 			notBlocking,
-			{"((completed_by_provider = ? AND completed_by_type = ? AND completed_by_id = ?)" +
-				" OR EXISTS (SELECT 1 FROM user_task_events e WHERE e.tenant_id = ? AND e.task_id = user_tasks.id" +
-				" AND e.actor_provider = ? AND e.actor_type = ? AND e.actor_id = ?))",
-				[]any{me.Provider, string(me.Type), me.ID, f.Tenant, me.Provider, string(me.Type), me.ID}},
+			q.historyCond(me, dialect),
 		}
 	case models.ScopeNeedsAttention:
 		// models.AttentionRule in SQL: never a terminal task; any health finding, open and
@@ -469,20 +469,23 @@ func (q *taskQuery) cursorCond() (cond, bool) {
 		// Nulls come last: after a NULL row only NULL rows further along the id order.
 		return cond{"(" + col + " IS NULL AND id " + op + " ?)", []any{q.afterID}}, true
 	}
-	var v any
-	switch q.sort.kind {
-	case kindTime:
-		v = q.after.time
-	case kindInt:
-		v = q.after.int
-	default:
-		v = q.after.text
-	}
+	v := q.afterValue()
 	sql := col + " " + op + "= ? AND (" + col + " " + op + " ? OR id " + op + " ?)"
 	if q.sort.nullable {
 		return cond{"(" + col + " IS NULL OR (" + sql + "))", []any{v, v, q.afterID}}, true
 	}
 	return cond{"(" + sql + ")", []any{v, v, q.afterID}}, true
+}
+
+// afterValue is the cursor's sort value as bound in SQL.
+func (q *taskQuery) afterValue() any {
+	switch q.sort.kind {
+	case kindTime:
+		return q.after.time
+	case kindInt:
+		return q.after.int
+	}
+	return q.after.text
 }
 
 // orderBy is the query's order: nulls last (nullable columns), the column, then id, both in

@@ -74,6 +74,21 @@ func testQueryPlans(t *testing.T, h Harness) {
 			Assignee: models.AssigneeFilter{Participant: User("p1", "bob")}, IncludeTotal: true}},
 		{"AllByHealthCode", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortUpdated, Descending: true,
 			HealthCodes: []string{models.HealthNoParticipants, models.HealthFormResolutionFailed}, IncludeTotal: true}},
+		// The nullable sorts (nulls-last walks), the other sorts and directions, a search and
+		// a filter on each scope: the rest of the matrix the scale test runs at full size.
+		{"AssignedByTitleDesc", models.TaskFilter{Scope: models.ScopeAssigned, Actor: me, Sort: models.SortTitle, Descending: true, Search: "task"}},
+		{"AssignedByCompleted", models.TaskFilter{Scope: models.ScopeAssigned, Actor: me, Sort: models.SortCompleted, WorkflowDefinitionID: "def-01"}},
+		{"AvailableByDue", models.TaskFilter{Scope: models.ScopeAvailable, Actor: me, Sort: models.SortDue, IncludeTotal: true}},
+		{"AvailableByUpdatedSearch", models.TaskFilter{Scope: models.ScopeAvailable, Actor: me, Sort: models.SortUpdated, Search: "seeded"}},
+		{"HistoryByDueDesc", models.TaskFilter{Scope: models.ScopeHistory, Actor: me, Sort: models.SortDue, Descending: true}},
+		{"HistoryByTitleSearch", models.TaskFilter{Scope: models.ScopeHistory, Actor: me, Sort: models.SortTitle, Search: "task 0"}},
+		{"AllByCompleted", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortCompleted, IncludeTotal: true}},
+		{"AllByDueDesc", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortDue, Descending: true}},
+		{"AllByPrioritySearch", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortPriority, Search: "seeded", IncludeTotal: true}},
+		{"AllByCreatedWorkflow", models.TaskFilter{Scope: models.ScopeAll, Actor: boss, Sort: models.SortCreated, WorkflowDefinitionID: "def-03", IncludeTotal: true}},
+		{"NeedsAttentionByPriority", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortPriority, Descending: true}},
+		{"NeedsAttentionByDueDescSearch", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortDue, Descending: true, Search: "seeded"}},
+		{"NeedsAttentionByCompleted", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortCompleted}},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"UsesAnIndex", func(t *testing.T) {

@@ -1,47 +1,72 @@
-// Package scale fills a migrated database with a tenant's worth of tasks at the scale target
-// (100,000 open + 1,000,000 terminal tasks per tenant), straight into the tables with multi-row
-// INSERTs, so plans and timings can be checked on data the size production sees. Tests only;
-// production code never imports it.
+// Package seed fills a migrated database with tenants of generated tasks at the scale target
+// (100,000 open + 1,000,000 terminal tasks per tenant) straight into the tables with multi-row
+// INSERTs, so that plans and timings can be checked, and load run, on data the size production
+// sees. `web stress seed` and the scale test (repository/scale_test.go) use it.
 //
 // The rows use the store's column encodings (UTC times bound as time.Time, booleans as bool,
-// JSON actions, the lower-cased search projection) and are consistent with each other: every
-// task has its created event and one candidate row, claimed and finished tasks their events,
-// transitional tasks an accepted operation and a pending resumption, and the daily rollup
-// counts exactly the generated creations, claims and endings.
-package scale
+// JSON actions, the lower-cased search projection) and are consistent with each other, so that
+// `web audit` finds nothing: every task has its created event and one candidate row (a user, or
+// for a third of the people one of the groups), claimed and finished tasks their events,
+// transitional tasks an accepted operation and a pending resumption, each tenant's open-task
+// counter holds its open and transitional tasks, and the daily rollup counts exactly the
+// generated creations, claims and endings.
+package seed
 
 import (
-	"context"
-	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
 )
 
+// Tenant is one tenant to load: its name and how many tasks of each kind.
+type Tenant struct {
+	Name     string
+	Open     int // open and transitional tasks
+	Terminal int // completed, cancelled and timed-out tasks
+}
+
 // Options say what to load. The zero value of a field takes the default named on it.
 type Options struct {
-	Tenant   string // default "scale"
-	Open     int    // open and transitional tasks of Tenant
-	Terminal int    // terminal tasks of Tenant
-	// Other is a small second tenant (default "scale-other") with a hundredth of the tasks,
-	// so every query has another tenant's rows to skip.
-	Other string
+	Tenants []Tenant // loaded in this order; each must hold no task yet
 	// Now is the load's reference time (default: now, UTC); created times spread over the 90
 	// days before it.
 	Now  time.Time
-	Seed uint64 // default 1
-	// Batch is the rows per transaction (default 10,000).
+	Seed uint64 // default 1; tenant i draws from Seed+i
+	// Batch is the tasks per transaction (default 10,000).
 	Batch int
+	// Progress, when set, hears each step: a phase and, for "tasks", the tasks written so far
+	// of all tenants.
+	Progress func(Progress)
 }
 
-// Result counts what Load wrote for Options.Tenant, for tests that read it back.
+// Progress is one step of a load.
+type Progress struct {
+	Phase       Phase
+	Done, Total int    // tasks written so far and in all (PhaseTasks)
+	Tenant      string // the tenant being written (PhaseTasks)
+}
+
+// Phase names a step of Load.
+type Phase string
+
+// The phases of Load, in order. The index phases happen only on empty tables (see Load).
+const (
+	PhaseDropIndexes   Phase = "dropping secondary indexes"
+	PhaseTasks         Phase = "writing tasks"
+	PhaseCreateIndexes Phase = "building indexes"
+	PhaseAnalyze       Phase = "refreshing planner statistics"
+)
+
+// Result counts what Load wrote for one tenant, for tests and reports that read it back.
 type Result struct {
+	Tenant    string
+	Tasks     int
 	ByStatus  map[models.Status]int
 	Overdue   int // open tasks flagged overdue
 	Health    int // open and transitional tasks with a health finding
@@ -50,6 +75,31 @@ type Result struct {
 	Events    int
 	Stats     int // daily rollup rows
 	SampleID  string
+}
+
+// ErrTenantNotEmpty refuses to load into a tenant that already holds tasks: its counter and
+// rollup would have to be merged with what is there, and its lists would mix two data sets.
+var ErrTenantNotEmpty = errors.New("seed: the tenant already holds tasks")
+
+// validate checks the tenants: named (at most 64 bytes), each once, counts not negative.
+func (o Options) validate() error {
+	if len(o.Tenants) == 0 {
+		return errors.New("seed: no tenant to load")
+	}
+	seen := map[string]bool{}
+	for _, t := range o.Tenants {
+		if t.Name == "" || len(t.Name) > 64 {
+			return fmt.Errorf("seed: tenant name %q must be 1 to 64 bytes", t.Name)
+		}
+		if seen[t.Name] {
+			return fmt.Errorf("seed: tenant %q named twice", t.Name)
+		}
+		seen[t.Name] = true
+		if t.Open < 0 || t.Terminal < 0 {
+			return fmt.Errorf("seed: tenant %q: negative task counts", t.Name)
+		}
+	}
+	return nil
 }
 
 // Names of the generated data, exported so tests can filter by them.
@@ -89,81 +139,7 @@ func Person(i int) (id, name string) {
 	return fmt.Sprintf("u%03d", i), firstNames[i%len(firstNames)] + " " + lastNames[(i/len(firstNames))%len(lastNames)]
 }
 
-// Load writes the tasks of o into the migrated database db of dialect d (SQLite, PostgreSQL or
-// MySQL/MariaDB), one transaction per o.Batch tasks.
-func Load(ctx context.Context, db *sql.DB, d migrations.Dialect, o Options) (Result, error) {
-	o = o.withDefaults()
-	w := &writer{db: db, dialect: d, batch: o.Batch}
-	indexes, err := w.dropIndexes(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	main := newGenerator(o.Tenant, o.Open, o.Terminal, o.Now, o.Seed)
-	if err := w.load(ctx, main); err != nil {
-		return Result{}, err
-	}
-	other := newGenerator(o.Other, max(1, o.Open/100), max(1, o.Terminal/100), o.Now, o.Seed+1)
-	if err := w.load(ctx, other); err != nil {
-		return Result{}, err
-	}
-	for _, create := range indexes {
-		if _, err := db.ExecContext(ctx, create); err != nil {
-			return Result{}, fmt.Errorf("scale: recreate index: %w", err)
-		}
-	}
-	return main.res, nil
-}
-
-// loadedTables are the tables Load fills in bulk.
-var loadedTables = []string{"user_tasks", "user_task_candidates", "user_task_events", "user_task_operations", "user_task_resumptions"}
-
-// dropIndexes drops the secondary indexes of the bulk-loaded tables on SQLite and PostgreSQL
-// and returns the statements that create them again: building an index once after the load is
-// many times faster than maintaining it row by row. Primary keys stay. Elsewhere it drops nothing.
-func (w *writer) dropIndexes(ctx context.Context) ([]string, error) {
-	var q string
-	switch w.dialect {
-	case migrations.SQLite:
-		q = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('" +
-			strings.Join(loadedTables, "', '") + "')"
-	case migrations.Postgres:
-		q = "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.schemaname = current_schema() AND i.tablename IN ('" +
-			strings.Join(loadedTables, "', '") + "') AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)"
-	default:
-		return nil, nil
-	}
-	rows, err := w.db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("scale: list indexes: %w", err)
-	}
-	var names, creates []string
-	for rows.Next() {
-		var name, create string
-		if err := rows.Scan(&name, &create); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names, creates = append(names, name), append(creates, create)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for _, name := range names {
-		if _, err := w.db.ExecContext(ctx, "DROP INDEX "+name); err != nil {
-			return nil, fmt.Errorf("scale: drop index %s: %w", name, err)
-		}
-	}
-	return creates, nil
-}
-
 func (o Options) withDefaults() Options {
-	if o.Tenant == "" {
-		o.Tenant = "scale"
-	}
-	if o.Other == "" {
-		o.Other = "scale-other"
-	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
@@ -173,6 +149,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Batch <= 0 {
 		o.Batch = 10_000
+	}
+	if o.Progress == nil {
+		o.Progress = func(Progress) {}
 	}
 	return o
 }
@@ -232,7 +211,7 @@ func newGenerator(tenant string, open, terminal int, now time.Time, seed uint64)
 	actions, _ := json.Marshal(models.DefaultActions())
 	return &generator{tenant: tenant, open: open, terminal: terminal, now: now,
 		rng: rand.New(rand.NewPCG(seed, seed*7919)), actions: string(actions),
-		res:   Result{ByStatus: map[models.Status]int{}},
+		res:   Result{Tenant: tenant, Tasks: open + terminal, ByStatus: map[models.Status]int{}},
 		stats: map[statKey]int64{}, names: map[string]string{},
 		tasks: table{name: "user_tasks", columns: taskColumns}, cands: table{name: "user_task_candidates", columns: candidateColumns},
 		events: table{name: "user_task_events", columns: eventColumns}, ops: table{name: "user_task_operations", columns: operationColumns},
@@ -366,8 +345,7 @@ func (g *generator) task(i int) {
 	reference := "REF-" + strconv.Itoa(100000+i)
 	search := strings.ToLower(strings.Join([]string{title, "", reference, "", "", wf, wfName, instance, ""}, "\n"))
 	mode, users, groups := models.MembershipLive, 1, 0
-	g.candidate(id, status, created, person, pid, pname)
-	if g.rng.IntN(3) == 0 {
+	if g.candidate(id, status, created, person, pid, pname) == models.GroupParticipant {
 		users, groups = 0, 1
 	}
 	g.tasks.add(id, g.tenant, wf, wfName, 1, instance, "act-"+strconv.Itoa(i), "bm-"+id,
@@ -378,8 +356,9 @@ func (g *generator) task(i int) {
 		actionKey, completedBy[0], completedBy[1], completedBy[2], completedBy[3], ev.seq, ev.seq)
 }
 
-// candidate adds the task's one candidate row: a user, or for every third task a group.
-func (g *generator) candidate(task string, status models.Status, at time.Time, person int, pid, pname string) {
+// candidate adds the task's one candidate row: a user, or for every third person a group,
+// and returns which.
+func (g *generator) candidate(task string, status models.Status, at time.Time, person int, pid, pname string) models.ParticipantType {
 	typ, id, name, src := models.UserParticipant, pid, pname, models.SourceDirectUser
 	if person%3 == 0 {
 		gi := person % Groups
@@ -387,6 +366,7 @@ func (g *generator) candidate(task string, status models.Status, at time.Time, p
 	}
 	g.cands.add(models.NewID(), g.tenant, task, models.DefaultProvider, string(typ), id, name, string(src), "-",
 		string(status), at, at)
+	return typ
 }
 
 // operation adds a transitional task's accepted operation and its pending resumption.
@@ -416,84 +396,4 @@ func (e *eventSeq) add(typ models.EventType, at time.Time, person *int) {
 	}
 	e.g.events.add(models.NewID(), e.g.tenant, e.task, e.seq, e.seq, string(typ), at, actor[0], actor[1], actor[2], actor[3])
 	e.g.res.Events++
-}
-
-// writer writes tables in multi-row INSERTs.
-type writer struct {
-	db      *sql.DB
-	dialect migrations.Dialect
-	batch   int
-}
-
-func (w *writer) load(ctx context.Context, g *generator) error {
-	total := g.open + g.terminal
-	for start := 0; start < total; start += w.batch {
-		for i := start; i < min(total, start+w.batch); i++ {
-			g.task(i)
-		}
-		if err := w.flush(ctx, &g.tasks, &g.cands, &g.events, &g.ops, &g.resumes); err != nil {
-			return err
-		}
-	}
-	for k, n := range g.stats {
-		g.rollup.add(g.tenant, k.day, k.workflow, k.metric, k.bucket, g.names[k.workflow], n, g.now)
-	}
-	g.res.Stats = len(g.rollup.rows)
-	g.res.Workflows = len(g.names)
-	return w.flush(ctx, &g.rollup)
-}
-
-// flush writes the tables' rows in one transaction and empties them.
-func (w *writer) flush(ctx context.Context, tables ...*table) error {
-	tx, err := w.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit a no-op
-	for _, t := range tables {
-		per := max(1, 20_000/len(t.columns)) // under every dialect's bind limit
-		for len(t.rows) > 0 {
-			n := min(per, len(t.rows))
-			if _, err := tx.ExecContext(ctx, w.insert(t.name, t.columns, n), flat(t.rows[:n])...); err != nil {
-				return fmt.Errorf("scale: insert %s: %w", t.name, err)
-			}
-			t.rows = t.rows[n:]
-		}
-		t.rows = nil
-	}
-	return tx.Commit()
-}
-
-func flat(rows [][]any) []any {
-	out := make([]any, 0, len(rows)*len(rows[0]))
-	for _, r := range rows {
-		out = append(out, r...)
-	}
-	return out
-}
-
-// insert is a multi-row INSERT of n rows with the dialect's placeholders.
-func (w *writer) insert(name string, columns []string, n int) string {
-	var b strings.Builder
-	b.WriteString("INSERT INTO " + name + " (" + strings.Join(columns, ", ") + ") VALUES ")
-	p := 0
-	for r := range n {
-		if r > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('(')
-		for c := range columns {
-			if c > 0 {
-				b.WriteString(", ")
-			}
-			p++
-			if w.dialect == migrations.Postgres {
-				b.WriteString("$" + strconv.Itoa(p))
-			} else {
-				b.WriteByte('?')
-			}
-		}
-		b.WriteByte(')')
-	}
-	return b.String()
 }

@@ -1,16 +1,20 @@
-package scale_test
+package seed_test
 
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/stress/seed"
 	"usertasks/testfactory"
-	"usertasks/testfactory/scale"
 )
 
 // TestLoadReadsBack loads a small tenant on every dialect and reads it back through the store:
@@ -24,14 +28,25 @@ func TestLoadReadsBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		indexes := indexCount(t, db, s.Dialect())
-		res, err := scale.Load(ctx, db, s.Dialect(), scale.Options{Open: 400, Terminal: 1200, Batch: 500})
+		indexes := indexSignature(t, db, s.Dialect())
+		var phases []seed.Phase
+		results, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: "scale", Open: 400, Terminal: 1200},
+			{Name: "scale-other", Open: 4, Terminal: 12}}, Batch: 500, Progress: func(p seed.Progress) {
+			if n := len(phases); n == 0 || phases[n-1] != p.Phase {
+				phases = append(phases, p.Phase)
+			}
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := indexCount(t, db, s.Dialect()); got != indexes {
-			t.Errorf("%d indexes after the load, want the %d before it", got, indexes)
+		if got, want := fmt.Sprint(phases), fmt.Sprint([]seed.Phase{seed.PhaseDropIndexes, seed.PhaseTasks, seed.PhaseCreateIndexes, seed.PhaseAnalyze}); got != want {
+			t.Errorf("phases %s, want %s", got, want)
 		}
+		res := results[0]
+		if got := indexSignature(t, db, s.Dialect()); got != indexes {
+			t.Errorf("indexes after the load:\n%s\nwant the ones before it:\n%s", got, indexes)
+		}
+		auditClean(t, s)
 
 		task, err := s.Get(ctx, "scale", res.SampleID)
 		if err != nil {
@@ -110,20 +125,85 @@ func TestLoadReadsBack(t *testing.T) {
 			t.Errorf("rollup of %d counters: %d created by day, %d by workflow over %d workflows; want 1600, 1600, %d",
 				res.Stats, created, createdByFlow, len(flows), res.Workflows)
 		}
+
+		t.Run("ErrTenantNotEmpty", func(t *testing.T) {
+			_, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: "fresh", Open: 1}, {Name: "scale", Open: 1}}})
+			if !errors.Is(err, seed.ErrTenantNotEmpty) {
+				t.Fatalf("err = %v, want ErrTenantNotEmpty", err)
+			}
+			if _, err := s.Get(ctx, "fresh", res.SampleID); !errors.Is(err, models.ErrNotFound) {
+				t.Errorf("a refused load wrote tenant fresh: %v", err)
+			}
+		})
+		t.Run("BesideOtherTenantsKeepsIndexes", func(t *testing.T) {
+			var phases []seed.Phase
+			results, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: "more", Open: 30, Terminal: 20}},
+				Batch: 7, Progress: func(p seed.Progress) { phases = append(phases, p.Phase) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(phases, seed.PhaseDropIndexes) || results[0].Tasks != 50 {
+				t.Errorf("phases %v, result %+v: want no index dropped and 50 tasks", phases, results[0])
+			}
+			auditClean(t, s)
+		})
 	})
 }
 
-// indexCount counts the indexes of the schema (Load drops some and builds them again).
-func indexCount(t *testing.T, db *sql.DB, d migrations.Dialect) int {
+// auditClean runs every check of `web audit` over the whole store and fails on a finding.
+func auditClean(t *testing.T, s *repository.Store) {
 	t.Helper()
-	q := map[migrations.Dialect]string{
-		migrations.SQLite:   "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'",
-		migrations.Postgres: "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema()",
-		migrations.MySQL:    "SELECT COUNT(DISTINCT table_name, index_name) FROM information_schema.statistics WHERE table_schema = DATABASE()",
-	}[d]
-	var n int
-	if err := db.QueryRow(q).Scan(&n); err != nil {
+	ctx := context.Background()
+	findings, err := s.AuditTenantCounters(ctx, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	f := repository.AuditFilter{}
+	for {
+		page, err := s.Audit(ctx, f, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		findings = append(findings, page.Findings...)
+		if page.Done {
+			break
+		}
+		f.AfterTenant, f.AfterID = page.LastTenant, page.LastID
+	}
+	for i, x := range findings {
+		if i == 10 {
+			t.Errorf("... %d findings in all", len(findings))
+			break
+		}
+		t.Errorf("audit: %+v", x)
+	}
+}
+
+// indexSignature lists the indexes of the schema with their definitions (Load drops some and
+// builds them again).
+func indexSignature(t *testing.T, db *sql.DB, d migrations.Dialect) string {
+	t.Helper()
+	q := map[migrations.Dialect]string{
+		migrations.SQLite:   "SELECT name || ' ' || COALESCE(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name",
+		migrations.Postgres: "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname",
+		migrations.MySQL: "SELECT CONCAT_WS(' ', table_name, index_name, non_unique, seq_in_index, column_name, COALESCE(sub_part, ''), COALESCE(collation, '')) " +
+			"FROM information_schema.statistics WHERE table_schema = DATABASE() ORDER BY table_name, index_name, seq_in_index",
+	}[d]
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(line + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

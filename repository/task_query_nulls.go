@@ -1,0 +1,49 @@
+package repository
+
+import "gorm.io/gorm"
+
+// walksNullsLast reports whether the page of a nullable sort (due, completed) is read by
+// nullsLastPage: on the dialects of the scale target, except where statusDuePage serves it.
+func (s *Store) walksNullsLast(q *taskQuery) bool {
+	return s.walksIndexes() && q.sort.nullable && !s.walksStatusDue(q)
+}
+
+// nullsLastPage reads the page of a nullable sort in up to two ordered walks instead of one
+// ORDER BY CASE WHEN column IS NULL …, which no index serves, so every match was sorted (the
+// whole tenant for the all scope): first the rows with a value in (column, id) order, which
+// the sort's index (tenant_id, column, id) yields in order and stops after the page; then, only
+// when the page is not full, the rows without one in id order, which the same index yields
+// from its NULL entries. The order is orderBy's: NULLs last in both directions. where is the
+// query's conditions without the cursor: each walk takes its own half of it (cursorCond's
+// "column IS NULL OR …" would turn the first walk into an OR of two index ranges and a sort).
+// A cursor among the NULL rows skips the first walk.
+func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
+	dir, op := " ASC", ">"
+	if q.f.Descending {
+		dir, op = " DESC", "<"
+	}
+	col := q.sort.column
+	var out []taskRecord
+	undated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NULL")
+	switch {
+	case q.after != nil && q.after.null:
+		undated = undated.Where("id "+op+" ?", q.afterID)
+	default:
+		dated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NOT NULL")
+		if q.after != nil {
+			v := q.afterValue()
+			dated = dated.Where("("+col+" "+op+"= ? AND ("+col+" "+op+" ? OR id "+op+" ?))", v, v, q.afterID)
+		}
+		if err := dated.Order(col + dir + ", id" + dir).Limit(q.limit + 1).Find(&out).Error; err != nil {
+			return nil, translate(err)
+		}
+		if len(out) > q.limit {
+			return out, nil
+		}
+	}
+	var rest []taskRecord
+	if err := undated.Order("id" + dir).Limit(q.limit + 1 - len(out)).Find(&rest).Error; err != nil {
+		return nil, translate(err)
+	}
+	return append(out, rest...), nil
+}
