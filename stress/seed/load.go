@@ -276,7 +276,7 @@ func (w *writer) analyze(ctx context.Context) error {
 		q = "VACUUM ANALYZE" // what autovacuum leaves behind: statistics and a visibility map
 	case migrations.MySQL:
 		// ANALYZE TABLE answers with a result set, one status row per table.
-		rows, err := w.conn.QueryContext(ctx, "ANALYZE TABLE "+strings.Join(loadedTables, ", ")+", user_task_daily_stats, user_task_tenants")
+		rows, err := w.conn.QueryContext(ctx, "ANALYZE TABLE "+strings.Join(loadedTables, ", ")+", user_task_daily_stats, user_task_tenants, user_task_tenant_counters")
 		if err != nil {
 			return fmt.Errorf("seed: ANALYZE TABLE: %w", err)
 		}
@@ -311,14 +311,22 @@ func (w *writer) load(ctx context.Context, g *generator, progress func(int)) err
 	}
 	g.res.Stats = len(g.rollup.rows)
 	g.res.Workflows = len(g.names)
-	counter := table{name: "user_task_tenants", columns: []string{"tenant_id", "open_tasks", "updated_at"}}
-	counter.add(g.tenant, g.open, g.now)
-	// A tenant without tasks may still have its counter row (at zero): replace it.
+	// The open count goes to stripe 0 of the tenant's counter (migration 00008); the store
+	// spreads it over its stripes when it first meets the tenant.
+	tenant := table{name: "user_task_tenants", columns: []string{"tenant_id", "updated_at"}}
+	tenant.add(g.tenant, g.now)
+	counter := table{name: "user_task_tenant_counters", columns: []string{"tenant_id", "stripe", "open_tasks", "updated_at"}}
+	counter.add(g.tenant, 0, g.open, g.now)
+	// A tenant without tasks may still have its rows (at zero): replace them.
 	replace := func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "DELETE FROM user_task_tenants WHERE tenant_id = "+w.placeholder(1), g.tenant)
-		return err
+		for _, t := range []string{"user_task_tenant_counters", "user_task_tenants"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE tenant_id = "+w.placeholder(1), g.tenant); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return w.flush(ctx, replace, &g.rollup, &counter)
+	return w.flush(ctx, replace, &g.rollup, &tenant, &counter)
 }
 
 // flush writes the tables' rows in one transaction, after first (when not nil), and empties
