@@ -65,6 +65,11 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 		return models.Actor{}, unauthorized(err.Error())
 	}
 	name = truncate(strings.TrimSpace(name), models.MaxDisplayNameLength)
+	if models.TextProblem(name, models.Label) != "" {
+		// Control or bidirectional formatting characters would reach pages, events and logs:
+		// the name is only cosmetic, so it is dropped (the id shows) rather than the token refused.
+		name = ""
+	}
 
 	groupIDs, err := listClaim(c, names.Groups, false)
 	if err != nil {
