@@ -63,7 +63,12 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 	if err != nil {
 		return models.Actor{}, unauthorized(err.Error())
 	}
-	name = displayName(name)
+	name = truncate(strings.TrimSpace(name), models.MaxDisplayNameLength)
+	if models.TextProblem(name, models.Label) != "" {
+		// Control or bidirectional formatting characters would reach pages, events and logs:
+		// the name is only cosmetic, so it is dropped (the id shows) rather than the token refused.
+		name = ""
+	}
 
 	groupIDs, err := listClaim(c, names.Groups, false)
 	if err != nil {
@@ -183,19 +188,6 @@ func checkID(what, s string, maxLen int) error {
 		return unauthorized(what + " claim contains invalid characters")
 	}
 	return nil
-}
-
-// displayName is what the pages, events and tasks may show of a name claim: without the
-// characters a label refuses (controls, bidirectional overrides and isolates), trimmed and
-// shortened. The name is only a snapshot, so it is cleaned rather than refused.
-func displayName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if models.TextProblem(string(r), models.Label) != "" {
-			return -1
-		}
-		return r
-	}, s)
-	return truncate(strings.TrimSpace(s), models.MaxDisplayNameLength)
 }
 
 // truncate shortens s to at most n bytes without splitting a character.

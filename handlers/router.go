@@ -69,7 +69,7 @@ func New(d Deps) *echo.Echo {
 	}
 	// One budget per remote address for the JSON invitation endpoints and the guest page.
 	d.guestLimit = guestRateLimit()
-	e.Use(acceptRequestID, middleware.RequestID())
+	e.Use(acceptRequestID, middleware.RequestID(), baseSecurityHeaders)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
 		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {

@@ -68,7 +68,7 @@ func readInboxQuery(q url.Values) inboxQuery {
 		iq.scope = models.ScopeAssigned
 	}
 	if len(iq.filters.Query) > inboxSearchMax {
-		iq.filters.Query = truncateText(iq.filters.Query, inboxSearchMax)
+		iq.filters.Query = echoText(iq.filters.Query, inboxSearchMax)
 	}
 	if p := q.Get("prev"); p != "" {
 		iq.prev = strings.Split(p, ".")

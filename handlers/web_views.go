@@ -234,6 +234,7 @@ func (w *web) saveView(c echo.Context) error {
 			switch fe.Field {
 			case "name":
 				form.Errors["name"] = viewNameProblem(t, form.Name)
+				form.Name = echoText(form.Name, len(form.Name))
 			case "views":
 				form.Errors["form"] = t.Format(t.Views.LimitReached, models.MaxSavedViews)
 			default:
@@ -306,7 +307,7 @@ func (w *web) renameView(c echo.Context) error {
 		w.setFlash(c, webFlash{Key: flashViewRenamed, Title: v.Name})
 		return c.Redirect(http.StatusSeeOther, "/inbox/views")
 	case errors.As(err, &ve):
-		return w.renderManageViews(c, http.StatusUnprocessableEntity, id, truncateText(name, 4*models.MaxSavedViewName), viewNameProblem(catalog(c), name))
+		return w.renderManageViews(c, http.StatusUnprocessableEntity, id, echoText(name, 4*models.MaxSavedViewName), viewNameProblem(catalog(c), name))
 	}
 	return err
 }

@@ -112,6 +112,11 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	return err
 }
 
+// maxHeaderBytes bounds a request's line and headers (431 beyond): room for the largest bearer
+// token the verifier reads (auth.MaxTokenBytes, 32 KiB), the session cookies and a browser's
+// usual headers, instead of net/http's 1 MiB default per connection.
+const maxHeaderBytes = 64 << 10
+
 // newHTTPServer is the server of `web serve` with every phase of a connection bounded. The
 // live-update stream outlives the read and write timeouts by design: it lifts them for itself
 // and bounds each of its writes instead.
@@ -122,6 +127,7 @@ func newHTTPServer(h http.Handler, t httpTimeouts) *http.Server {
 		ReadTimeout:       t.Read,
 		WriteTimeout:      t.Write,
 		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    maxHeaderBytes,
 	}
 }
 
