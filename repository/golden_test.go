@@ -793,10 +793,23 @@ func outboxScenarios() []goldenScenario {
 		// The background workers' queries (worker_queries.go).
 		{"due-tasks", func(t *testing.T, g *goldenEnv) {
 			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
-			g.answer(fakeScript{Rows: goldenRows{"user_tasks": {{g.record(task)}}}.rows})
-			got, err := g.s.DueTasks(g.ctx, 200, "")
+			// One walk per open status; the second finds the task, the third nothing.
+			g.answer(fakeScript{Rows: goldenRows{"user_tasks": {nil, {g.record(task)}, nil}}.rows})
+			got, err := g.s.DueTasks(g.ctx, 200, nil)
 			goldenOK(t, err)
 			if len(got) != 1 {
+				t.Fatalf("got %d tasks", len(got))
+			}
+		}},
+		{"due-tasks-next-page", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{CandidateUsers: []string{"u1"}})
+			task.Status = models.StatusAvailable
+			due := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+			task.DueAt = &due
+			g.answer(fakeScript{Rows: goldenRows{"user_tasks": {nil}}.rows})
+			got, err := g.s.DueTasks(g.ctx, 200, &task)
+			goldenOK(t, err)
+			if len(got) != 0 {
 				t.Fatalf("got %d tasks", len(got))
 			}
 		}},

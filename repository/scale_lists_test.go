@@ -206,7 +206,7 @@ func sortedRows(t *testing.T, d migrations.Dialect, db *sql.DB, stmt, plan strin
 // scaleWorkerReads are the background workers' reads at the scale target.
 func scaleWorkerReads(ctx context.Context, s *repository.Store) []scaleRead {
 	return []scaleRead{
-		{"due sweep", func() error { _, err := s.DueTasks(ctx, 100, ""); return err }},
+		{"due sweep", func() error { _, err := s.DueTasks(ctx, 100, nil); return err }},
 		{"reconciliation", func() error { _, err := s.ReconcileTasks(ctx, "scale", time.Minute, "", 100); return err }},
 		{"known bookmarks", func() error { _, err := s.KnownBookmarks(ctx, "scale", []string{"bm-x", "bm-y"}); return err }},
 		{"tenants", func() error { _, err := s.Tenants(ctx); return err }},

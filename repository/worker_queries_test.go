@@ -131,6 +131,20 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 			t.Fatalf("due tasks %v, want %v", got, want)
 		}
 
+		t.Run("PagesOfOneCrossStatusesAndEqualDueDates", func(t *testing.T) {
+			s := h.Open(t, clock.opts())
+			var want []string
+			for _, st := range []models.Status{models.StatusAssigned, models.StatusUnassigned, models.StatusAvailable} {
+				for range 3 {
+					want = append(want, storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past, Status: st}).ID)
+				}
+			}
+			slices.Sort(want)
+			if got := wqDuePages(t, s, 1); !slices.Equal(got, want) {
+				t.Fatalf("due tasks in pages of one %v, want each of %v once", got, want)
+			}
+		})
+
 		t.Run("TheDatabaseClockDecides", func(t *testing.T) {
 			clock.advance(2 * time.Hour)
 			want := append(want, later.ID)
@@ -140,7 +154,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 			}
 		})
 		t.Run("SafeColumnsOnly", func(t *testing.T) {
-			page, err := s.DueTasks(wqCtx(t), 1, "")
+			page, err := s.DueTasks(wqCtx(t), 1, nil)
 			if err != nil || len(page) != 1 {
 				t.Fatalf("page %v, %v", page, err)
 			}
@@ -400,7 +414,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 func wqDuePages(t *testing.T, s *repository.Store, size int) []string {
 	t.Helper()
 	var ids []string
-	after := ""
+	var after *models.Task
 	for {
 		page, err := s.DueTasks(wqCtx(t), size, after)
 		if err != nil {
@@ -408,8 +422,9 @@ func wqDuePages(t *testing.T, s *repository.Store, size int) []string {
 		}
 		ids = wqAppendIDs(ids, page)
 		if len(page) < size {
+			slices.Sort(ids) // pages run by status, due date and id: compare the set
 			return ids
 		}
-		after = page[len(page)-1].ID
+		after = &page[len(page)-1]
 	}
 }

@@ -13,7 +13,7 @@ import (
 type SweepStore interface {
 	LeaseStore
 	models.Mutator
-	DueTasks(ctx context.Context, limit int, afterID string) ([]models.Task, error)
+	DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error)
 }
 
 // SweepLease is the name of the due sweep's lease.
@@ -86,7 +86,7 @@ func (r *SweepResult) count(tenant string, add func(*SweepCounts)) {
 func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 	var res SweepResult
 	held, err := withLease(ctx, s.store, SweepLease, s.o.Owner, s.o.LeaseTTL, s.log, func(renew func() error) error {
-		after := ""
+		var after *models.Task
 		for {
 			page, err := s.store.DueTasks(ctx, s.o.PageSize, after)
 			if err != nil {
@@ -100,7 +100,7 @@ func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 			if len(page) < s.o.PageSize {
 				break
 			}
-			after = page[len(page)-1].ID
+			after = &page[len(page)-1]
 			if err := renew(); err != nil {
 				return err // lost: another node sweeps on from here
 			}
