@@ -139,6 +139,7 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 func workersOptions(cfg config) workers.Options {
 	return workers.Options{
 		DispatchEvery:  cfg.Cadence.Dispatch,
+		Dispatcher:     workers.DispatcherOptions{LeaseFor: cfg.Cadence.DispatchLease},
 		SweepEvery:     cfg.Cadence.DueSweep,
 		ReconcileEvery: cfg.Cadence.Reconcile,
 		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},

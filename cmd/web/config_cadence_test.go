@@ -16,7 +16,7 @@ func TestLoadConfigWorkerCadence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := cadence{Dispatch: time.Second, DueSweep: time.Minute, Reconcile: 15 * time.Minute, ReconcileQuiet: 5 * time.Minute}
+		want := cadence{Dispatch: time.Second, DispatchLease: 5 * time.Minute, DueSweep: time.Minute, Reconcile: 15 * time.Minute, ReconcileQuiet: 5 * time.Minute}
 		if cfg.Cadence != want {
 			t.Fatalf("cadence %+v, want %+v", cfg.Cadence, want)
 		}
@@ -24,6 +24,7 @@ func TestLoadConfigWorkerCadence(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		cfg, err := loadConfig(env(vars(t, map[string]string{
 			"USERTASKS_DISPATCH_INTERVAL":      "100ms",
+			"USERTASKS_DISPATCH_LEASE":         "2s",
 			"USERTASKS_DUE_SWEEP_INTERVAL":     "30s",
 			"USERTASKS_RECONCILE_INTERVAL":     "1h30m",
 			"USERTASKS_RECONCILE_QUIET_PERIOD": "2m",
@@ -31,7 +32,7 @@ func TestLoadConfigWorkerCadence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := cadence{Dispatch: 100 * time.Millisecond, DueSweep: 30 * time.Second, Reconcile: 90 * time.Minute, ReconcileQuiet: 2 * time.Minute}
+		want := cadence{Dispatch: 100 * time.Millisecond, DispatchLease: 2 * time.Second, DueSweep: 30 * time.Second, Reconcile: 90 * time.Minute, ReconcileQuiet: 2 * time.Minute}
 		if cfg.Cadence != want {
 			t.Fatalf("cadence %+v, want %+v", cfg.Cadence, want)
 		}
@@ -67,6 +68,12 @@ func TestLoadConfigWorkerCadence(t *testing.T) {
 			if want := c.name + "=\"" + c.value + "\": must be at least 100ms"; err == nil || err.Error() != want {
 				t.Errorf("%s=%q: %v, want %q", c.name, c.value, err, want)
 			}
+		}
+	})
+	t.Run("ErrLeaseTooShort", func(t *testing.T) {
+		_, err := loadConfig(env(vars(t, map[string]string{"USERTASKS_DISPATCH_LEASE": "999ms"})), true)
+		if want := `USERTASKS_DISPATCH_LEASE="999ms": must be at least 1s`; err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %q", err, want)
 		}
 	})
 	t.Run("ServeRefusesWithOneLine", func(t *testing.T) {

@@ -79,6 +79,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_FORMS_DIR", set: text(&c.FormsDir)},
 
 		{name: "USERTASKS_DISPATCH_INTERVAL", set: duration(&c.Cadence.Dispatch, minCadence, "")},
+		{name: "USERTASKS_DISPATCH_LEASE", set: duration(&c.Cadence.DispatchLease, minDispatchLease, "")},
 		{name: "USERTASKS_DUE_SWEEP_INTERVAL", set: duration(&c.Cadence.DueSweep, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_INTERVAL", set: duration(&c.Cadence.Reconcile, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_QUIET_PERIOD", set: duration(&c.Cadence.ReconcileQuiet, minCadence, "")},
