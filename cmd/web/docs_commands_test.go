@@ -6,11 +6,13 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"usertasks/keyring"
@@ -42,7 +44,12 @@ const asWebEnv = "UT_DOCTEST_RUN_AS_WEB"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asWebEnv) == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], environ(os.Environ()), os.Stdout, os.Stderr))
+		// As main does: SIGTERM and Ctrl-C end the command gracefully (the crash test stops
+		// its last server so).
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, os.Args[1:], environ(os.Environ()), os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
