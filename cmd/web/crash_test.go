@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -122,7 +123,7 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 
 	checkCrash(t, client, runtime, load, tasks)
 	srv.stop(t)
-	if out, err := srv.command("audit").CombinedOutput(); err != nil {
+	if out, err := srv.command("audit").CombinedOutput(); err != nil || !strings.Contains(string(out), "clean: no findings") {
 		t.Errorf("web audit after the crashes: %v\n%s", err, out)
 	}
 	stimuli, repeats := runtime.deliveries()
@@ -465,6 +466,7 @@ func (s *crashServer) start(t *testing.T) {
 	exited := make(chan struct{})
 	go func(cmd *exec.Cmd) { cmd.Wait(); close(exited) }(s.cmd)
 	s.exited = exited
+	probe := &http.Client{Timeout: 5 * time.Second}
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
@@ -473,7 +475,7 @@ func (s *crashServer) start(t *testing.T) {
 			t.Fatalf("web serve exited at start (output in the log below)")
 		case <-time.After(50 * time.Millisecond):
 		}
-		if res, err := http.Get("http://" + s.addr + "/readyz"); err == nil {
+		if res, err := probe.Get("http://" + s.addr + "/readyz"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
 				return
