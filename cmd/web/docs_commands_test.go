@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"usertasks/docstore/docstoretest"
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
@@ -44,7 +45,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asWebEnv) == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], environ(os.Environ()), os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	docstoretest.Stop()
+	os.Exit(code)
 }
 
 // docRunners are the runners a shell block may name.
