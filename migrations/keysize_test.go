@@ -108,7 +108,7 @@ func TestIndexKeysFit(t *testing.T) {
 	t.Run("ErrOversizedKeyNamed", func(t *testing.T) {
 		wide := []Table{{
 			Name:       "wide",
-			Columns:    []Column{{"id", Varchar, 36, NotNull}, {"tenant_id", Varchar, 64, NotNull}, {"note", Varchar, 800, NotNull}, {"body", Text, 0, NotNull}},
+			Columns:    []Column{column("id", Varchar, 36), column("tenant_id", Varchar, 64), column("note", Varchar, 800), column("body", Text, 0)},
 			PrimaryKey: []string{"id"},
 			Indexes:    []Index{index("ix_wide_note", "tenant_id", "note"), index("ix_wide_body", "body")},
 		}}

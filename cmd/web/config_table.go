@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"usertasks/auth"
+	"usertasks/docstore"
 	"usertasks/keyring"
 	"usertasks/repository"
 	"usertasks/websession"
@@ -136,6 +137,13 @@ func retired(name, _ string) error {
 }
 
 func (c *config) setDatabaseURL(name, v string) error {
+	if docstore.IsURL(v) {
+		if _, err := docstore.ParseURL(v); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		c.DatabaseURL = v
+		return nil
+	}
 	if _, err := repository.ParseURL(v); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

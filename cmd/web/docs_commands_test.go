@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"usertasks/docstore/docstoretest"
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
@@ -51,7 +52,9 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	docstoretest.Stop()
+	os.Exit(code)
 }
 
 // docRunners are the runners a shell block may name.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pressly/goose/v3"
 
+	"usertasks/docstore"
 	"usertasks/migrations"
 	"usertasks/repository"
 )
@@ -31,6 +32,9 @@ func migrateCommand(ctx context.Context, args []string, env environment, stdout,
 		return err
 	}
 	warnUnknown(env, newLogger(cfg, stderr))
+	if docstore.IsURL(cfg.DatabaseURL) {
+		return migrateDocuments(ctx, fs.Arg(0), cfg.DatabaseURL, stdout)
+	}
 	db, dialect, err := repository.OpenSQL(cfg.DatabaseURL)
 	if err != nil {
 		return err

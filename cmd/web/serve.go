@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"usertasks/docstore"
 	"usertasks/handlers"
 	"usertasks/migrations"
 	"usertasks/repository"
@@ -30,6 +31,9 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Arg(0))
+	}
+	if docstore.IsURL(env.value("USERTASKS_DATABASE_URL")) {
+		return fmt.Errorf("refusing to serve: %w", docstore.ErrServeUnsupported)
 	}
 	cfg, err := loadConfig(env, true)
 	if err != nil {
