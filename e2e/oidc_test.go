@@ -133,6 +133,27 @@ func TestOIDCSignIn(t *testing.T) {
 		p.wantRefused(p.finishOIDC(), "nonce mismatch", false)
 	})
 
+	t.Run("ProviderError", func(t *testing.T) {
+		// prompt=none with no one signed in at the provider: the provider sends the browser
+		// straight back with error=login_required, and the app shows its login page.
+		p := rig.open(t)
+		rig.idp.set(func(q url.Values) { q.Set("prompt", "none") }, nil, 0)
+		p.navigate("/login")
+		ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+		defer cancel()
+		res, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(testid("login-oidc")), chromedp.NodeVisible))
+		if err != nil {
+			t.Fatalf("follow the OIDC sign-in link: %v", err)
+		}
+		p.wantRefused(res, "provider error: login_required", false)
+		if loc := rig.idp.callbackURL(t); !strings.Contains(loc, "error=login_required") {
+			t.Errorf("the provider sent the browser back to %s, want error=login_required", loc)
+		}
+		if tok := rig.idp.exchanges("/oauth/token"); len(tok) != 0 {
+			t.Errorf("the app went to the token endpoint after the provider's error: %v", tok)
+		}
+	})
+
 	t.Run("Logout", func(t *testing.T) {
 		p := rig.open(t)
 		p.startOIDC(false)
