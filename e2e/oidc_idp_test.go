@@ -59,7 +59,7 @@ type idpExchange struct {
 	Form         url.Values // a token request's form
 	Status       int
 	Location     string // a redirect's target, as the browser got it
-	Body         string // the start of a token endpoint answer
+	Body         string // a token endpoint answer (its first 8 KiB)
 }
 
 // startIDP runs the provider until the test ends. appBase is the app's base URL, whose
@@ -176,8 +176,8 @@ func (r *idpRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.WriteHeader(http.StatusOK)
 	}
-	if r.body.Len() < 512 {
-		r.body.Write(b[:min(len(b), 512-r.body.Len())])
+	if r.body.Len() < 8192 {
+		r.body.Write(b[:min(len(b), 8192-r.body.Len())])
 	}
 	return r.ResponseWriter.Write(b)
 }

@@ -65,6 +65,11 @@ func TestOIDCSignIn(t *testing.T) {
 		if tok[0].Status != http.StatusOK || !strings.Contains(tok[0].Body, `"id_token"`) {
 			t.Errorf("the provider answered the token request %d %.200s; want 200 with an ID token", tok[0].Status, tok[0].Body)
 		}
+		// offline_access, which the provider offers, brings the refresh token that keeps the
+		// session's identity current.
+		if !slices.Contains(strings.Fields(q.Get("scope")), "offline_access") || !strings.Contains(tok[0].Body, `"refresh_token"`) {
+			t.Errorf("scope %q and token answer without a refresh token: the session would end at its first refresh", q.Get("scope"))
+		}
 	})
 
 	t.Run("PKCEVerifierRefusedByProvider", func(t *testing.T) {
