@@ -167,17 +167,23 @@ func TestOIDCSignIn(t *testing.T) {
 		if session == "" {
 			t.Fatal("no session cookie after signing in")
 		}
+		// A copy of the cookie in another browser is the same session, until the sign-out.
+		q := &oidcPage{page: rig.b.open(t, rig.srv.URL, idpUser+"-copy", desktop, rig.shots), rig: rig}
+		q.setCookie(sessionCookie, session)
+		q.navigate("/inbox")
+		q.waitVisible(testid("user-name"))
+
 		p.submit("sign out", testid("sign-out"))
 		p.waitVisible(testid("login-page"))
 		p.shot("signed-out")
 		if p.cookie(sessionCookie) != "" {
 			t.Error("the session cookie outlived the sign-out")
 		}
-		// A copy of the old cookie, in another browser, no longer signs anyone in.
-		q := rig.open(t)
-		q.setCookie(sessionCookie, session)
 		q.navigate("/inbox")
 		q.wantSignedOut()
+		if len(rig.idp.exchanges("/end_session")) != 0 {
+			t.Error("the provider's end_session was reached: update docs/reliability.md (RP-initiated logout)")
+		}
 	})
 }
 
