@@ -85,6 +85,13 @@ var listening = regexp.MustCompile(`listening on (http://[0-9.:\[\]a-z]+)`)
 // SQLite file and a free loopback port, until the test ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
+	return startServerEnv(t)
+}
+
+// startServerEnv is startServer with more environment variables, which override the defaults
+// (the last of two settings of one variable wins).
+func startServerEnv(t *testing.T, env ...string) *server {
+	t.Helper()
 	bin := buildWeb(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -95,6 +102,7 @@ func startServer(t *testing.T) *server {
 		"USERTASKS_DATABASE_URL=sqlite:"+filepath.Join(dir, "e2e.db"),
 		"USERTASKS_LISTEN_ADDR=127.0.0.1:0",
 	)
+	cmd.Env = append(cmd.Env, env...)
 	// Interrupt first: a graceful shutdown ends the live streams and releases leases.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 15 * time.Second
