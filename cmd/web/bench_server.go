@@ -142,6 +142,7 @@ func (s *benchServer) readLog(r io.Reader, pprofCh chan<- string) {
 			s.keep(string(line))
 		}
 	}
+	_, _ = io.Copy(io.Discard, r) // a line past the buffer: keep draining, the server must never block on its log
 }
 
 func (s *benchServer) keep(line string) {
