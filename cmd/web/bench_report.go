@@ -43,9 +43,9 @@ type benchDialect struct {
 	Dialect        string          `json:"dialect"`
 	Figures        []benchFigure   `json:"figures"`
 	Pages          []benchPage     `json:"pages"`
-	WriteSeconds   float64         `json:"writeSeconds"`  // the write phase, server start to stop
-	SeedSeconds    float64         `json:"seedSeconds"`   // seeding the scale target
-	MatrixSeconds  float64         `json:"matrixSeconds"` // the inbox matrix under the mixed load
+	WriteSeconds   float64         `json:"writeSeconds"`          // the write phase, server start to stop
+	SeedSeconds    float64         `json:"seedSeconds"`           // seeding the scale target
+	MatrixSeconds  float64         `json:"matrixSeconds"`         // the inbox matrix under the mixed load
 	ProfileMode    string          `json:"profileMode,omitempty"` // the write mode furthest below its target
 	ProfileSeconds int             `json:"profileSeconds,omitempty"`
 	Profile        []string        `json:"profileTop,omitempty"`
