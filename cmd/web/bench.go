@@ -138,6 +138,7 @@ exit 0 when the run completed (targets missed included), 1 when it could not.`,
 		return err
 	}
 
+	stderr = benchProgress{w: stderr, start: time.Now()}
 	rep := benchReport{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Machine: benchMachineInfo(), Settings: o}
 	started := time.Now()
 	for _, d := range o.Dialects {
@@ -163,6 +164,19 @@ exit 0 when the run completed (targets missed included), 1 when it could not.`,
 		return err
 	}
 	return nil
+}
+
+// benchProgress prefixes each progress line with the time since the run began.
+type benchProgress struct {
+	w     io.Writer
+	start time.Time
+}
+
+func (p benchProgress) Write(b []byte) (int, error) {
+	if _, err := fmt.Fprintf(p.w, "[%s] ", time.Since(p.start).Round(time.Second)); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
 }
 
 func firstNonEmpty(xs ...string) string {
