@@ -467,22 +467,37 @@ func benchMachineInfo() benchMachine {
 
 var errBenchSplice = errors.New("bench: the report's markers are out of order")
 
-// spliceBenchReport replaces the text between the markers of path with section (markers
-// included in section), or appends section when the file has none.
+// spliceBenchReport replaces the text between the markers of path, each on a line of its own,
+// with section (markers included in section), or appends section when the file has none. A
+// marker quoted inside a line (prose about it) is not one.
 func spliceBenchReport(path, section string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	doc := string(b)
-	i, j := strings.Index(doc, benchBegin), strings.Index(doc, benchEnd)
+	lines := strings.SplitAfter(doc, "\n")
+	begin, end, at := -1, -1, 0
+	for _, l := range lines {
+		switch strings.TrimRight(l, "\r\n") {
+		case benchBegin:
+			if begin < 0 {
+				begin = at
+			}
+		case benchEnd:
+			if end < 0 {
+				end = at + len(l)
+			}
+		}
+		at += len(l)
+	}
 	switch {
-	case i < 0 && j < 0:
+	case begin < 0 && end < 0:
 		doc = strings.TrimRight(doc, "\n") + "\n\n" + section
-	case i < 0 || j < i:
+	case begin < 0 || end < begin:
 		return errBenchSplice
 	default:
-		doc = doc[:i] + strings.TrimRight(section, "\n") + doc[j+len(benchEnd):]
+		doc = doc[:begin] + section + doc[end:]
 	}
 	return os.WriteFile(path, []byte(doc), 0o644)
 }

@@ -17,8 +17,8 @@ func TestStressBenchEndToEnd(t *testing.T) {
 	t.Setenv(asWebEnv, "1") // the child servers are this binary; TestMain makes it act as web
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "benchmarks.md")
-	before, after := "# Benchmarks\n\nhand-written text\n\n", "\n\n## Later, hand-written\n\nkept\n"
-	if err := os.WriteFile(doc, []byte(before+benchBegin+"\nan old run\n"+benchEnd+after), 0o644); err != nil {
+	before, after := "# Benchmarks\n\nhand-written text about `"+benchBegin+"`\n\n", "\n## Later, hand-written\n\nkept\n"
+	if err := os.WriteFile(doc, []byte(before+benchBegin+"\nan old run\n"+benchEnd+"\n"+after), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, map[string]string{}, "stress", "bench", "--scale", "tiny", "--dialects", "sqlite",
@@ -87,8 +87,8 @@ func TestStressBenchEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(md)
-	if !strings.HasPrefix(s, before+benchBegin) || !strings.HasSuffix(s, benchEnd+after) || strings.Contains(s, "an old run") ||
-		strings.Count(s, benchBegin) != 1 || strings.Count(s, benchEnd) != 1 {
+	if !strings.HasPrefix(s, before+benchBegin) || !strings.HasSuffix(s, benchEnd+"\n"+after) || strings.Contains(s, "an old run") ||
+		strings.Count(s, benchBegin) != 2 || strings.Count(s, benchEnd) != 1 {
 		t.Fatalf("the section was not spliced in place of the old one:\n%s", s)
 	}
 	for _, f := range want {
@@ -141,7 +141,12 @@ func TestSpliceBenchReport(t *testing.T) {
 	if err := spliceBenchReport(path, section); err != nil || read() != "# B\n\n"+section {
 		t.Fatalf("replace twice: %v %q", err, read())
 	}
-	bad := "x " + benchEnd + " y " + benchBegin + " z"
+	write("# B\nprose quoting " + benchBegin + " and " + benchEnd + "\n" + section + "tail\n")
+	if err := spliceBenchReport(path, strings.Replace(section, "new", "newer", 1)); err != nil ||
+		read() != "# B\nprose quoting "+benchBegin+" and "+benchEnd+"\n"+strings.Replace(section, "new", "newer", 1)+"tail\n" {
+		t.Fatalf("quoted markers: %v %q", err, read())
+	}
+	bad := "x\n" + benchEnd + "\ny\n" + benchBegin + "\nz"
 	write(bad)
 	if err := spliceBenchReport(path, section); !errors.Is(err, errBenchSplice) || read() != bad {
 		t.Fatalf("out of order: %v %q", err, read())
