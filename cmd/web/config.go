@@ -43,6 +43,8 @@ type config struct {
 	// Tracing: OpenTelemetry spans to an OTLP/HTTP collector, when one is configured
 	// (config_tracing.go).
 	Tracing tracingConfig
+	// PprofAddr, when set, serves net/http/pprof on this loopback address (config_pprof.go).
+	PprofAddr string
 	// UnassignedAttentionAfter: an open task without an assignee for longer than this, from
 	// its creation, needs attention.
 	UnassignedAttentionAfter time.Duration

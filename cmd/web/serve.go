@@ -91,6 +91,14 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 		}
 		log.Info("metrics are served on their own address", "url", "http://"+addr.String()+"/metrics")
 	}
+	if cfg.PprofAddr != "" {
+		addr, err := servePprof(work, cfg.PprofAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		log.Info("profiles are served on a loopback address", "url", "http://"+addr.String()+"/debug/pprof/")
+	}
 	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

@@ -28,6 +28,7 @@ func stressCommands() []command {
 		{"mixed", "readers page the inbox while workers claim and complete and the loopback finalizes", stressMode("mixed")},
 		{"burst", "every bookmark is projected W times at once: one task each", stressMode("burst")},
 		{"all", "cas, claim, mixed and burst in turn", stressMode("all")},
+		{"bench", "the benchmark set (make bench): writes, startup, the inbox matrix at scale, RSS, a profile", stressBenchCommand},
 		{"seed", "load generated tenants at the scale target (--open, --terminal) for benchmarks", stressSeedCommand},
 	}
 }

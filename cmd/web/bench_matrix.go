@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"usertasks/models"
+	"usertasks/repository"
+	"usertasks/stress"
+	"usertasks/stress/seed"
+)
+
+// benchTenant is the tenant the bench seeds for the inbox matrix.
+const benchTenant = "bench"
+
+// benchCase is one page of the inbox matrix: a scope for its actor, a sort, a direction and a
+// variant (plain, search, workflow filter), first page or a deep cursor.
+type benchCase struct {
+	name  string
+	scope models.Scope
+	actor models.Actor
+	f     models.TaskFilter // for the raw side, without cursor and limit
+	query url.Values        // for the API, without cursor and limit
+}
+
+// benchCases is every scope (assigned, available for a user in 5 groups, history, all, needs
+// attention) × every sort × both directions × plain, with a search, with a workflow filter:
+// the matrix of repository/scale_lists_test.go, over the API.
+func benchCases() []benchCase {
+	person, _ := seed.Person(7)
+	worker := models.Actor{Tenant: benchTenant, DisplayName: person,
+		Subject:     models.ParticipantRef{Tenant: benchTenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: person},
+		Permissions: []string{models.PermView, models.PermClaim, models.PermComplete}}
+	for _, g := range []string{"g00", "g03", "g06", "g01", "g02"} {
+		worker.Groups = append(worker.Groups, models.ParticipantRef{Tenant: benchTenant, Provider: models.DefaultProvider, Type: models.GroupParticipant, ID: g})
+	}
+	manager := models.Actor{Tenant: benchTenant, DisplayName: "bench-manager", Manager: true, Permissions: []string{"user-tasks:*"},
+		Subject: models.ParticipantRef{Tenant: benchTenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "bench-manager"}}
+	scopes := []struct {
+		scope models.Scope
+		actor models.Actor
+	}{
+		{models.ScopeAssigned, worker}, {models.ScopeAvailable, worker}, {models.ScopeHistory, worker},
+		{models.ScopeAll, manager}, {models.ScopeNeedsAttention, manager},
+	}
+	variants := []struct {
+		name  string
+		apply func(*models.TaskFilter, url.Values)
+	}{
+		{"", func(*models.TaskFilter, url.Values) {}},
+		{" search", func(f *models.TaskFilter, q url.Values) { f.Search = "review"; q.Set("search", "review") }},
+		{" workflow", func(f *models.TaskFilter, q url.Values) {
+			f.WorkflowDefinitionID = seed.WorkflowID(1)
+			q.Set("workflowDefinitionId", seed.WorkflowID(1))
+		}},
+	}
+	var out []benchCase
+	for _, sc := range scopes {
+		for _, sort := range []models.SortKey{models.SortCreated, models.SortDue, models.SortPriority, models.SortTitle,
+			models.SortUpdated, models.SortCompleted} {
+			for _, desc := range []bool{false, true} {
+				for _, v := range variants {
+					dir := map[bool]string{false: "asc", true: "desc"}[desc]
+					f := models.TaskFilter{Tenant: benchTenant, Actor: sc.actor, Scope: sc.scope, Sort: sort, Descending: desc}
+					q := url.Values{"scope": {string(sc.scope)}, "sort": {string(sort)}, "direction": {dir}}
+					v.apply(&f, q)
+					out = append(out, benchCase{fmt.Sprintf("%s %s %s%s", sc.scope, sort, dir, v.name), sc.scope, sc.actor, f, q})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// benchPage is one measured page: the server's p95 over the repetitions and the raw SELECTs'.
+type benchPage struct {
+	Page   string  `json:"page"` // "<scope> <sort> <dir>[ variant] (first|deep)"
+	Scope  string  `json:"scope"`
+	P95    float64 `json:"p95Ms"`
+	RawP95 float64 `json:"rawP95Ms"`
+	Ratio  float64 `json:"ratio"`
+	Status int     `json:"status"`
+
+	ours, raw []float64
+}
+
+// benchMatrix requests every page of the matrix reps times over HTTP, timed by the server's
+// request log, and runs the same page's statements raw on db; the deep page lies deepRows down
+// the list's cursor (skipped where the list is shorter).
+func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *stress.HTTPTarget, store *repository.Store,
+	db *sql.DB, rec *benchSQL) ([]benchPage, error) {
+	var pages []benchPage
+	var next atomic.Int64
+	for _, c := range benchCases() {
+		for _, deep := range []bool{false, true} {
+			q, f := cloneValues(c.query), c.f
+			label := " (first)"
+			if deep {
+				label = " (deep)"
+				cursor, ok, err := benchDeepCursor(ctx, o, target, c, q)
+				if err != nil || !ok {
+					if err != nil {
+						return nil, fmt.Errorf("%s deep cursor: %w", c.name, err)
+					}
+					continue
+				}
+				q.Set("cursor", cursor)
+				if f.Cursor, ok, err = benchDeepStoreCursor(ctx, o, store, f); err != nil || !ok {
+					if err != nil {
+						return nil, fmt.Errorf("%s deep cursor (store): %w", c.name, err)
+					}
+					continue
+				}
+			} else {
+				q.Set("includeTotalCount", "true")
+				f.IncludeTotal = true
+			}
+			q.Set("limit", strconv.Itoa(models.DefaultPageSize))
+			f.Limit = models.DefaultPageSize
+			p := benchPage{Page: c.name + label, Scope: string(c.scope)}
+			var ids []string
+			for range o.Reps {
+				id := "bench-" + strconv.FormatInt(next.Add(1), 10)
+				status, body, err := target.Get(ctx, c.actor, "/api/v1/user-tasks", q, http.Header{"X-Request-Id": {id}})
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", p.Page, err)
+				}
+				if status != http.StatusOK {
+					return nil, fmt.Errorf("%s: HTTP %d: %.300s", p.Page, status, body)
+				}
+				p.Status = status
+				ids = append(ids, id)
+			}
+			stmts, err := rec.record(func() error { _, err := store.Query(ctx, f); return err })
+			if err != nil {
+				return nil, fmt.Errorf("%s (store): %w", p.Page, err)
+			}
+			for range o.Reps {
+				took, err := benchRunRaw(ctx, db, stmts)
+				if err != nil {
+					return nil, fmt.Errorf("%s (raw): %w", p.Page, err)
+				}
+				p.raw = append(p.raw, took)
+			}
+			for _, id := range ids {
+				d, err := srv.waitDuration(ctx, id)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", p.Page, err)
+				}
+				p.ours = append(p.ours, d)
+			}
+			p.P95, p.RawP95 = percentile(p.ours, 95), percentile(p.raw, 95)
+			if p.RawP95 > 0 {
+				p.Ratio = p.P95 / p.RawP95
+			}
+			pages = append(pages, p)
+		}
+	}
+	return pages, nil
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, x := range v {
+		out[k] = slices.Clone(x)
+	}
+	return out
+}
+
+// benchDeepCursor follows the list's cursor over the API through o.DeepRows rows (pages of
+// MaxPageSize); ok is false when the list is shorter.
+func benchDeepCursor(ctx context.Context, o benchOptions, target *stress.HTTPTarget, c benchCase, q url.Values) (string, bool, error) {
+	q = cloneValues(q)
+	q.Set("limit", strconv.Itoa(models.MaxPageSize))
+	walked := 0
+	for walked < o.DeepRows {
+		status, body, err := target.Get(ctx, c.actor, "/api/v1/user-tasks", q, nil)
+		if err != nil {
+			return "", false, err
+		}
+		if status != http.StatusOK {
+			return "", false, fmt.Errorf("HTTP %d: %.300s", status, body)
+		}
+		var page struct {
+			Items      []json.RawMessage `json:"items"`
+			NextCursor *string           `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil {
+			return "", false, err
+		}
+		walked += len(page.Items)
+		if page.NextCursor == nil || *page.NextCursor == "" {
+			return "", false, nil
+		}
+		q.Set("cursor", *page.NextCursor)
+	}
+	return q.Get("cursor"), true, nil
+}
+
+// benchDeepStoreCursor is benchDeepCursor through the store, for the raw side.
+func benchDeepStoreCursor(ctx context.Context, o benchOptions, store *repository.Store, f models.TaskFilter) (string, bool, error) {
+	f.Limit = models.MaxPageSize
+	walked := 0
+	for walked < o.DeepRows {
+		got, err := store.Query(ctx, f)
+		if err != nil {
+			return "", false, err
+		}
+		walked += len(got.Items)
+		if got.NextCursor == "" {
+			return "", false, nil
+		}
+		f.Cursor = got.NextCursor
+	}
+	return f.Cursor, true, nil
+}
+
+// benchSQL records the statements the bench's own store runs (repository.Config.OnSQL).
+type benchSQL struct {
+	mu    sync.Mutex
+	on    bool
+	stmts []string
+}
+
+func (r *benchSQL) hear(stmt string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.on {
+		r.stmts = append(r.stmts, stmt)
+	}
+}
+
+// record runs fn and returns the SELECTs it ran.
+func (r *benchSQL) record(fn func() error) ([]string, error) {
+	r.mu.Lock()
+	r.on, r.stmts = true, nil
+	r.mu.Unlock()
+	err := fn()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.on = false
+	var out []string
+	for _, s := range r.stmts {
+		if len(s) >= 6 && (s[:6] == "SELECT" || s[:6] == "select" || s[:4] == "WITH") {
+			out = append(out, s)
+		}
+	}
+	return out, err
+}
+
+// benchRunRaw runs the statements one after the other through database/sql, reading every
+// row, and returns the time in ms.
+func benchRunRaw(ctx context.Context, db *sql.DB, stmts []string) (float64, error) {
+	start := time.Now()
+	for _, s := range stmts {
+		rows, err := db.QueryContext(ctx, s)
+		if err != nil {
+			return 0, err
+		}
+		cols, err := rows.Columns()
+		if err != nil {
+			rows.Close()
+			return 0, err
+		}
+		vals := make([]any, len(cols))
+		for i := range vals {
+			vals[i] = new(sql.RawBytes)
+		}
+		for rows.Next() {
+			if err := rows.Scan(vals...); err != nil {
+				rows.Close()
+				return 0, err
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return 0, err
+		}
+	}
+	return float64(time.Since(start).Microseconds()) / 1000, nil
+}
+
+// waitDuration waits up to 10 s for the request's log line.
+func (s *benchServer) waitDuration(ctx context.Context, id string) (float64, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if d, ok := s.duration(id); ok {
+			return d, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("request %s: no request log line", id)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+// percentile is the nearest-rank p-th percentile of xs (0 for none).
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(float64(len(s))*p/100+0.999999) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"usertasks/stress"
+)
+
+// The markers around the generated section of docs/benchmarks.md.
+const (
+	benchBegin = "<!-- bench:begin -->"
+	benchEnd   = "<!-- bench:end -->"
+)
+
+// benchWorstPages is how many of the slowest matrix pages the report lists.
+const benchWorstPages = 10
+
+// benchReport is one `web stress bench` run.
+type benchReport struct {
+	Date     string         `json:"date"`
+	Seconds  float64        `json:"seconds"`
+	Machine  benchMachine   `json:"machine"`
+	Settings benchOptions   `json:"settings"`
+	Dialects []benchDialect `json:"dialects"`
+}
+
+type benchMachine struct {
+	Cores       int    `json:"cores"`
+	MemoryMB    int64  `json:"memoryMB"`
+	Kernel      string `json:"kernel"`
+	OS          string `json:"os"`
+	GoVersion   string `json:"goVersion"`
+	LoadAverage string `json:"loadAverage"` // at the start
+}
+
+// benchDialect is one dialect's figures, matrix and profile.
+type benchDialect struct {
+	Dialect        string          `json:"dialect"`
+	Figures        []benchFigure   `json:"figures"`
+	Pages          []benchPage     `json:"pages"`
+	WriteSeconds   float64         `json:"writeSeconds"`          // the write phase, server start to stop
+	SeedSeconds    float64         `json:"seedSeconds"`           // seeding the scale target
+	MatrixSeconds  float64         `json:"matrixSeconds"`         // the inbox matrix under the mixed load
+	ProfileMode    string          `json:"profileMode,omitempty"` // the write mode furthest below its target
+	ProfileSeconds int             `json:"profileSeconds,omitempty"`
+	Profile        []string        `json:"profileTop,omitempty"`
+	Notes          []string        `json:"notes,omitempty"`
+	Stress         []stress.Report `json:"stress"`
+}
+
+// benchFigure is one figure against its target: ours, the raw baseline, the ratio.
+type benchFigure struct {
+	Name   string  `json:"name"`
+	Unit   string  `json:"unit"`
+	Ours   float64 `json:"ours"`
+	Raw    float64 `json:"raw,omitempty"`
+	Ratio  float64 `json:"ratio,omitempty"`
+	Target string  `json:"target"`
+	Met    *bool   `json:"met"`
+}
+
+func benchMet(ok bool) *bool { return &ok }
+
+func (d *benchDialect) add(f benchFigure) { d.Figures = append(d.Figures, f) }
+
+// benchWriteTargets are the stress figures with a target: the figure, its label, the ratio.
+var benchWriteTargets = []struct {
+	mode, figure, label string
+	min                 float64
+}{
+	{"burst", "projection with duplicates", "projection (create, duplicates included), over HTTP", 0.4},
+	{"claim", "claim, contended", "claim, contended, over HTTP", 0.5},
+	{"mixed", "through to Completed (tasks)", "complete through to Completed (claim, complete, dispatch, finalize)", 0.2},
+	{"mixed", "claim + complete (each op)", "claim + complete, each op", 0},
+}
+
+// addWriteFigures takes the throughput figures with a target from the stress reports and
+// returns the mode furthest below its target (ratio ÷ target lowest): its profile is reported.
+func (d *benchDialect) addWriteFigures() (worst string) {
+	gap := 0.0
+	for _, w := range benchWriteTargets {
+		for _, r := range d.Stress {
+			if r.Mode != w.mode {
+				continue
+			}
+			if !r.OK {
+				d.Notes = append(d.Notes, fmt.Sprintf("the %s mode's invariants did not all hold (see --json)", r.Mode))
+			}
+			for _, f := range r.Figures {
+				if f.Name != w.figure {
+					continue
+				}
+				bf := benchFigure{Name: w.label, Unit: "/s", Ours: f.PerSecond, Ratio: f.ThroughputRatio, Target: "-"}
+				if f.Baseline != nil {
+					bf.Raw = f.Baseline.PerSecond
+				}
+				if w.min > 0 {
+					bf.Target = fmt.Sprintf("≥ %.1f× raw", w.min)
+					bf.Met = benchMet(f.ThroughputRatio >= w.min)
+					if g := f.ThroughputRatio / w.min; worst == "" || g < gap {
+						worst, gap = w.mode, g
+					}
+				}
+				if f.Errors > 0 {
+					d.Notes = append(d.Notes, fmt.Sprintf("%s: %d errors, the first: %s", w.label, f.Errors, f.FirstError))
+				}
+				d.add(bf)
+			}
+		}
+	}
+	return worst
+}
+
+// addMatrix records the pages and a figure per scope: the p95 over every request of the scope
+// beside the p95 of its raw statements.
+func (d *benchDialect) addMatrix(pages []benchPage) {
+	d.Pages = pages
+	var scopes []string
+	ours, raw := map[string][]float64{}, map[string][]float64{}
+	for _, p := range pages {
+		if _, ok := ours[p.Scope]; !ok {
+			scopes = append(scopes, p.Scope)
+		}
+		ours[p.Scope] = append(ours[p.Scope], p.ours...)
+		raw[p.Scope] = append(raw[p.Scope], p.raw...)
+	}
+	for _, s := range scopes {
+		f := benchFigure{Name: "inbox page p95, " + s, Unit: "ms", Ours: percentile(ours[s], 95), Raw: percentile(raw[s], 95),
+			Target: "≤ 25 ms and ≤ 3× raw"}
+		if f.Raw > 0 {
+			f.Ratio = f.Ours / f.Raw
+		}
+		f.Met = benchMet(f.Ours <= 25 && f.Ratio <= 3)
+		d.add(f)
+	}
+}
+
+// markdown is the generated section of docs/benchmarks.md, markers included.
+func (r benchReport) markdown() string {
+	var b strings.Builder
+	m, s := r.Machine, r.Settings
+	fmt.Fprintf(&b, "%s\n## `make bench`: the latest run (generated)\n\n", benchBegin)
+	fmt.Fprintf(&b, "Written by `web stress bench` (`make bench`; this section is replaced on every run). Run on %s in %.0f s: "+
+		"%d cores, %d MB memory, Linux %s (%s), %s, load average %s at the start. Settings: scale %s (%d open + %d terminal tasks seeded), "+
+		"%d tasks per write mode, %d clients, %d requests per matrix page, deep pages %d rows down.\n\n",
+		r.Date, r.Seconds, m.Cores, m.MemoryMB, m.Kernel, m.OS, m.GoVersion, m.LoadAverage, s.Scale, s.Open, s.Terminal, s.Tasks, s.Writers, s.Reps, s.DeepRows)
+	for _, d := range r.Dialects {
+		fmt.Fprintf(&b, "### %s\n\n", d.Dialect)
+		fmt.Fprintf(&b, "| figure | ours | raw | ratio | target | met |\n|---|---|---|---|---|---|\n")
+		for _, f := range d.Figures {
+			rawCol, ratioCol := "-", "-"
+			if f.Raw > 0 {
+				rawCol = benchNumber(f.Raw, f.Unit)
+			}
+			if f.Ratio > 0 {
+				ratioCol = fmt.Sprintf("%.2f×", f.Ratio)
+			}
+			met := "-"
+			if f.Met != nil {
+				met = map[bool]string{true: "met", false: "**missed**"}[*f.Met]
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.Name, benchNumber(f.Ours, f.Unit), rawCol, ratioCol, f.Target, met)
+		}
+		worst := slices.Clone(d.Pages)
+		slices.SortStableFunc(worst, func(a, b benchPage) int { return cmp.Compare(b.P95, a.P95) })
+		fmt.Fprintf(&b, "\nThe write phase took %.0f s, seeding %.0f s, the matrix %.0f s. The %d slowest of %d matrix pages (server-side p95 over %d requests; raw: the same statements through database/sql):\n\n",
+			d.WriteSeconds, d.SeedSeconds, d.MatrixSeconds, min(benchWorstPages, len(worst)), len(d.Pages), s.Reps)
+		fmt.Fprintf(&b, "| page | ours p95 | raw p95 | ratio |\n|---|---|---|---|\n")
+		for _, p := range worst[:min(benchWorstPages, len(worst))] {
+			fmt.Fprintf(&b, "| %s | %.2f ms | %.2f ms | %.2f× |\n", p.Page, p.P95, p.RawP95, p.Ratio)
+		}
+		if len(d.Profile) > 0 {
+			fmt.Fprintf(&b, "\nThe server's CPU profile during the %s mode, the write figure furthest below its target (%d s from the mode's start; `go tool pprof -top`, the first 25):\n\n```text\n%s\n```\n",
+				d.ProfileMode, d.ProfileSeconds, strings.Join(d.Profile, "\n"))
+		}
+		for _, n := range d.Notes {
+			fmt.Fprintf(&b, "\n- %s", n)
+		}
+		if len(d.Notes) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(benchEnd + "\n")
+	return b.String()
+}
+
+// benchNumber prints a figure with its unit.
+func benchNumber(x float64, unit string) string {
+	switch unit {
+	case "/s":
+		return fmt.Sprintf("%.0f/s", x)
+	case "MB":
+		return fmt.Sprintf("%.0f MB", x)
+	default:
+		return fmt.Sprintf("%.2f %s", x, unit)
+	}
+}
+
+func (r benchReport) writeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStressBenchEndToEnd runs `web stress bench` in a toy configuration on SQLite: two child
+// servers (this test binary acting as web), the write modes with their baseline and profiles,
+// a tiny seed and the whole inbox matrix under load. It checks that the report is complete and
+// well formed, in the Markdown file and as JSON; no figure's value is judged.
+func TestStressBenchEndToEnd(t *testing.T) {
+	t.Setenv(asWebEnv, "1") // the child servers are this binary; TestMain makes it act as web
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "benchmarks.md")
+	before, after := "# Benchmarks\n\nhand-written text about `"+benchBegin+"`\n\n", "\n## Later, hand-written\n\nkept\n"
+	if err := os.WriteFile(doc, []byte(before+benchBegin+"\nan old run\n"+benchEnd+"\n"+after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, map[string]string{}, "stress", "bench", "--scale", "tiny", "--dialects", "sqlite",
+		"--tasks", "12", "--writers", "2", "--reps", "1", "--dir", filepath.Join(dir, "scratch"), "--write", doc, "--json")
+	if code != exitOK {
+		t.Fatalf("bench exited %d:\n%s\n%s", code, out, errOut)
+	}
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("decode the JSON report: %v\n%s", err, out)
+	}
+	if rep.Machine.Cores < 1 || rep.Machine.GoVersion == "" || rep.Date == "" || rep.Settings.Scale != "tiny" || rep.Settings.Tasks != 12 {
+		t.Errorf("machine or settings missing: %+v %+v", rep.Machine, rep.Settings)
+	}
+	if len(rep.Dialects) != 1 || rep.Dialects[0].Dialect != "sqlite" {
+		t.Fatalf("dialects: %+v", rep.Dialects)
+	}
+	d := rep.Dialects[0]
+	want := []string{"projection (create, duplicates included), over HTTP", "claim, contended, over HTTP",
+		"complete through to Completed (claim, complete, dispatch, finalize)", "claim + complete, each op", "peak RSS, write phase",
+		"startup to ready (/readyz 200), loaded database", "inbox page p95, assigned", "inbox page p95, available",
+		"inbox page p95, history", "inbox page p95, all", "inbox page p95, needs-attention", "peak RSS, loaded database, matrix + mixed load"}
+	if len(d.Figures) != len(want) {
+		t.Fatalf("%d figures, want %d: %+v", len(d.Figures), len(want), d.Figures)
+	}
+	for i, f := range d.Figures {
+		if f.Name != want[i] || f.Ours <= 0 || f.Target == "" {
+			t.Errorf("figure %d: %+v, want %q with a value and a target", i, f, want[i])
+		}
+		if f.Target != "-" && f.Met == nil {
+			t.Errorf("%s: a target but no verdict", f.Name)
+		}
+		if (strings.Contains(f.Name, "HTTP") || strings.HasPrefix(f.Name, "inbox")) && (f.Raw <= 0 || f.Ratio <= 0) {
+			t.Errorf("%s: no raw figure or ratio: %+v", f.Name, f)
+		}
+	}
+	if n := len(benchCases()); len(d.Pages) < n || len(d.Pages) > 2*n {
+		t.Errorf("%d matrix pages, want every first page (%d) and the deep ones that exist", len(d.Pages), n)
+	}
+	deep := 0
+	for _, p := range d.Pages {
+		if p.Status != 200 || p.P95 <= 0 || p.RawP95 <= 0 || p.Ratio <= 0 {
+			t.Errorf("page %+v: missing a figure", p)
+		}
+		if strings.HasSuffix(p.Page, "(deep)") {
+			deep++
+		}
+	}
+	if deep == 0 {
+		t.Error("no deep page measured")
+	}
+	if len(d.Stress) != 3 {
+		t.Errorf("%d stress reports, want burst, claim and mixed", len(d.Stress))
+	}
+	for _, r := range d.Stress {
+		if !r.OK || r.Target != "http" {
+			t.Errorf("stress %s: ok %v on %s", r.Mode, r.OK, r.Target)
+		}
+	}
+	if d.ProfileMode == "" || len(d.Profile) < 3 {
+		t.Errorf("no profile top: mode %q, %d lines; notes %v", d.ProfileMode, len(d.Profile), d.Notes)
+	}
+
+	md, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	if !strings.HasPrefix(s, before+benchBegin) || !strings.HasSuffix(s, benchEnd+"\n"+after) || strings.Contains(s, "an old run") ||
+		strings.Count(s, benchBegin) != 2 || strings.Count(s, benchEnd) != 1 {
+		t.Fatalf("the section was not spliced in place of the old one:\n%s", s)
+	}
+	for _, f := range want {
+		if !strings.Contains(s, "| "+f+" |") {
+			t.Errorf("the Markdown misses the figure %q", f)
+		}
+	}
+	for _, part := range []string{"### sqlite", "| page | ours p95 | raw p95 | ratio |", "```text\n", "go1."} {
+		if !strings.Contains(s, part) {
+			t.Errorf("the Markdown misses %q", part)
+		}
+	}
+}
+
+// TestStressBenchRefusals: bad flags are usage errors before anything runs.
+func TestStressBenchRefusals(t *testing.T) {
+	for _, args := range [][]string{
+		{"--scale", "huge"}, {"--scale", "full\x00"}, {"--dialects", "oracle"}, {"--dialects", "postgres"},
+		{"--dialects", "sqlite,mariadb"}, {"--tasks", "-1"}, {"--writers", "100000"}, {"--reps", "1000"},
+		{"--open", "0", "--terminal", "0"}, {"extra"},
+	} {
+		code, _, errOut := runCLI(t, map[string]string{}, append([]string{"stress", "bench"}, args...)...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want %d: %s", args, code, exitUsage, errOut)
+		}
+	}
+}
+
+// TestSpliceBenchReport: the section replaces the old one, or is appended; markers out of
+// order are refused and the file left alone.
+func TestSpliceBenchReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.md")
+	section := benchBegin + "\nnew ü\n" + benchEnd + "\n"
+	write := func(s string) {
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	write("# B\n")
+	if err := spliceBenchReport(path, section); err != nil || read() != "# B\n\n"+section {
+		t.Fatalf("append: %v %q", err, read())
+	}
+	if err := spliceBenchReport(path, section); err != nil || read() != "# B\n\n"+section {
+		t.Fatalf("replace twice: %v %q", err, read())
+	}
+	write("# B\nprose quoting " + benchBegin + " and " + benchEnd + "\n" + section + "tail\n")
+	if err := spliceBenchReport(path, strings.Replace(section, "new", "newer", 1)); err != nil ||
+		read() != "# B\nprose quoting "+benchBegin+" and "+benchEnd+"\n"+strings.Replace(section, "new", "newer", 1)+"tail\n" {
+		t.Fatalf("quoted markers: %v %q", err, read())
+	}
+	bad := "x\n" + benchEnd + "\ny\n" + benchBegin + "\nz"
+	write(bad)
+	if err := spliceBenchReport(path, section); !errors.Is(err, errBenchSplice) || read() != bad {
+		t.Fatalf("out of order: %v %q", err, read())
+	}
+	if err := spliceBenchReport(filepath.Join(t.TempDir(), "missing.md"), section); err == nil {
+		t.Fatal("a missing file was created")
+	}
+}
