@@ -175,6 +175,11 @@ func Schema() []Table {
 				index("ix_tasks_workload", "tenant_id", "status", "assignee_provider", "assignee_type", "assignee_id"),
 				// 00007: the due-ordered needs-attention walk, status by status.
 				index("ix_tasks_status_due", "tenant_id", "status", "due_at", "id"),
+				// 00010: the available list walks the Available tasks in each sort's order.
+				index("ix_tasks_status_priority", "tenant_id", "status", "priority", "id"),
+				index("ix_tasks_status_title", "tenant_id", "status", "title", "id"),
+				index("ix_tasks_status_updated", "tenant_id", "status", "updated_at", "id"),
+				index("ix_tasks_status_completed", "tenant_id", "status", "completed_at", "id"),
 			},
 		},
 		{

@@ -148,6 +148,9 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}
+		if ix, ok := s.availableWalk(q); ok {
+			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
+		}
 		uncursored := slices.Clip(where)
 		if c, ok := q.cursorCond(); ok {
 			where = append(where, c)
