@@ -161,8 +161,6 @@ var scaleKnownGaps = []struct {
 }{
 	{regexp.MustCompile(`^\w+ needs-attention due \w+ \(\w+ page\): statement \d sorts`),
 		"bounded by design: the due-ordered needs-attention page sorts the union of one walk per open or transitional status, at most 6 × (page + 1) rows at any size (statusDuePage)"},
-	{regexp.MustCompile(`^MariaDB available .*sorts`),
-		"MariaDB is not told the status's sort index for the available list (availableWalk); its plans at scale were not measured in this round (docs/query-plans.md)"},
 	{regexp.MustCompile(`^PostgreSQL available \S+ \w+ \(deep page\): statement \d sorts`),
 		"PostgreSQL, on a deep page of the available list, estimates that few of the user's tasks lie past the cursor and sorts them instead of walking the status's sort index (availableWalk): at most the list's rows past the cursor"},
 	{regexp.MustCompile(`^\w+ history .*sorts`),
