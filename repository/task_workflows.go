@@ -61,9 +61,8 @@ func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit 
 
 // skipDefinitions reads a tenant's distinct workflow definitions one index seek at a time: the
 // first definition after the previous one (a "loose index scan" every dialect can run). MariaDB
-// is told the index (tasksForcing): left to choose, it read the range workflow_definition_id > ?
-// through the primary key or the tenant's rows, 60-150 ms per seek at a tenth of the scale
-// target where SQLite and PostgreSQL take 0.03 ms.
+// is told the index (tasksForcing): left to choose, it took 60-150 ms per seek at a tenth of the
+// scale target under load, where SQLite and PostgreSQL take 0.03 ms (docs/query-plans.md).
 func (s *Store) skipDefinitions(tx *gorm.DB, tenant string, limit int) ([]models.WorkflowChoice, error) {
 	var out []models.WorkflowChoice
 	after := ""
