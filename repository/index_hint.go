@@ -20,3 +20,13 @@ func (s *Store) tasksIndexedBy(tx *gorm.DB, index string) *gorm.DB {
 	}
 	return tx.Model(&taskRecord{}).Table("user_tasks INDEXED BY " + index)
 }
+
+// tasksForcing reads user_tasks through the named index on SQLite (INDEXED BY) and MariaDB
+// (FORCE INDEX), where the planner's estimates mislead it for the statement, and lets
+// PostgreSQL, SQL Server and Oracle choose.
+func (s *Store) tasksForcing(tx *gorm.DB, index string) *gorm.DB {
+	if s.dialect != migrations.MySQL {
+		return s.tasksIndexedBy(tx, index)
+	}
+	return tx.Model(&taskRecord{}).Table("user_tasks FORCE INDEX (" + index + ")")
+}

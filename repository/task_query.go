@@ -93,6 +93,9 @@ type taskQuery struct {
 	limit   int
 	after   *sortValue // the cursor position, nil on the first page
 	afterID string
+	// probeCandidates keeps the candidate test a sub-select run per task (availableWalk on
+	// PostgreSQL) rather than a join the planner may drive the list from.
+	probeCandidates bool
 }
 
 // Query returns one page of task summaries that f.Actor may see in f.Scope, in f.Tenant.
@@ -147,6 +150,13 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 				return err
 			}
 			page.Total, page.TotalCapped = &total, capped
+		}
+		if ix, ok := s.availableWalk(q); ok {
+			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
+			if s.dialect == migrations.Postgres {
+				q.probeCandidates = true
+				where = q.conditions(now, s.dialect)
+			}
 		}
 		uncursored := slices.Clip(where)
 		if c, ok := q.cursorCond(); ok {
@@ -452,6 +462,11 @@ func (q *taskQuery) candidateCond() cond {
 		sql += " OR (user_tasks.membership_mode = ? AND c.source = ? AND c.participant_type = ? AND (" + strings.Join(groups, " OR ") + "))"
 		args = append(args, string(models.MembershipLive), string(models.SourceDirectGroup), string(models.GroupParticipant))
 		args = append(args, groupArgs...)
+	}
+	if q.probeCandidates {
+		// A sub-select with an OFFSET is not flattened into a semi-join: PostgreSQL runs it
+		// per row of the walk and, estimating half the rows to pass, walks the sort's index.
+		return cond{sql + ") OFFSET 0)", args}
 	}
 	return cond{sql + "))", args}
 }

@@ -42,7 +42,9 @@ func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond)
 		}
 	}
 	var rest []taskRecord
-	if err := undated.Order("id" + dir).Limit(q.limit + 1 - len(out)).Find(&rest).Error; err != nil {
+	// Ordered by the column too, all NULL here: PostgreSQL does not take "column IS NULL" as
+	// fixing the column, and would sort the walk of (…, column, id) by id alone.
+	if err := undated.Order(col + dir + ", id" + dir).Limit(q.limit + 1 - len(out)).Find(&rest).Error; err != nil {
 		return nil, translate(err)
 	}
 	return append(out, rest...), nil

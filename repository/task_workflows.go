@@ -27,7 +27,7 @@ func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit 
 	var out []models.WorkflowChoice
 	err = s.inRead(ctx, func(tx *gorm.DB) error {
 		if q.f.Scope.ManagerOnly() {
-			out, err = skipDefinitions(tx, q.f.Tenant, limit)
+			out, err = s.skipDefinitions(tx, q.f.Tenant, limit)
 			return err
 		}
 		now, err := s.dbNow(tx)
@@ -60,8 +60,10 @@ func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit 
 }
 
 // skipDefinitions reads a tenant's distinct workflow definitions one index seek at a time: the
-// first definition after the previous one (a "loose index scan" every dialect can run).
-func skipDefinitions(tx *gorm.DB, tenant string, limit int) ([]models.WorkflowChoice, error) {
+// first definition after the previous one (a "loose index scan" every dialect can run). MariaDB
+// is told the index (tasksForcing): left to choose, it took 60-150 ms per seek at a tenth of the
+// scale target under load, where SQLite and PostgreSQL take 0.03 ms (docs/query-plans.md).
+func (s *Store) skipDefinitions(tx *gorm.DB, tenant string, limit int) ([]models.WorkflowChoice, error) {
 	var out []models.WorkflowChoice
 	after := ""
 	for len(out) < limit {
@@ -69,7 +71,7 @@ func skipDefinitions(tx *gorm.DB, tenant string, limit int) ([]models.WorkflowCh
 			ID   string  `gorm:"column:workflow_definition_id"`
 			Name *string `gorm:"column:workflow_definition_name"`
 		}
-		q := tx.Model(&taskRecord{}).Select("workflow_definition_id, workflow_definition_name").Where("tenant_id = ?", tenant)
+		q := s.tasksForcing(tx, "ix_tasks_definition").Select("workflow_definition_id, workflow_definition_name").Where("tenant_id = ?", tenant)
 		if len(out) > 0 { // not `> ''` on the first seek: Oracle reads '' as NULL
 			q = q.Where("workflow_definition_id > ?", after)
 		}

@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 8
+const Version int64 = 10
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -182,6 +182,11 @@ func Schema() []Table {
 				index("ix_tasks_workload", "tenant_id", "status", "assignee_provider", "assignee_type", "assignee_id"),
 				// 00007: the due-ordered needs-attention walk, status by status.
 				index("ix_tasks_status_due", "tenant_id", "status", "due_at", "id"),
+				// 00010: the available list walks the Available tasks in each sort's order.
+				index("ix_tasks_status_priority", "tenant_id", "status", "priority", "id"),
+				index("ix_tasks_status_title", "tenant_id", "status", "title", "id"),
+				index("ix_tasks_status_updated", "tenant_id", "status", "updated_at", "id"),
+				index("ix_tasks_status_completed", "tenant_id", "status", "completed_at", "id"),
 			},
 		},
 		{

@@ -21,6 +21,7 @@ func testQueries(t *testing.T, h Harness) {
 	t.Run("Scopes", func(t *testing.T) { testQueryScopes(t, h) })
 	t.Run("Filters", func(t *testing.T) { testQueryFilters(t, h) })
 	t.Run("Sorts", func(t *testing.T) { testQuerySorts(t, h) })
+	t.Run("AvailableSorts", func(t *testing.T) { testQueryAvailableSorts(t, h) })
 	t.Run("CursorStableUnderInserts", func(t *testing.T) { testQueryCursorStability(t, h) })
 	t.Run("NeedsAttention", func(t *testing.T) { testQueryAttention(t, h) })
 	t.Run("HealthFilters", func(t *testing.T) { testQueryHealthFilters(t, h) })
