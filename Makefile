@@ -7,7 +7,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: help run test lint lint-openapi verify golden build scale fuzz fuzz-short
+.PHONY: help run test lint lint-openapi verify golden build scale fuzz fuzz-short soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ golden: ## rewrite the SQL Server and Oracle golden SQL files from the store's d
 
 scale: ## load the scale target (SCALE=small: a tenth) on SQLite, PostgreSQL and MariaDB; check every list, dashboard and worker plan
 	USERTASKS_SCALE=$(or $(SCALE),full) $(GO) test -count=1 -timeout 60m -run '^TestScale$$' -v ./repository/
+
+soak: ## sustained mixed load against `web serve` (SOAK=2m to shorten, SOAK_DB=postgres|mariadb), memory and goroutines flat; outside CI
+	USERTASKS_SOAK=$(or $(SOAK),10m) USERTASKS_SOAK_DB=$(SOAK_DB) $(GO) test -count=1 -timeout 60m -run '^TestSoak$$' -v ./cmd/web/
 
 build: ## build the web binary (VERSION and COMMIT are stamped in for `web version`)
 	$(GO) build -ldflags "$(LDFLAGS)" -o web ./cmd/web
