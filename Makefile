@@ -7,7 +7,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: help run test lint lint-openapi verify golden build scale bench fuzz fuzz-short
+.PHONY: help run test lint lint-openapi verify golden build scale bench soak fuzz fuzz-short
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ BENCH_BIN ?= $(or $(TMPDIR),/tmp)/usertasks-bench-web
 bench: ## run the benchmark set (SCALE=small: a tenth) on SQLite, PostgreSQL and MariaDB when configured; rewrites docs/benchmarks.md's generated section
 	$(GO) build -o $(BENCH_BIN) ./cmd/web
 	$(BENCH_BIN) stress bench --scale $(or $(SCALE),full) --write docs/benchmarks.md $(BENCHFLAGS)
+
+soak: ## sustained mixed load against `web serve` (SOAK=2m to shorten, SOAK_DB=postgres|mariadb), memory and goroutines flat; outside CI
+	USERTASKS_SOAK=$(or $(SOAK),10m) USERTASKS_SOAK_DB=$(SOAK_DB) $(GO) test -count=1 -timeout 60m -run '^TestSoak$$' -v ./cmd/web/
 
 build: ## build the web binary (VERSION and COMMIT are stamped in for `web version`)
 	$(GO) build -ldflags "$(LDFLAGS)" -o web ./cmd/web

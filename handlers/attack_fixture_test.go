@@ -17,7 +17,9 @@ import (
 	"usertasks/handlers"
 	"usertasks/handlers/handlerstest"
 	"usertasks/invitations"
+	"usertasks/keyring"
 	"usertasks/live"
+	"usertasks/metrics"
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/tasks"
@@ -35,7 +37,14 @@ type attackFixture struct {
 	echo   *echo.Echo
 	secret []byte
 	logs   *handlerstest.SyncBuffer
+	// dbURL is the store's database; metricsToken reads /metrics on the server.
+	dbURL        string
+	metricsToken string
+	keySpec      string // the store's encryption keyring, kid:base64key
 }
+
+// attackSessionSecret signs the fixture's web sessions.
+var attackSessionSecret = strings.Repeat("s", 32)
 
 // attackDevUsers are the people of the pages: managers and a worker in t1, a manager in t2.
 var attackDevUsers = []handlers.DevUser{
@@ -46,22 +55,40 @@ var attackDevUsers = []handlers.DevUser{
 
 func newAttackFixture(t *testing.T) *attackFixture {
 	t.Helper()
+	return newAttackFixtureOn(t, migrations.SQLite)
+}
+
+// newAttackFixtureOn is the fixture on a fresh database of dialect d: the attacks where the
+// store matters run on every provider (a server's is skipped when its URL is unset, and fails
+// under CI=true).
+func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
+	t.Helper()
+	dbURL := testfactory.Database(t, d)
 	ctx, cancel := context.WithCancel(context.Background())
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	keySpec, err := keyring.Generate("attack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := keyring.Parse(keySpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
 	broker := live.NewBroker(store, live.Options{})
 	store.NotifyChanges(broker)
 	ran := make(chan struct{})
 	go func() { _ = broker.Run(ctx); close(ran) }()
 
 	f := &attackFixture{webFixture: &webFixture{store: store, svc: tasks.New(store, tasks.Options{}), now: time.Now()},
-		secret: make([]byte, 32), logs: &handlerstest.SyncBuffer{}}
+		secret: make([]byte, 32), logs: &handlerstest.SyncBuffer{}, dbURL: dbURL, metricsToken: rand.Text(), keySpec: keySpec}
 	rand.Read(f.secret)
+	m := metrics.New()
 	verifier, err := auth.NewVerifier(ctx, auth.Config{HS256Secret: f.secret})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(verifier.Close)
-	f.sessions, err = websession.New(websession.Config{Store: store, Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}})
+	f.sessions, err = websession.New(websession.Config{Store: store, Secrets: [][]byte{[]byte(attackSessionSecret)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +99,7 @@ func newAttackFixture(t *testing.T) *attackFixture {
 		Store: store, Logger: log, Tasks: f.svc, Auth: verifier, Inbox: inbox, Invitations: issuer,
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
 		Live:    broker, Watchers: f.svc, Guests: invitations.NewGuests(store),
+		Metrics: &handlers.MetricsDeps{Requests: m, Handler: m.Handler(), Token: f.metricsToken},
 		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, DevUsers: attackDevUsers, Logger: log,
 			Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: issuer},
 	})
