@@ -41,16 +41,24 @@ func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, 
 // UPDATE, a current read on InnoDB, so the snapshot of the child reads begins after the lock);
 // SQL Server and Oracle lock it with a no-op UPDATE first; SQLite's IMMEDIATE transaction holds
 // the database.
-func (s *Store) lockAndLoadTask(tx *gorm.DB, tenant, taskID string) (models.Task, error) {
-	switch s.dialect {
-	case migrations.Postgres, migrations.MySQL:
-		row := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Where("tenant_id = ? AND id = ?", tenant, taskID)
-		return s.loadTaskBy(tx, row)
+//
+// Only the protected columns of parts are read and decrypted (columnsReading): a claim reads
+// none of the payloads.
+func (s *Store) lockAndLoadTask(tx *gorm.DB, tenant, taskID string, parts models.ProtectedParts) (models.Task, error) {
+	locked := s.dialect == migrations.Postgres || s.dialect == migrations.MySQL
+	if !locked {
+		if err := s.lockTask(tx, tenant, taskID); err != nil {
+			return models.Task{}, err
+		}
 	}
-	if err := s.lockTask(tx, tenant, taskID); err != nil {
-		return models.Task{}, err
+	row := tx.Where("tenant_id = ? AND id = ?", tenant, taskID)
+	if locked {
+		row = row.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
 	}
-	return s.loadTask(tx, "tenant_id = ? AND id = ?", tenant, taskID)
+	if cols := columnsReading(parts); cols != nil {
+		row = row.Select(cols)
+	}
+	return s.loadTaskBy(tx, row)
 }
 
 // lockTask takes the task row's write lock with a no-op UPDATE, which locks on every dialect;
@@ -76,8 +84,9 @@ func isRevisionConflict(err error) bool {
 
 func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
 	var change models.Change
+	parts := models.ProtectedReads(ctx)
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		current, err := s.lockAndLoadTask(tx, tenant, taskID)
+		current, err := s.lockAndLoadTask(tx, tenant, taskID, parts)
 		if err != nil {
 			return err
 		}

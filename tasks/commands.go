@@ -37,12 +37,14 @@ func possibleID(id string) error {
 	return nil
 }
 
-// run applies one command through the store and shapes its answer.
-func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, decide func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error)) (Result, error) {
+// run applies one command through the store and shapes its answer. reads is the protected
+// content the decision reads; the store loads and decrypts only that (the answer's task view
+// carries none of it).
+func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, reads models.ProtectedParts, decide func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error)) (Result, error) {
 	if err := possibleID(id); err != nil {
 		return Result{}, err
 	}
-	change, err := s.store.Mutate(ctx, a.Tenant, id, opID, decide)
+	change, err := s.store.Mutate(models.ReadingProtected(ctx, reads), a.Tenant, id, opID, decide)
 	if err != nil {
 		return Result{}, err
 	}
@@ -79,7 +81,7 @@ func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Commo
 	if err := requirePermission(a, models.PermClaim); err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.Claim(t, in.command(models.OpClaim, a, prior), now)
 	})
 }
@@ -97,7 +99,7 @@ func (s *Service) Release(ctx context.Context, a models.Actor, id string, in Rel
 	if err := requirePermission(a, models.PermClaim); err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.Release(t, in.command(models.OpRelease, a, prior), in.Reason, now)
 	})
 }
@@ -125,7 +127,7 @@ func (s *Service) Assign(ctx context.Context, a models.Actor, id string, in Assi
 	if err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.Assign(t, in.command(models.OpAssign, a, prior), assignee, in.Reason, now)
 	})
 }
@@ -145,7 +147,7 @@ func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string,
 	if err := requirePermission(a, models.PermUpdate); err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.UpdateSchedule(t, in.command(models.OpScheduleUpdate, a, prior), in.Priority, in.DueAt, in.ClearDue, now)
 	})
 }
@@ -163,7 +165,7 @@ func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in Canc
 	if err := requirePermission(a, models.PermCancel); err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.Cancel(t, in.command(models.OpCancel, a, prior), in.Reason, now)
 	})
 }
@@ -190,7 +192,7 @@ func (s *Service) RetryResolution(ctx context.Context, a models.Actor, id string
 	if err != nil {
 		return Result{}, fmt.Errorf("resolve: %w", err)
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	return s.run(ctx, a, id, in.OperationID, models.ReadsAllProtected, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.RetryResolution(t, in.command(models.OpRetryResolution, a, prior), resolved.Form, resolved.Snapshot, resolved.Health, now)
 	})
 }

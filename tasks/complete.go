@@ -27,7 +27,10 @@ func (s *Service) Complete(ctx context.Context, a models.Actor, id string, in Co
 	if err := requireComplete(a); err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	// The completion is validated against the pinned form and keeps the task data's masked
+	// values (KeepMasked); the instructions are not read.
+	reads := models.ReadsAllProtected &^ models.ReadsInstructions
+	return s.run(ctx, a, id, in.OperationID, reads, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		return models.CompleteWith(t, in.command(models.OpComplete, a, prior), in.ActionKey, now, func() (json.RawMessage, error) {
 			if err := boundCompletion(in.Data); err != nil {
 				return nil, err
@@ -79,7 +82,8 @@ func (s *Service) CompleteForm(ctx context.Context, a models.Actor, id string, i
 		form   *forms.Form
 		parsed bool // the command got as far as the form: a refusal can show the page
 	)
-	res, err := s.run(ctx, a, id, in.OperationID, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+	// A refusal shows the page again from the task as loaded here: all of it.
+	res, err := s.run(ctx, a, id, in.OperationID, models.ReadsAllProtected, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
 		// Inside the transaction the past-actor relation is witnessed by the caller's own
 		// stored operation: without one, only the assignee may complete, who reads anyway.
 		v, ok, err := visibleView(ctx, t, a, func(context.Context) (bool, error) { return prior.RanBy(a), nil })

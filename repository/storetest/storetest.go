@@ -50,6 +50,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Capacity", func(t *testing.T) { testCapacity(t, h) })
 	t.Run("TenantCounter", func(t *testing.T) { testTenantCounter(t, h) })
 	t.Run("Statements", func(t *testing.T) { testStatements(t, h) })
+	t.Run("ProtectedReads", func(t *testing.T) { testProtectedReads(t, h) })
 	t.Run("Leases", func(t *testing.T) { testLeases(t, h) })
 	t.Run("Corruption", func(t *testing.T) { testCorruption(t, h) })
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
