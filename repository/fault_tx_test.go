@@ -51,7 +51,9 @@ func (p faultPoint) matches(sql string) bool {
 
 // faultHook is a store's OnSQL hook that runs strike once, after the first statement that
 // matches the armed point.
-type faultHook struct{ armed atomic.Pointer[func(sql string)] }
+type faultHook struct {
+	armed atomic.Pointer[func(sql string)]
+}
 
 func (h *faultHook) onSQL(sql string) {
 	if f := h.armed.Load(); f != nil {
