@@ -3,8 +3,11 @@ package repository
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -290,6 +293,20 @@ var (
 	errRetry     = errors.New("repository: transaction must be retried")
 )
 
+// connectionLost reports whether err says the database could not be reached or the connection
+// broke, rather than that the database refused the statement. A cancelled or expired context
+// is the caller's, not the database's.
+func connectionLost(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysqldriver.ErrInvalidConn) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.As(err, &connect) || errors.As(err, &netErr)
+}
+
 // translate maps driver errors to the store's error kinds, once, here.
 func translate(err error) error {
 	if err == nil {
@@ -297,6 +314,11 @@ func translate(err error) error {
 	}
 	if errors.Is(err, gorm.ErrRecordNotFound) || errors.Is(err, sql.ErrNoRows) {
 		return errNoRows
+	}
+	if connectionLost(err) {
+		// The server is down or the network to it dropped: the transaction did not commit (a
+		// server rolls back what a lost connection left open), so the caller may try again.
+		return fmt.Errorf("%w: the database connection failed", errBusy)
 	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {

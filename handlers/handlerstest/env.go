@@ -47,6 +47,9 @@ type Options struct {
 	Invitations *invitations.IssuerOptions
 	// Tracer, when set, traces requests, commands and store transactions (a tracing.Tracer).
 	Tracer Tracer
+	// Proxied connects the store through Env.Proxy, a TCP proxy the test can cut (server
+	// databases only).
+	Proxied bool
 }
 
 // Tracer is everything the tracing package's Tracer is to the router, service and store.
@@ -65,6 +68,8 @@ type Env struct {
 	// DatabaseURL is the store's database.
 	DatabaseURL string
 	Store       *repository.Store
+	// Proxy stands between the store and its database server when Options.Proxied is set.
+	Proxy *testfactory.TCPProxy
 	// Logs holds everything the server logged (JSON lines).
 	Logs *SyncBuffer
 
@@ -101,7 +106,12 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 	}
 	ctx := context.Background()
 	name, dbURL := testfactory.Name(d), testfactory.Database(t, d)
-	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap})
+	storeURL := dbURL
+	var proxy *testfactory.TCPProxy
+	if o.Proxied {
+		proxy, storeURL = testfactory.ProxyDatabase(t, dbURL)
+	}
+	store := testfactory.Open(t, storeURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap})
 
 	secret := make([]byte, 32)
 	rand.Read(secret)
@@ -144,7 +154,7 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)
 
-	e := &Env{Name: name, URL: srv.URL, DatabaseURL: dbURL, Store: store, Logs: logs, secret: secret}
+	e := &Env{Name: name, URL: srv.URL, DatabaseURL: dbURL, Store: store, Proxy: proxy, Logs: logs, secret: secret}
 	e.contract = loadContract(t, srv.URL)
 	return e
 }
