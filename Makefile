@@ -7,7 +7,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: help run test lint lint-openapi verify golden build scale bench soak fuzz fuzz-short
+.PHONY: help run test lint lint-openapi verify golden build scale bench soak fuzz fuzz-short temporal-test
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -71,3 +71,10 @@ fuzz-short: ## fuzz every target for FUZZTIME (default 6s each); CI runs it afte
 
 fuzz: ## fuzz every target for FUZZ_LONG (default 10m each), outside CI
 	$(MAKE) fuzz-short FUZZTIME=$(FUZZ_LONG)
+
+# The Temporal integration is a module of its own (integrations/temporal), with the worked example
+# (examples/temporal) beside it; `make test` does not build Temporal. The end-to-end tests run a
+# Temporal server in-process and a `web serve` built from this checkout.
+temporal-test: ## test the Temporal integration and its example (go vet, then go test -race in both modules)
+	cd integrations/temporal && $(GO) vet ./... && $(GO) test -race -count=1 $(TESTFLAGS) ./...
+	cd examples/temporal && $(GO) vet ./... && $(GO) test -race -count=1 $(TESTFLAGS) ./...
