@@ -261,7 +261,7 @@ func TestMigrateUpStatusDown(t *testing.T) {
 	// Each down rolls back the newest migration, one at a time, down to the first.
 	for i := 0; !strings.Contains(out.String(), "rolled back 00001_user_tasks.sql"); i++ {
 		out.Reset()
-		if code := run(context.Background(), []string{"migrate", "down"}, env(vars), &out, &errOut); code != 0 || !strings.Contains(out.String(), "rolled back 0000") || i > 20 {
+		if code := run(context.Background(), []string{"migrate", "down"}, env(vars), &out, &errOut); code != 0 || !strings.Contains(out.String(), "rolled back 000") || i > 20 {
 			t.Fatalf("migrate down: exit %d, stdout %q, stderr %q; want one migration rolled back", code, out.String(), errOut.String())
 		}
 	}
