@@ -74,7 +74,7 @@ func buildWeb(t *testing.T) string {
 type userTasks struct {
 	URL    string
 	client *http.Client
-	log    *bytes.Buffer
+	log    *syncWriter
 }
 
 // freeAddr returns a loopback address nothing listens on.
@@ -121,11 +121,11 @@ func startUserTasks(t *testing.T, runtimeURL string, dev bool, extra map[string]
 	for k, v := range vars {
 		env = append(env, k+"="+v)
 	}
-	var log bytes.Buffer
+	log := &syncWriter{}
 	cmd := exec.Command(bin, "serve", "--migrate")
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = &syncWriter{w: &log}, &syncWriter{w: &log}
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func startUserTasks(t *testing.T, runtimeURL string, dev bool, extra map[string]
 			t.Logf("web serve log:\n%s", log.String())
 		}
 	})
-	u := &userTasks{URL: "http://" + addr, client: &http.Client{Timeout: 10 * time.Second}, log: &log}
+	u := &userTasks{URL: "http://" + addr, client: &http.Client{Timeout: 10 * time.Second}, log: log}
 	eventually(t, 30*time.Second, "User Tasks ready", func() bool {
 		resp, err := u.client.Get(u.URL + "/readyz")
 		if err != nil {
@@ -154,15 +154,22 @@ func startUserTasks(t *testing.T, runtimeURL string, dev bool, extra map[string]
 	return u
 }
 
+// syncWriter is the server's log: its stdout and stderr write to it from two goroutines.
 type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
 func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.w.Write(p)
+	return s.buf.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }
 
 // person is a user of the inbox, calling the JSON API with a bearer token.
