@@ -141,7 +141,9 @@ func TestFaultCancelledMidTransaction(t *testing.T) {
 					opID := "complete-" + models.NewID()
 					ctx, cancel := context.WithCancel(t.Context())
 					defer cancel()
-					hook.arm(p, cancel)
+					// Give database/sql's watcher time to roll the transaction back before
+					// the store's next step, the order a loaded machine produces.
+					hook.arm(p, func() { cancel(); time.Sleep(20 * time.Millisecond) })
 					_, err := faultComplete(ctx, s, task, opID)
 					hook.disarm()
 					if ctx.Err() == nil {

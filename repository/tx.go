@@ -75,9 +75,14 @@ func (s *Store) writeOnce(parent context.Context, fn func(tx *gorm.DB, now time.
 }
 
 // busyOr maps a wait that ran out of the write deadline (but not the caller's own context)
-// to database-busy.
+// to database-busy. When the caller's context ended, that is the cause whatever the driver
+// said: database/sql rolls a transaction back as soon as its context is done, so a COMMIT
+// racing the cancellation reports only sql.ErrTxDone.
 func (s *Store) busyOr(parent, ctx context.Context, err error) error {
-	if parent.Err() == nil && ctx.Err() != nil {
+	if cause := parent.Err(); cause != nil {
+		return fmt.Errorf("%w: %v", cause, err)
+	}
+	if ctx.Err() != nil {
 		return fmt.Errorf("%w: write deadline of %s passed", models.ErrBusy, s.cfg.WriteTimeout)
 	}
 	return translate(err)
