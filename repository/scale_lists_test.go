@@ -159,8 +159,8 @@ var scaleKnownGaps = []struct {
 	match  *regexp.Regexp // against "<dialect> <scope> <sort> <dir>[ variant] (<page> page): statement <n> <problem>"
 	reason string
 }{
-	{regexp.MustCompile(`^\w+ needs-attention due \w+ \(\w+ page\): statement \d sorts`),
-		"bounded by design: the due-ordered needs-attention page sorts the union of one walk per open or transitional status, at most 6 × (page + 1) rows at any size (statusDuePage)"},
+	{regexp.MustCompile(`^\w+ needs-attention \S+ \w+ (search )?\(\w+ page\): statement \d sorts`),
+		"bounded by design: the needs-attention page sorts the union of one walk per open or transitional status in the sort's index, at most 6 × (page + 1) rows at any size (statusPage)"},
 	{regexp.MustCompile(`^PostgreSQL available \S+ \w+ \(deep page\): statement \d sorts`),
 		"PostgreSQL, on a deep page of the available list, estimates that few of the user's tasks lie past the cursor and sorts them instead of walking the status's sort index (availableWalk): at most the list's rows past the cursor"},
 	{regexp.MustCompile(`^\w+ history .*sorts`),
@@ -169,8 +169,6 @@ var scaleKnownGaps = []struct {
 		"a workflow filter reads the definition's tasks through ix_tasks_definition, then sorts them; an index (tenant_id, workflow_definition_id, sort column, id) per sort, or a walk of the sort index, would serve it"},
 	{regexp.MustCompile(`^\w+ (all|needs-attention) \S+ \w+ search .*(sorts|scans all of user_tasks)`),
 		"a search is a substring test no index serves: the planner reads the tenant's rows and stops at the total's cap (PostgreSQL's Seq Scan under the cap's LIMIT) or sorts the matches; a trigram or full-text index would serve it"},
-	{regexp.MustCompile(`^\w+ needs-attention .*sorts`),
-		"the needs-attention rule matches most open tasks and no index holds it, so the planner gathers the matches and sorts them; a deep page sorts what lies past the cursor"},
 }
 
 // scaleKnownGap returns the reason of the known gap that explains what, or "".
@@ -203,7 +201,7 @@ func sortedRows(t *testing.T, d migrations.Dialect, db *sql.DB, stmt, plan strin
 	}
 	loc := orderByTail.FindStringIndex(stmt)
 	if loc == nil {
-		return -1 // a sort inside a sub-select of a bounded walk (statusDuePage): its rows are few
+		return -1 // a sort inside a sub-select of a bounded walk (statusPage): its rows are few
 	}
 	var n int
 	if err := db.QueryRow("SELECT COUNT(*) FROM (" + stmt[:loc[0]] + ") sorted").Scan(&n); err != nil {

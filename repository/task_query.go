@@ -105,8 +105,8 @@ type taskQuery struct {
 // page, and rows inserted meanwhile only appear after the cursor, where the order puts them.
 //
 // A total counts at most Config.TotalCap+1 rows: past the cap it is the cap with TotalCapped
-// set. The needs-attention list ordered by due date walks each status in due order
-// (statusDuePage) instead of sorting every match.
+// set. The needs-attention list walks each status in the sort's order (statusPage) instead of
+// sorting every match.
 //
 // Needs-attention is models.AttentionRule with f.StaleAfter and f.UnassignedAfter. HealthCodes
 // and HealthSeverity narrow to tasks with such a finding; only managers may use them.
@@ -163,8 +163,8 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			where = append(where, c)
 		}
 		var recs []taskRecord
-		if s.walksStatusDue(q) {
-			recs, err = s.statusDuePage(tx, q, where)
+		if s.walksStatus(q) {
+			recs, err = s.statusPage(tx, q, where)
 		} else if s.walksNullsLast(q) {
 			recs, err = s.nullsLastPage(tasks, q, uncursored)
 		} else if err = applyConds(tasks().Select(summaryColumns), where).

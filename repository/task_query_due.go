@@ -39,34 +39,47 @@ func (s *Store) walksIndexes() bool {
 	return s.dialect == migrations.SQLite || s.dialect == migrations.Postgres || s.dialect == migrations.MySQL
 }
 
-// walksStatusDue reports whether the page is read by walking ix_tasks_status_due: the
-// needs-attention list ordered by due date, without a health filter (ix_tasks_health serves
+// walksStatus reports whether the page is read by walking the status's sort index
+// (statusIndex): the needs-attention list, without a health filter (ix_tasks_health serves
 // those). Its rule matches most open tasks, so sorting all matches is what the walk avoids.
-func (s *Store) walksStatusDue(q *taskQuery) bool {
-	return s.walksIndexes() && q.f.Scope == models.ScopeNeedsAttention && q.f.Sort == models.SortDue && !q.f.FiltersHealth()
+func (s *Store) walksStatus(q *taskQuery) bool {
+	return s.walksIndexes() && q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth()
 }
 
-// statusDuePage reads the page of a walksStatusDue query: the tasks with a due date first, the
-// ones without after them (NULLs last on every database, whatever its NULL order in an
-// index), each phase selecting at most limit+1 ids per open or transitional status through
-// ix_tasks_status_due (tenant, status, due_at, id), a walk that stops after its rows, and
-// sorting those few instead of every match. The undated phase runs only when the dated one
-// leaves the page short: undated tasks mostly match the rule less densely.
-func (s *Store) statusDuePage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
+// statusIndex is the index (tenant_id, status, sort column, id) of each sort.
+var statusIndex = map[models.SortKey]string{
+	models.SortCreated: "ix_tasks_status_created", models.SortDue: "ix_tasks_status_due",
+	models.SortPriority: "ix_tasks_status_priority", models.SortTitle: "ix_tasks_status_title",
+	models.SortUpdated: "ix_tasks_status_updated", models.SortCompleted: "ix_tasks_status_completed",
+}
+
+// statusPage reads the page of a walksStatus query: each open or transitional status walked
+// in the sort's order through its status index, at most limit+1 ids per status (a walk that
+// stops after its rows), and only those few sorted instead of every match. A nullable sort
+// (due, completed) reads in two phases, the tasks with a value first and the ones without
+// after them (NULLs last on every database, whatever its NULL order in an index); the second
+// runs only when the first leaves the page short.
+func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
 	dir := " ASC"
 	if q.f.Descending {
 		dir = " DESC"
 	}
+	col := q.sort.column
+	phases := []string{""}
+	if q.sort.nullable {
+		phases = []string{col + " IS NOT NULL", col + " IS NULL"}
+	}
 	var out []taskRecord
-	for _, dated := range []bool{true, false} {
+	for _, phase := range phases {
 		var parts []string
 		var subs []any
 		for _, st := range openTransitionalStatuses {
-			walk := applyConds(s.tasksIndexedBy(tx, "ix_tasks_status_due").Select("id"), where).Limit(q.limit + 1)
-			if dated {
-				walk = walk.Where("status = ? AND due_at IS NOT NULL", st).Order("due_at" + dir + ", id" + dir)
-			} else {
-				walk = walk.Where("status = ? AND due_at IS NULL", st).Order("id" + dir)
+			walk := applyConds(s.tasksIndexedBy(tx, statusIndex[q.f.Sort]).Select("id"), where).
+				Where("status = ?", st).Order(col + dir + ", id" + dir).Limit(q.limit + 1)
+			if phase != "" {
+				// Ordered by the column in the NULL phase too: PostgreSQL does not take
+				// "column IS NULL" as fixing the column and would sort the walk by id.
+				walk = walk.Where(phase)
 			}
 			parts = append(parts, fmt.Sprintf("SELECT id FROM (?) w%d", len(parts)))
 			subs = append(subs, walk)

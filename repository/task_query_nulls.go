@@ -3,9 +3,9 @@ package repository
 import "gorm.io/gorm"
 
 // walksNullsLast reports whether the page of a nullable sort (due, completed) is read by
-// nullsLastPage: on the dialects of the scale target, except where statusDuePage serves it.
+// nullsLastPage: on the dialects of the scale target, except where statusPage serves it.
 func (s *Store) walksNullsLast(q *taskQuery) bool {
-	return s.walksIndexes() && q.sort.nullable && !s.walksStatusDue(q)
+	return s.walksIndexes() && q.sort.nullable && !s.walksStatus(q)
 }
 
 // nullsLastPage reads the page of a nullable sort in up to two ordered walks instead of one

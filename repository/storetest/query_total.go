@@ -14,7 +14,7 @@ import (
 // date, which walks each status in due order (issue 10: the scale target).
 func testQueryTotals(t *testing.T, h Harness) {
 	t.Run("TotalIsCapped", func(t *testing.T) { testQueryTotalCap(t, h) })
-	t.Run("NeedsAttentionByDue", func(t *testing.T) { testQueryAttentionByDue(t, h) })
+	t.Run("NeedsAttentionSorts", func(t *testing.T) { testQueryAttentionSorts(t, h) })
 }
 
 func testQueryTotalCap(t *testing.T, h Harness) {
@@ -68,11 +68,11 @@ func testQueryTotalCap(t *testing.T, h Harness) {
 	}
 }
 
-// testQueryAttentionByDue pages the needs-attention list by due date in both directions and
+// testQueryAttentionSorts pages the needs-attention list by every sort in both directions and
 // compares it with the rule applied to every task of the tenant, sorted by queryLess: tasks of
 // every open and transitional status, with and without a due date, ties in due dates, and
 // tasks the rule leaves out between them.
-func testQueryAttentionByDue(t *testing.T, h Harness) {
+func testQueryAttentionSorts(t *testing.T, h Harness) {
 	clock := &queryAt{}
 	s := h.Open(t, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
@@ -124,18 +124,20 @@ func testQueryAttentionByDue(t *testing.T, h Harness) {
 	if len(listed) < 15 || len(listed) == len(all) {
 		t.Fatalf("fixture: %d of %d tasks need attention", len(listed), len(all))
 	}
-	for _, desc := range []bool{false, true} {
-		want := append([]models.Task(nil), listed...)
-		sort.Slice(want, func(i, j int) bool { return queryLess(want[i], want[j], models.SortDue, desc) })
-		for _, limit := range []int{1, 2, 5, models.MaxPageSize} {
-			t.Run(fmt.Sprintf("desc=%v/limit=%d", desc, limit), func(t *testing.T) {
-				f := models.TaskFilter{Tenant: "t1", Scope: models.ScopeNeedsAttention, Actor: boss, Sort: models.SortDue,
-					Descending: desc, Limit: limit, StaleAfter: rule.StaleAfter, UnassignedAfter: rule.UnassignedAfter}
-				got := queryPages(t, s, f)
-				if g, w := strings.Join(queryIDs(got), ","), strings.Join(queryIDs(want), ","); g != w {
-					t.Fatalf("needs attention by due lists\n got  %v\n want %v", g, w)
-				}
-			})
+	for _, key := range models.SortKeys {
+		for _, desc := range []bool{false, true} {
+			want := append([]models.Task(nil), listed...)
+			sort.Slice(want, func(i, j int) bool { return queryLess(want[i], want[j], key, desc) })
+			for _, limit := range []int{1, 2, 5, models.MaxPageSize} {
+				t.Run(fmt.Sprintf("%s/desc=%v/limit=%d", key, desc, limit), func(t *testing.T) {
+					f := models.TaskFilter{Tenant: "t1", Scope: models.ScopeNeedsAttention, Actor: boss, Sort: key,
+						Descending: desc, Limit: limit, StaleAfter: rule.StaleAfter, UnassignedAfter: rule.UnassignedAfter}
+					got := queryPages(t, s, f)
+					if g, w := strings.Join(queryIDs(got), ","), strings.Join(queryIDs(want), ","); g != w {
+						t.Fatalf("needs attention by %s lists\n got  %v\n want %v", key, g, w)
+					}
+				})
+			}
 		}
 	}
 }
