@@ -150,17 +150,22 @@ func requireRelayed(t *testing.T, s *Store, id string) {
 	}
 }
 
-// TestMutateReplay: the same operation replays its stored answer (also once the relay moved
-// the operation to its collection); another request under its id is an idempotency conflict;
+// TestMutateReplay: a claim keeps the sealed envelope of what it did not change; the same
+// operation replays its stored answer (also once the relay moved the operation to its
+// collection); another request under its id is an idempotency conflict;
 // a stale revision is a revision conflict; another tenant's task is not found.
 func TestMutateReplay(t *testing.T) {
 	s := openStore(t, nil)
 	ctx := testContext(t)
 	ann := testfactory.Worker("t1", "ann")
-	task := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann", "bob"}})
+	task := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann", "bob"}, Instructions: "secret"})
+	sealed := rawTask(t, s, task.ID).Lookup(colInstructions).StringValue()
 	first, err := s.Mutate(ctx, "t1", task.ID, "op-1", claimBy(ann, task.Revision, "op-1"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if rawTask(t, s, task.ID).Lookup(colInstructions).StringValue() != sealed {
+		t.Fatal("a claim sealed the unchanged instructions again")
 	}
 	if n, err := s.db.Collection(operationCollection).CountDocuments(ctx, bson.D{{Key: "operation_id", Value: "op-1"}}); err != nil || n != 1 {
 		t.Fatalf("the finished claim is %d times in its collection, %v", n, err)
