@@ -30,45 +30,56 @@ func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, 
 
 func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
 	parts := models.ProtectedReads(ctx)
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
-		now, err := s.Now(ctx)
-		if err != nil {
-			return models.Change{}, err
-		}
-		cur, err := s.load(ctx, taskFilter(tenant, taskID))
-		if err != nil {
-			return models.Change{}, err
-		}
+	var change models.Change
+	err := s.write(ctx, tenant, taskID, func(now time.Time, cur *taskDoc) (*taskDoc, error) {
 		before, err := s.fromDoc(cur, parts)
 		if err != nil {
-			return models.Change{}, err
+			return nil, err
 		}
 		prior, err := s.findOperation(ctx, cur, operationID)
 		if err != nil {
-			return models.Change{}, err
+			return nil, err
 		}
-		change, err := decide(now, before, prior)
-		if err != nil || change.Replay != nil {
-			return change, err
+		if change, err = decide(now, before, prior); err != nil || change.Replay != nil {
+			return nil, err
 		}
-		next, err := s.applyChange(cur, &before, &change, now)
+		return s.applyChange(cur, &before, &change, now)
+	})
+	return change, err
+}
+
+// write runs one claimed write of the aggregate: it reads the aggregate at the database time,
+// lets build make the next state from it, and commits that. When another writer claimed the
+// version first, it waits a little and reads and builds again, as often as maxAttempts allows.
+// build's error, or a nil state (nothing to write), ends the write. After a commit the relay
+// moves what the write queued.
+func (s *Store) write(ctx context.Context, tenant, id string, build func(now time.Time, cur *taskDoc) (*taskDoc, error)) error {
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		now, err := s.Now(ctx)
 		if err != nil {
-			return change, err
+			return err
+		}
+		cur, err := s.load(ctx, taskFilter(tenant, id))
+		if err != nil {
+			return err
+		}
+		next, err := build(now, cur)
+		if err != nil || next == nil {
+			return err
 		}
 		err = s.commit(ctx, cur, next, now)
 		if errors.Is(err, errClaimLost) {
 			if err := backoff(ctx, attempt); err != nil {
-				return models.Change{}, err
+				return err
 			}
 			continue
 		}
-		if err != nil {
-			return change, err
+		if err == nil {
+			s.relayAfterWrite(ctx, tenant, id)
 		}
-		s.relayAfterWrite(ctx, tenant, taskID)
-		return change, nil
+		return err
 	}
-	return models.Change{}, fmt.Errorf("%w: the task kept changing under the write", models.ErrBusy)
+	return fmt.Errorf("%w: the task kept changing under the write", models.ErrBusy)
 }
 
 // applyChange builds the aggregate after a change from cur, the aggregate the decision read:
@@ -186,45 +197,29 @@ func (s *Store) Operation(ctx context.Context, tenant, taskID, opID string) (mod
 // sequence number under a claimed write of the aggregate, so sequences stay unique and
 // monotonic; a concurrent write makes it read and build again.
 func (s *Store) AppendEvent(ctx context.Context, tenant, taskID string, build models.AppendFunc) (models.Event, error) {
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
-		now, err := s.Now(ctx)
-		if err != nil {
-			return models.Event{}, err
-		}
-		cur, err := s.load(ctx, taskFilter(tenant, taskID))
-		if err != nil {
-			return models.Event{}, err
-		}
+	var ev models.Event
+	err := s.write(ctx, tenant, taskID, func(now time.Time, cur *taskDoc) (*taskDoc, error) {
 		t, err := s.fromDoc(cur, 0)
 		if err != nil {
-			return models.Event{}, err
+			return nil, err
 		}
-		ev, err := build(now, t)
-		if err != nil {
-			return models.Event{}, err
+		if ev, err = build(now, t); err != nil {
+			return nil, err
 		}
 		if ev.Seq != t.LastEventSeq+1 || ev.TaskID != t.ID || ev.Tenant != t.Tenant || ev.Revision != t.Revision {
-			return models.Event{}, fmt.Errorf("docstore: an appended event must follow the task's sequence at its revision")
+			return nil, fmt.Errorf("docstore: an appended event must follow the task's sequence at its revision")
 		}
 		next := cur.clone()
 		next.LastEventSeq = ev.Seq
 		if err := s.queue(next, &models.Change{Event: &ev}); err != nil {
-			return models.Event{}, err
+			return nil, err
 		}
-		err = s.commit(ctx, cur, next, now)
-		if errors.Is(err, errClaimLost) {
-			if err := backoff(ctx, attempt); err != nil {
-				return models.Event{}, err
-			}
-			continue
-		}
-		if err != nil {
-			return models.Event{}, err
-		}
-		s.relayAfterWrite(ctx, tenant, taskID)
-		return ev, nil
+		return next, nil
+	})
+	if err != nil {
+		return models.Event{}, err
 	}
-	return models.Event{}, fmt.Errorf("%w: the task kept changing under the append", models.ErrBusy)
+	return ev, nil
 }
 
 // pending reads the aggregate for a merged read: an empty one when the task does not exist
