@@ -1,7 +1,8 @@
 // Package docstore is the document store of User Tasks on the MongoDB API (MongoDB itself or a
-// compatible server such as FerretDB), designed in docs/document-store.md. This version connects,
-// derives its collections and indexes from the logical schema (migrations/logical) and migrates
-// them; the task store on documents comes next.
+// compatible server such as FerretDB), designed in docs/document-store.md. It connects, derives
+// its collections and indexes from the logical schema (migrations/logical) and migrates them,
+// and Store holds the task aggregate: creation, reads, mutations and event appends under version
+// claims, and the relay that moves events, operations and resumptions to their collections.
 package docstore
 
 import (
