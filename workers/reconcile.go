@@ -145,17 +145,12 @@ func (r *Reconciler) LastRun() (ReconcileRun, bool) {
 // reported and the others still run; the first error is returned.
 func (r *Reconciler) RunOnce(ctx context.Context) (ReconcileRun, error) {
 	run := ReconcileRun{StartedAt: time.Now().UTC(), Tenants: map[string]TenantReconcile{}}
-	tenants, err := r.store.Tenants(ctx)
+	tenants, err := r.tenants(ctx)
 	if err != nil {
 		return run, err
 	}
-	seen := map[string]bool{}
 	var first error
-	for _, tenant := range append(tenants, r.o.Tenants...) {
-		if seen[tenant] || tenant == "" {
-			continue
-		}
-		seen[tenant] = true
+	for _, tenant := range tenants {
 		res, err := r.ReconcileTenant(ctx, tenant)
 		if err != nil {
 			res.Error = workflow.RuntimeErrorCode(err)
@@ -178,6 +173,26 @@ func (r *Reconciler) RunOnce(ctx context.Context) (ReconcileRun, error) {
 	r.log.Info("reconciliation", "tenants", len(run.Tenants), "recreated", t.Recreated, "requeued", t.Requeued,
 		"finalized", t.Finalized, "ambiguous", t.Ambiguous)
 	return run, first
+}
+
+// tenants are the tenants a run visits, each once: those the store knows, then the configured
+// ones (ReconcilerOptions.Tenants) it does not know yet.
+func (r *Reconciler) tenants(ctx context.Context) ([]string, error) {
+	known, err := r.store.Tenants(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(known)+len(r.o.Tenants))
+	out := make([]string, 0, len(known)+len(r.o.Tenants))
+	for _, list := range [][]string{known, r.o.Tenants} {
+		for _, tenant := range list {
+			if tenant != "" && !seen[tenant] {
+				seen[tenant] = true
+				out = append(out, tenant)
+			}
+		}
+	}
+	return out, nil
 }
 
 // ReconcileTenant reconciles one tenant under its lease: first the runtime's bookmarks (recreate

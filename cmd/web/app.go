@@ -135,14 +135,15 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 	return a, nil
 }
 
-// workersOptions are the workers' options the configuration decides: their cadence.
+// workersOptions are the workers' options the configuration decides: their cadence, and the
+// tenants reconciled besides those the store knows.
 func workersOptions(cfg config) workers.Options {
 	return workers.Options{
 		DispatchEvery:  cfg.Cadence.Dispatch,
 		Dispatcher:     workers.DispatcherOptions{LeaseFor: cfg.Cadence.DispatchLease},
 		SweepEvery:     cfg.Cadence.DueSweep,
 		ReconcileEvery: cfg.Cadence.Reconcile,
-		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet},
+		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet, Tenants: cfg.ReconcileTenants},
 		PurgeEvery:     cfg.Retention.workerEvery(),
 		Purge:          workers.PurgeOptions{Policy: cfg.Retention.policy(0)},
 	}

@@ -97,10 +97,12 @@ type benchPage struct {
 // request log, and runs the same page's statements raw on db; the deep page lies deepRows down
 // the list's cursor (skipped where the list is shorter).
 func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *stress.HTTPTarget, store *repository.Store,
-	db *sql.DB, rec *benchSQL) ([]benchPage, error) {
+	db *sql.DB, rec *benchSQL, prog *benchMatrixProgress) ([]benchPage, error) {
 	var pages []benchPage
 	var next atomic.Int64
-	for _, c := range benchCases() {
+	cases := benchCases()
+	prog.begin(2 * len(cases))
+	for _, c := range cases {
 		for _, deep := range []bool{false, true} {
 			q, f := cloneValues(c.query), c.f
 			label := " (first)"
@@ -111,6 +113,7 @@ func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *
 					if err != nil {
 						return nil, fmt.Errorf("%s deep cursor: %w", c.name, err)
 					}
+					prog.step(nil)
 					continue
 				}
 				q.Set("cursor", cursor)
@@ -118,6 +121,7 @@ func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *
 					if err != nil {
 						return nil, fmt.Errorf("%s deep cursor (store): %w", c.name, err)
 					}
+					prog.step(nil)
 					continue
 				}
 			} else {
@@ -163,6 +167,7 @@ func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *
 				p.Ratio = p.P95 / p.RawP95
 			}
 			pages = append(pages, p)
+			prog.step(&p)
 		}
 	}
 	return pages, nil
@@ -286,24 +291,6 @@ func benchRunRaw(ctx context.Context, db *sql.DB, stmts []string) (float64, erro
 		}
 	}
 	return float64(time.Since(start).Microseconds()) / 1000, nil
-}
-
-// waitDuration waits up to 10 s for the request's log line.
-func (s *benchServer) waitDuration(ctx context.Context, id string) (float64, error) {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if d, ok := s.duration(id); ok {
-			return d, nil
-		}
-		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("request %s: no request log line", id)
-		}
-		select {
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
 }
 
 // percentile is the nearest-rank p-th percentile of xs (0 for none).

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,9 @@ func TestStressBenchEndToEnd(t *testing.T) {
 		if (strings.Contains(f.Name, "HTTP") || strings.HasPrefix(f.Name, "inbox")) && (f.Raw <= 0 || f.Ratio <= 0) {
 			t.Errorf("%s: no raw figure or ratio: %+v", f.Name, f)
 		}
+	}
+	if n := 2 * len(benchCases()); !strings.Contains(errOut, fmt.Sprintf("inbox matrix %d/%d pages", n, n)) {
+		t.Errorf("no progress line after the matrix's last page in the output:\n%s", errOut)
 	}
 	if n := len(benchCases()); len(d.Pages) < n || len(d.Pages) > 2*n {
 		t.Errorf("%d matrix pages, want every first page (%d) and the deep ones that exist", len(d.Pages), n)

@@ -50,6 +50,8 @@ type config struct {
 	UnassignedAttentionAfter time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the remote address.
 	TrustedProxies []*net.IPNet
+	// ReconcileTenants are reconciled besides the tenants the store knows (config_reconcile.go).
+	ReconcileTenants []string
 }
 
 const (

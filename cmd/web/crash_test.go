@@ -6,17 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -87,10 +83,15 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 		"USERTASKS_RECONCILE_INTERVAL":     "2s",
 		"USERTASKS_RECONCILE_QUIET_PERIOD": "1s",
 	})
-	srv := newCrashServer(t, vars)
-	client := newCrashClient("http://"+srv.addr, vars)
+	// The server is this test binary acting as web (TestMain), with nothing else of the
+	// test's environment.
+	srv := newTestChild(t, childServeOptions{
+		Env:  []string{asWebEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()},
+		Vars: vars, Args: []string{"--migrate"},
+	})
+	client := newCrashClient(srv.base(), vars)
 
-	srv.start(t)
+	startCrashServer(t, srv)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var removals sync.WaitGroup
@@ -104,9 +105,11 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 	}
 	for k := 1; k <= kills; k++ {
 		time.Sleep(time.Duration(300+rng.IntN(2200)) * time.Millisecond)
-		srv.kill(t)
+		if err := srv.kill(); err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("kill %d: %d commands acknowledged so far", k, load.acked())
-		srv.start(t)
+		startCrashServer(t, srv)
 	}
 	time.Sleep(time.Second)
 	stop()
@@ -122,7 +125,9 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 	removals.Wait()
 
 	checkCrash(t, client, runtime, load, tasks)
-	srv.stop(t)
+	if err := srv.stop(); err != nil {
+		t.Error(err)
+	}
 	if out, err := srv.command("audit").CombinedOutput(); err != nil || !strings.Contains(string(out), "clean: no findings") {
 		t.Errorf("web audit after the crashes: %v\n%s", err, out)
 	}
@@ -402,112 +407,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// crashServer is `web serve` as a child process (this test binary acting as `web`, see
-// TestMain) on a fixed address, so clients reach it again after each restart.
-type crashServer struct {
-	vars map[string]string
-	addr string
-	logs string // the file both outputs of every start go to
-
-	cmd    *exec.Cmd
-	exited chan struct{}
-}
-
-func newCrashServer(t *testing.T, vars map[string]string) *crashServer {
+// startCrashServer starts `web serve --migrate` on the server's fixed address, so clients reach
+// it again after each kill.
+func startCrashServer(t *testing.T, srv *childServe) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+	if err := srv.start(context.Background(), time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	s := &crashServer{vars: vars, addr: addr, logs: filepath.Join(t.TempDir(), "serve.log")}
-	t.Cleanup(func() {
-		if s.cmd != nil {
-			s.cmd.Process.Kill()
-			<-s.exited
-		}
-		if t.Failed() {
-			if b, err := os.ReadFile(s.logs); err == nil {
-				t.Logf("the server's output, last 8 KiB:\n%s", b[max(0, len(b)-8<<10):])
-			}
-		}
-	})
-	return s
-}
-
-// command is `web ARGS…` with the server's environment.
-func (s *crashServer) command(args ...string) *exec.Cmd {
-	self, err := os.Executable()
-	if err != nil {
-		panic(err)
-	}
-	cmd := exec.Command(self, args...)
-	cmd.Env = []string{asWebEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()}
-	for k, v := range s.vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	return cmd
-}
-
-// start runs `web serve --migrate` and waits until it is ready.
-func (s *crashServer) start(t *testing.T) {
-	t.Helper()
-	logs, err := os.OpenFile(s.logs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logs.Close()
-	s.cmd = s.command("serve", "--migrate", "--listen", s.addr)
-	s.cmd.Stdout, s.cmd.Stderr = logs, logs
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func(cmd *exec.Cmd) { cmd.Wait(); close(exited) }(s.cmd)
-	s.exited = exited
-	probe := &http.Client{Timeout: 5 * time.Second}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			s.cmd = nil
-			t.Fatalf("web serve exited at start (output in the log below)")
-		case <-time.After(50 * time.Millisecond):
-		}
-		if res, err := probe.Get("http://" + s.addr + "/readyz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return
-			}
-		}
-	}
-	t.Fatal("web serve was not ready within a minute")
-}
-
-// kill ends the server with SIGKILL: no shutdown, no lease given back, transactions cut.
-func (s *crashServer) kill(t *testing.T) {
-	t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-s.exited
-	s.cmd = nil
-}
-
-// stop ends the server with SIGTERM and wants a clean exit.
-func (s *crashServer) stop(t *testing.T) {
-	t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-s.exited:
-	case <-time.After(30 * time.Second):
-		t.Fatal("web serve did not stop within 30 s of SIGTERM")
-	}
-	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Errorf("web serve exited %d after SIGTERM", code)
-	}
-	s.cmd = nil
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -69,13 +68,28 @@ func TestSoak(t *testing.T) {
 	}
 	vars := productionVars("")
 	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, dialect)
-	vars["USERTASKS_METRICS_ADDR"] = freeAddr(t)
+	metricsAddr, err := freeLoopbackAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars["USERTASKS_METRICS_ADDR"] = metricsAddr
 	bin := filepath.Join(t.TempDir(), "web")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	base, logPath := startChildServe(t, bin, vars)
-	target, err := stressHTTPTarget(env(vars), base)
+	// The server is a built web with vars and nothing else of USERTASKS_ from the test's
+	// environment.
+	var inherited []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "USERTASKS_") {
+			inherited = append(inherited, kv)
+		}
+	}
+	srv := newTestChild(t, childServeOptions{Bin: bin, Env: inherited, Vars: vars})
+	if err := srv.start(context.Background(), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	target, err := stressHTTPTarget(env(vars), srv.base())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +148,7 @@ func TestSoak(t *testing.T) {
 	close(stopSampling)
 	<-sampled
 
-	serverErrors := countServerErrors(t, logPath)
+	serverErrors := countServerErrors(t, srv.o.LogPath)
 	code, out, errOut := runCLI(t, vars, "audit")
 	auditClean := code == exitOK
 	if !auditClean {
@@ -176,75 +190,6 @@ func peak(samples []soakSample, value func(soakSample) float64) float64 {
 		vs[i] = value(s)
 	}
 	return slices.Max(vs)
-}
-
-// freeAddr is a loopback address with a port nothing listens on now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// startChildServe runs bin serve as a child process with vars (and nothing else of USERTASKS_
-// from the test's environment) until the test ends; it returns the base URL and the path of
-// the file its log goes to.
-func startChildServe(t *testing.T, bin string, vars map[string]string) (string, string) {
-	t.Helper()
-	logPath := filepath.Join(t.TempDir(), "serve.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { logFile.Close() })
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "USERTASKS_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	for k, v := range vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = logFile
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			t.Error("serve did not stop on SIGINT")
-		}
-	})
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-	}()
-	select {
-	case base := <-found:
-		return base, logPath
-	case <-time.After(60 * time.Second):
-		b, _ := os.ReadFile(logPath)
-		t.Fatalf("serve printed no URL:\n%s", b)
-	}
-	return "", ""
 }
 
 var serverErrorLine = regexp.MustCompile(`"status":5\d\d[,}]`)
