@@ -51,35 +51,13 @@ var Invariants = []string{
 	InvGuestSession, InvDeliveryState, InvTokenHash,
 }
 
-// Finding is one violated invariant. TaskID is empty for a tenant-wide finding; Row names the
-// offending child row (an event, operation, invitation, delivery or session id) where there is one.
-type Finding struct {
-	Tenant    string
-	TaskID    string
-	Row       string
-	Invariant string
-	Message   string
-}
-
-// AuditFilter selects the tasks of an audit page: one tenant or all, after a resume key.
-type AuditFilter struct {
-	Tenant      string // "" for every tenant
-	AfterTenant string // with AfterID: resume after this (tenant, id)
-	AfterID     string
-}
-
-// AuditPage is what one page of the audit found.
-type AuditPage struct {
-	Tasks    int
-	Findings []Finding
-	// ByKey counts the sealed values of the page by the key id they are under (information:
-	// values under a key other than the primary show how far a rotation has come).
-	ByKey map[string]int
-	// LastTenant and LastID are the page's last task; the next page starts after them.
-	LastTenant, LastID string
-	// Done is set when the page was the last one (fewer tasks than asked for).
-	Done bool
-}
+// Finding, AuditFilter and AuditPage are the models types (models/store_contract.go), which
+// every store's Audit shares.
+type (
+	Finding     = models.AuditFinding
+	AuditFilter = models.AuditFilter
+	AuditPage   = models.AuditPage
+)
 
 // Audit reads up to size tasks after the filter's resume key, with their rows, in one read
 // transaction, and checks every per-task invariant. It never writes.

@@ -32,17 +32,8 @@ type guestSessionRecord struct {
 
 func (guestSessionRecord) TableName() string { return "user_task_guest_sessions" }
 
-// GuestVerification is one attempt to verify an invitation.
-type GuestVerification struct {
-	// TokenHash is the SHA-256 hash of the presented invitation token.
-	TokenHash string
-	// Proof decides, for the invitation as locked inside the transaction, whether the
-	// presented proof (a code, or the link alone) holds. A failed proof counts one attempt.
-	Proof func(inv models.Invitation) bool
-	// Session builds the guest session of a successful verification; the store sets nothing
-	// of it but checks that it names the invitation.
-	Session func(now time.Time, inv models.Invitation) models.GuestSession
-}
+// GuestVerification is one attempt to verify an invitation (models.GuestVerification).
+type GuestVerification = models.GuestVerification
 
 // VerifyInvitation runs one verification attempt. Every refusal is models.ErrGuestDenied,
 // whatever the reason; the refusals that change state commit that change first:
@@ -232,13 +223,9 @@ func (s *Store) appendRevokedEvent(tx *gorm.DB, inv models.Invitation, reason st
 	return s.writeRows(tx, &models.Change{Event: &ev})
 }
 
-// GuestAccess is what a guest session request is judged on, read in one snapshot.
-type GuestAccess struct {
-	Session    models.GuestSession
-	Invitation models.Invitation
-	Task       models.Task // without protected content
-	Now        time.Time   // the database clock
-}
+// GuestAccess is what a guest session request is judged on, read in one snapshot
+// (models.GuestAccess).
+type GuestAccess = models.GuestAccess
 
 // GuestAccess reads the session with that credential hash, its invitation and its task. An
 // unknown hash is models.ErrNotFound; whether the session is still alive is the caller's

@@ -20,8 +20,8 @@ const (
 )
 
 // IssueFunc builds an invitation, its delivery row and the invitation-issued event for the task
-// as loaded inside the write transaction.
-type IssueFunc func(now time.Time, task models.Task) (models.Invitation, models.Delivery, models.Event, error)
+// as loaded inside the write transaction (models.IssueFunc).
+type IssueFunc = models.IssueFunc
 
 // IssueInvitation writes an invitation, its sealed delivery and its event in one transaction.
 // A task holds at most models.MaxInvitationsPerTask invitations.

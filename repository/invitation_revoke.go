@@ -11,8 +11,9 @@ import (
 )
 
 // RevokeFunc builds the invitation-revoked event for the invitation and its task as loaded
-// inside the write transaction; it refuses (with the domain's error) what may not be revoked.
-type RevokeFunc func(now time.Time, task models.Task, inv models.Invitation) (models.Event, error)
+// inside the write transaction; it refuses (with the domain's error) what may not be revoked
+// (models.RevokeFunc).
+type RevokeFunc = models.RevokeFunc
 
 // revocable are the statuses a revocation moves to revoked: an invitation not yet used, and a
 // verified one whose guest holds the task (revoking ends the guest's session).

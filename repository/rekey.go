@@ -11,6 +11,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/migrations"
+	"usertasks/models"
 )
 
 // Key rotation: the keyring's first key seals new values and every key opens old ones, so a
@@ -34,14 +35,8 @@ var SealedTables = []SealedTable{
 	{"user_task_web_sessions", "id_hash", []string{colRefreshToken}},
 }
 
-// KeyPage is what one page of a rotation (or a dry run) found.
-type KeyPage struct {
-	Rows       int            // rows read
-	Resealed   int            // values rewritten under the primary key (a dry run: would be)
-	ByKey      map[string]int // sealed values by the key id they were under when read
-	Unreadable []string       // row keys whose value names an unknown key or fails to open
-	Next       string         // the last row key of the page; "" when the table is done
-}
+// KeyPage is what one page of a rotation (or a dry run) found (models.KeyPage).
+type KeyPage = models.KeyPage
 
 // RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,
 // reseals every value not under the primary key. A value is replaced only if it is still the

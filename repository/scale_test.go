@@ -16,6 +16,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository/storetest"
+	"usertasks/repository/storetest/sqlharness"
 	"usertasks/stress/seed"
 	"usertasks/testfactory"
 )
@@ -198,7 +199,7 @@ func serverTimeRuns(t *testing.T, d migrations.Dialect, db *sql.DB, stmt string,
 	var plan string
 	if d == migrations.Postgres {
 		for range postgresRuns {
-			lines := queryLines(t, db, "EXPLAIN (ANALYZE, BUFFERS) "+stmt)
+			lines := sqlharness.QueryLines(t, db, "EXPLAIN (ANALYZE, BUFFERS) "+stmt)
 			plan = strings.Join(lines, "\n")
 			m := regexp.MustCompile(`Execution Time: ([0-9.]+) ms`).FindStringSubmatch(plan)
 			if m == nil {
@@ -212,7 +213,7 @@ func serverTimeRuns(t *testing.T, d migrations.Dialect, db *sql.DB, stmt string,
 		if d == migrations.MySQL {
 			explain = "EXPLAIN "
 		}
-		plan = strings.Join(queryLines(t, db, explain+stmt), "\n")
+		plan = strings.Join(sqlharness.QueryLines(t, db, explain+stmt), "\n")
 		for i := range otherRuns + 1 {
 			start := time.Now()
 			drain(t, db, stmt)
@@ -247,37 +248,6 @@ func drain(t *testing.T, db *sql.DB, q string) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// queryLines runs q and returns its rows, each row's columns joined by spaces.
-func queryLines(t *testing.T, db *sql.DB, q string) []string {
-	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			parts[i] = fmt.Sprint(asText(v))
-		}
-		out = append(out, strings.Join(parts, " "))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 var (

@@ -14,20 +14,23 @@ import (
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/repository/storetest/sqlharness"
 )
 
 // The background workers' store methods, on every dialect that runs here.
 
-func TestWorkerQueriesSQLite(t *testing.T) { testWorkerQueries(t, harness(migrations.SQLite)) }
+func TestWorkerQueriesSQLite(t *testing.T) {
+	testWorkerQueries(t, sqlharness.Harness(migrations.SQLite))
+}
 
 func TestWorkerQueriesPostgres(t *testing.T) {
 	migrationstest.ServerURL(t, migrationstest.PostgresURLEnv, "PostgreSQL")
-	testWorkerQueries(t, harness(migrations.Postgres))
+	testWorkerQueries(t, sqlharness.Harness(migrations.Postgres))
 }
 
 func TestWorkerQueriesMySQL(t *testing.T) {
 	migrationstest.ServerURL(t, migrationstest.MySQLURLEnv, "MariaDB")
-	testWorkerQueries(t, harness(migrations.MySQL))
+	testWorkerQueries(t, sqlharness.Harness(migrations.MySQL))
 }
 
 // wqClock shifts the database clock by an offset the test moves forward.
@@ -110,7 +113,7 @@ func wqGet(t *testing.T, s *repository.Store, tenant, id string) models.Task {
 func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	t.Run("DueTasks", func(t *testing.T) {
 		clock := &wqClock{}
-		s := h.Open(t, clock.opts())
+		s := sqlharness.Open(t, h, clock.opts())
 		now, err := s.Now(wqCtx(t))
 		if err != nil {
 			t.Fatal(err)
@@ -132,7 +135,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 		}
 
 		t.Run("PagesOfOneCrossStatusesAndEqualDueDates", func(t *testing.T) {
-			s := h.Open(t, clock.opts())
+			s := sqlharness.Open(t, h, clock.opts())
 			var want []string
 			for _, st := range []models.Status{models.StatusAssigned, models.StatusUnassigned, models.StatusAvailable} {
 				for range 3 {
@@ -166,7 +169,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 
 	t.Run("ReconcileTasks", func(t *testing.T) {
 		clock := &wqClock{}
-		s := h.Open(t, clock.opts())
+		s := sqlharness.Open(t, h, clock.opts())
 		open := storetest.CreateTask(t, s, storetest.TaskOpts{})
 		transitional := storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusTimingOut})
 		storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusCancelled})
@@ -203,7 +206,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("Tenants", func(t *testing.T) {
-		s := h.Open(t, storetest.Options{})
+		s := sqlharness.Open(t, h, storetest.Options{})
 		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
 		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t1"})
 		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
@@ -214,7 +217,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("KnownBookmarks", func(t *testing.T) {
-		s := h.Open(t, storetest.Options{})
+		s := sqlharness.Open(t, h, storetest.Options{})
 		a := storetest.CreateTask(t, s, storetest.TaskOpts{})
 		b := storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusCompleted})
 		c := storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
@@ -228,7 +231,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("SetHealth", func(t *testing.T) {
-		s := h.Open(t, storetest.Options{})
+		s := sqlharness.Open(t, h, storetest.Options{})
 		ctx := wqCtx(t)
 		task := storetest.CreateTask(t, s, storetest.TaskOpts{CandidateUsers: []string{"ann"}})
 		failing := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing, Message: "The workflow runtime does not accept the resumption."}
@@ -295,7 +298,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("AcceptedOperation", func(t *testing.T) {
-		s := h.Open(t, storetest.Options{})
+		s := sqlharness.Open(t, h, storetest.Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		if _, err := s.AcceptedOperation(ctx, "t1", task.ID); !errors.Is(err, models.ErrNotFound) {
@@ -320,7 +323,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("RequeueResumption", func(t *testing.T) {
-		s := h.Open(t, storetest.Options{})
+		s := sqlharness.Open(t, h, storetest.Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		ch := wqComplete(t, s, task, "")
@@ -377,7 +380,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("ReleaseAndSettleResumption", func(t *testing.T) {
-		s := h.Open(t, storetest.Options{})
+		s := sqlharness.Open(t, h, storetest.Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		wqComplete(t, s, task, "")

@@ -7,7 +7,6 @@ import (
 
 	"usertasks/invitations"
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // InvitationOpts describe a guest invitation to issue; zero values take defaults.
@@ -25,9 +24,15 @@ type IssuedInvitation struct {
 	Token, Code string
 }
 
-// Invitation issues a guest invitation for task as a manager would, through
-// repository.Store.IssueInvitation, with a real token and code (invitations.NewSecret, NewCode).
-func Invitation(ctx context.Context, t testing.TB, s *repository.Store, task models.Task, o *InvitationOpts) IssuedInvitation {
+// InvitationIssuer is the store method Invitation calls: *repository.Store's, or any store's
+// that the contract suite (repository/storetest) runs on.
+type InvitationIssuer interface {
+	IssueInvitation(ctx context.Context, tenant, taskID string, build models.IssueFunc) (models.Invitation, error)
+}
+
+// Invitation issues a guest invitation for task as a manager would, through the store's
+// IssueInvitation, with a real token and code (invitations.NewSecret, NewCode).
+func Invitation(ctx context.Context, t testing.TB, s InvitationIssuer, task models.Task, o *InvitationOpts) IssuedInvitation {
 	t.Helper()
 	if o == nil {
 		o = &InvitationOpts{}

@@ -12,6 +12,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/repository/storetest/sqlharness"
 	"usertasks/testfactory"
 )
 
@@ -36,8 +37,9 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 			t.Fatalf("exec %q: %v", q, err)
 		}
 	}
-	tasks := storetest.EveryStatus(t, storetest.Harness{Name: "SQLite", Exec: exec}, s, "t1")
-	storetest.EveryStatus(t, storetest.Harness{Name: "SQLite", Exec: exec}, s, "t/2")
+	h := sqlharness.Harness(migrations.SQLite)
+	tasks := storetest.EveryStatus(t, h, s, "t1")
+	storetest.EveryStatus(t, h, s, "t/2")
 
 	audit := func(keys string, args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer

@@ -9,7 +9,8 @@ import (
 
 // testAudit states the audit (SPEC 8, `web audit`): a store the real transitions wrote — tasks in
 // every status with candidates, tags, operations, outbox rows, invitations, a guest — audits
-// clean page by page, and each invariant, broken with raw SQL, yields exactly its own finding.
+// clean page by page, and each invariant, broken behind the store's back (BreakInvariant), yields
+// exactly its own finding.
 func testAudit(t *testing.T, h Harness) {
 	t.Run("CleanStorePasses", func(t *testing.T) {
 		s := h.Open(t, Options{})
@@ -67,7 +68,7 @@ func testAudit(t *testing.T, h Harness) {
 		s := h.Open(t, Options{})
 		good := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "refresh-secret"})
 		bad := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "other-secret"})
-		h.Exec(t, s, rebind(h, "UPDATE user_task_web_sessions SET refresh_token_enc = (SELECT x.refresh_token_enc FROM (SELECT refresh_token_enc FROM user_task_web_sessions WHERE id_hash = ?) x) WHERE id_hash = ?"), good.IDHash, bad.IDHash)
+		h.tamper(t, s, MoveRefreshToken, good.IDHash, bad.IDHash)
 		var unreadable []string
 		rows, after := 0, ""
 		for _, table := range repository.SealedTables {
@@ -98,9 +99,7 @@ func testAudit(t *testing.T, h Harness) {
 		t.Run(c.invariant, func(t *testing.T) {
 			s := h.Open(t, Options{})
 			task := EveryStatus(t, h, s, "t1")[c.task]
-			for _, q := range c.sql {
-				h.Exec(t, s, rebind(h, q), task.ID)
-			}
+			h.tamper(t, s, BreakInvariant(c.invariant), task.ID)
 			var findings []repository.Finding
 			if c.invariant == repository.InvTenantCounter {
 				var err error
@@ -125,42 +124,41 @@ func testAudit(t *testing.T, h Harness) {
 	}
 }
 
-// auditCorruption breaks one invariant of one EveryStatus task with raw SQL (? is its id).
+// auditCorruption breaks one invariant of one EveryStatus task (BreakInvariant).
 type auditCorruption struct {
 	invariant string
 	task      string // a key of EveryStatus
-	sql       []string
 }
 
+// auditCorruptions are the invariants the audit checks per task, each with the EveryStatus task
+// its tampering breaks.
 func auditCorruptions() []auditCorruption {
 	return []auditCorruption{
-		{repository.InvEventSequence, "Assigned", []string{"UPDATE user_tasks SET last_event_seq = last_event_seq + 1 WHERE id = ?"}},
-		{repository.InvEventRevision, "Assigned", []string{"UPDATE user_task_events SET revision = 9 WHERE seq = 1 AND task_id = ?"}},
-		{repository.InvStatusEvent, "Assigned", []string{"UPDATE user_task_events SET event_type = 'released' WHERE event_type = 'claimed' AND task_id = ?"}},
-		{repository.InvStatusFields, "Available", []string{"UPDATE user_tasks SET completed_at = updated_at WHERE id = ?"}},
-		{repository.InvCandidateStatus, "Completing", []string{"UPDATE user_task_candidates SET task_status = 'Assigned' WHERE task_id = ?"}},
-		{repository.InvCandidateSummary, "Available", []string{"UPDATE user_tasks SET candidate_users = candidate_users + 1 WHERE id = ?"}},
-		{repository.InvTagRows, "Available", []string{"DELETE FROM user_task_tags WHERE tag = 'urgent' AND task_id = ?"}},
-		{repository.InvSearchText, "Available", []string{"UPDATE user_tasks SET search_text = 'something else' WHERE id = ?"}},
-		{repository.InvOverdueFlag, "Unassigned", []string{"UPDATE user_tasks SET is_overdue = (1 = 1) WHERE id = ?"}},
-		{repository.InvOperationState, "Completed", []string{"UPDATE user_task_operations SET state = 'accepted' WHERE kind = 'complete' AND task_id = ?"}},
-		{repository.InvResumption, "Completing", []string{"UPDATE user_task_resumptions SET state = 'settled' WHERE task_id = ?"}},
-		{repository.InvCiphertext, "Available", []string{"UPDATE user_tasks SET task_data_enc = instructions_enc WHERE id = ?"}},
-		{repository.InvChildTenant, "Assigned", []string{"UPDATE user_task_events SET tenant_id = 't9' WHERE seq = 2 AND task_id = ?"}},
-		{repository.InvTenantCounter, "Cancelled", []string{"UPDATE user_task_tenant_counters SET open_tasks = open_tasks + 1 WHERE stripe = 0 AND tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"}},
-		{repository.InvInvitationGuest, "Available", []string{
-			"UPDATE user_task_invitations SET status = 'consumed' WHERE task_id = ?",
-			"UPDATE user_task_deliveries SET state = 'delivered' WHERE task_id = ?"}},
-		{repository.InvInvitationGroup, "Guest", []string{"UPDATE user_task_invitations SET status = 'verified' WHERE status = 'revoked' AND task_id = ?"}},
-		{repository.InvGuestSession, "Guest", []string{"UPDATE user_task_guest_sessions SET participant_id = 'invitation:other' WHERE task_id = ?"}},
-		{repository.InvDeliveryState, "Available", []string{"UPDATE user_task_invitations SET status = 'revoked' WHERE task_id = ?"}},
-		{repository.InvTokenHash, "Available", []string{"UPDATE user_task_invitations SET token_hash = 'ABC' WHERE task_id = ?"}},
+		{repository.InvEventSequence, "Assigned"},
+		{repository.InvEventRevision, "Assigned"},
+		{repository.InvStatusEvent, "Assigned"},
+		{repository.InvStatusFields, "Available"},
+		{repository.InvCandidateStatus, "Completing"},
+		{repository.InvCandidateSummary, "Available"},
+		{repository.InvTagRows, "Available"},
+		{repository.InvSearchText, "Available"},
+		{repository.InvOverdueFlag, "Unassigned"},
+		{repository.InvOperationState, "Completed"},
+		{repository.InvResumption, "Completing"},
+		{repository.InvCiphertext, "Available"},
+		{repository.InvChildTenant, "Assigned"},
+		{repository.InvTenantCounter, "Cancelled"},
+		{repository.InvInvitationGuest, "Available"},
+		{repository.InvInvitationGroup, "Guest"},
+		{repository.InvGuestSession, "Guest"},
+		{repository.InvDeliveryState, "Available"},
+		{repository.InvTokenHash, "Available"},
 	}
 }
 
 // AuditAll audits every page under f and returns how many tasks it read, every finding and the
 // sealed values by key id.
-func AuditAll(t *testing.T, s *repository.Store, f repository.AuditFilter, size int) (int, []repository.Finding, map[string]int) {
+func AuditAll(t *testing.T, s Store, f repository.AuditFilter, size int) (int, []repository.Finding, map[string]int) {
 	t.Helper()
 	var findings []repository.Finding
 	byKey := map[string]int{}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // EveryStatus fills tenant with tasks the real transitions moved into every status, keyed by
@@ -15,7 +14,7 @@ import (
 // "Removed" (an open task whose bookmark the runtime removed) and "Guest" (assigned to the guest
 // of a consumed invitation, with a live session and a revoked sibling). The Available task
 // has tags, protected values, candidates and an undispatched invitation.
-func EveryStatus(t *testing.T, h Harness, s *repository.Store, tenant string) map[string]models.Task {
+func EveryStatus(t *testing.T, h Harness, s Store, tenant string) map[string]models.Task {
 	t.Helper()
 	ann := queryActor(tenant, "ann", false)
 	boss := queryActor(tenant, "boss", true)
@@ -90,8 +89,9 @@ func EveryStatus(t *testing.T, h Harness, s *repository.Store, tenant string) ma
 // verifiedGuest issues two sibling invitations for task, dispatches them, and verifies the
 // first as SPEC 6 describes in one transaction: the task goes to its guest (models.VerifyGuest),
 // the invitation is consumed, its sibling revoked and a guest session created. The invitation
-// and session rows are written with raw SQL, standing in for the guest verification store code.
-func verifiedGuest(t *testing.T, h Harness, s *repository.Store, task models.Task) models.Task {
+// and session records are written by the harness (Tamper), standing in for the guest
+// verification store code.
+func verifiedGuest(t *testing.T, h Harness, s Store, task models.Task) models.Task {
 	t.Helper()
 	first := issue(t, s, task, "raw-"+models.NewID())
 	sibling := issue(t, s, task, "raw-"+models.NewID())
@@ -110,14 +110,12 @@ func verifiedGuest(t *testing.T, h Harness, s *repository.Store, task models.Tas
 	if err != nil {
 		t.Fatalf("verify guest: %v", err)
 	}
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET sibling_group_id = ? WHERE task_id = ?"), "group-"+task.ID[:8], task.ID)
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'consumed', verified_at = updated_at, consumed_at = updated_at WHERE id = ?"), first.ID)
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'revoked', revoked_at = updated_at WHERE id = ?"), sibling.ID)
+	h.tamper(t, s, SetSiblingGroup, "group-"+task.ID[:8], task.ID)
+	h.tamper(t, s, ConsumeInvitationRecord, first.ID)
+	h.tamper(t, s, RevokeInvitationRecord, sibling.ID)
 	sum := sha256.Sum256([]byte("session-" + first.ID))
 	now := time.Now().UTC().Truncate(time.Second)
-	h.Exec(t, s, rebind(h, `INSERT INTO user_task_guest_sessions (id, tenant_id, task_id, invitation_id, token_hash,
-		participant_provider, participant_id, capabilities, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		models.NewID(), task.Tenant, task.ID, first.ID, hex.EncodeToString(sum[:]), models.GuestProvider,
-		"invitation:"+first.ID, `["Complete"]`, now, now.Add(4*time.Hour))
+	h.tamper(t, s, InsertGuestSession, models.NewID(), task.Tenant, task.ID, first.ID, hex.EncodeToString(sum[:]),
+		models.GuestProvider, "invitation:"+first.ID, `["Complete"]`, now, now.Add(4*time.Hour))
 	return c.Task
 }

@@ -7,13 +7,12 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 func testCapacity(t *testing.T, h Harness) {
 	const limit = 5
 	// full opens a store whose tenant "cap" holds limit open tasks.
-	full := func(t *testing.T) (*repository.Store, []models.Task) {
+	full := func(t *testing.T) (Store, []models.Task) {
 		s := h.Open(t, Options{OpenTasksPerTenant: limit})
 		var open []models.Task
 		for i := 0; i < limit; i++ {

@@ -228,7 +228,7 @@ func testDashboard(t *testing.T, h Harness) {
 		if len(all) != repository.KeepWorkerRuns {
 			t.Fatalf("%d runs kept, want %d", len(all), repository.KeepWorkerRuns)
 		}
-		if h.QueryInt(t, s, "SELECT COUNT(*) FROM user_task_worker_runs WHERE tenant_id = 't1'") != repository.KeepWorkerRuns {
+		if h.records(t, s, "user_task_worker_runs", map[string]any{"tenant_id": "t1"}) != repository.KeepWorkerRuns {
 			t.Fatalf("older runs were not deleted")
 		}
 		latest := all[0]
@@ -265,14 +265,14 @@ func testDashboard(t *testing.T, h Harness) {
 				t.Errorf("%s: recorded, want refused", name)
 			}
 		}
-		if n := h.QueryInt(t, s, "SELECT COUNT(*) FROM user_task_worker_runs"); n != 0 {
+		if n := h.records(t, s, "user_task_worker_runs", nil); n != 0 {
 			t.Fatalf("%d runs stored, want none", n)
 		}
 	})
 }
 
 // rollupTotals sums a tenant's rollup counters per metric over all days, from the per-day sums.
-func rollupTotals(t *testing.T, s *repository.Store, tenant string) map[string]int64 {
+func rollupTotals(t *testing.T, s Store, tenant string) map[string]int64 {
 	t.Helper()
 	r, err := s.DailyRollup(ctx(t), tenant, "0000-01-01")
 	if err != nil {
@@ -309,17 +309,17 @@ func planTableScan(d migrations.Dialect, plan, table string) string {
 // SQLite, PostgreSQL or MariaDB, and on SQLite, whose planner takes a usable index whatever the table's
 // size, none scans the outbox, the rollup or the runs table either. (PostgreSQL rightly reads
 // those small tables sequentially in a test; at scale they are read by their leading keys.)
-func checkDashboardPlans(t *testing.T, h Harness, s *repository.Store, rec *queryRecorder) {
+func checkDashboardPlans(t *testing.T, h Harness, s Store, rec *queryRecorder) {
 	if err := s.RecordWorkerRuns(ctx(t), []models.WorkerRun{{Worker: models.WorkerDueSweep, Tenant: "p1", Counts: map[string]int{"overdue": 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("DetectsARunsTableScan", func(t *testing.T) {
 		table := "user_tasks"
-		if s.Dialect() == migrations.SQLite {
+		if h.SQL.Dialect == migrations.SQLite {
 			table = "user_task_worker_runs"
 		}
-		plan := h.Explain(t, s, "SELECT * FROM "+table+" WHERE "+map[bool]string{true: "counts_json", false: "summary"}[table != "user_tasks"]+" = 'none'")
-		if planTableScan(s.Dialect(), plan, table) == "" {
+		plan := h.SQL.Explain(t, s, "SELECT * FROM "+table+" WHERE "+map[bool]string{true: "counts_json", false: "summary"}[table != "user_tasks"]+" = 'none'")
+		if planTableScan(h.SQL.Dialect, plan, table) == "" {
 			t.Fatalf("%s: a full scan of %s is not recognized in the plan:\n%s", h.Name, table, plan)
 		}
 	})
@@ -342,12 +342,12 @@ func checkDashboardPlans(t *testing.T, h Harness, s *repository.Store, rec *quer
 					continue
 				}
 				checked++
-				plan := h.Explain(t, s, stmt)
+				plan := h.SQL.Explain(t, s, stmt)
 				for _, table := range tables {
-					if table != "user_tasks" && s.Dialect() != migrations.SQLite {
+					if table != "user_tasks" && h.SQL.Dialect != migrations.SQLite {
 						continue
 					}
-					if scan := planTableScan(s.Dialect(), plan, table); scan != "" {
+					if scan := planTableScan(h.SQL.Dialect, plan, table); scan != "" {
 						t.Fatalf("%s: the plan scans all of %s (%s)\nstatement:\n%s\nplan:\n%s", h.Name, table, scan, stmt, plan)
 					}
 				}

@@ -73,12 +73,10 @@ func testInvitationExpiry(t *testing.T, h Harness) {
 		if again, _ := s.ClaimDeliveries(ctx(t), "node-c", 10, time.Minute); len(again) != 0 {
 			t.Fatalf("an expired delivery was claimed again: %d", len(again))
 		}
-		if h.QueryInt != nil {
-			n := h.QueryInt(t, s, "SELECT COUNT(*) FROM user_task_deliveries WHERE state = '"+
-				string(models.DeliveryAbandoned)+"' AND last_error = '"+repository.ExpiredDeliveryCode+"'")
-			if n != 2 {
-				t.Fatalf("%d deliveries dropped as expired, want 2 (pending, foreign)", n)
-			}
+		n := h.records(t, s, "user_task_deliveries", map[string]any{
+			"state": string(models.DeliveryAbandoned), "last_error": repository.ExpiredDeliveryCode})
+		if n != 2 {
+			t.Fatalf("%d deliveries dropped as expired, want 2 (pending, foreign)", n)
 		}
 		for _, d := range held {
 			if d.InvitationID == leased.ID {

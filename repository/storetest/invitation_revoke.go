@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/testfactory"
 )
 
@@ -17,18 +16,13 @@ func revokeAs(now time.Time, cur models.Task, inv models.Invitation) (models.Eve
 }
 
 // addGuestSession stores a live guest session of inv, as a verification would.
-func addGuestSession(t *testing.T, h Harness, s *repository.Store, inv models.Invitation, now time.Time) {
+func addGuestSession(t *testing.T, h Harness, s Store, inv models.Invitation, now time.Time) {
 	t.Helper()
-	h.Exec(t, s, rebind(h, `INSERT INTO user_task_guest_sessions (id, tenant_id, task_id, invitation_id, token_hash,
-		participant_provider, participant_id, capabilities, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		models.NewID(), inv.Tenant, inv.TaskID, inv.ID, models.NewID(), models.GuestProvider, "invitation:"+inv.ID,
-		`["Complete"]`, now.UTC(), now.Add(time.Hour).UTC())
+	h.tamper(t, s, InsertGuestSession, models.NewID(), inv.Tenant, inv.TaskID, inv.ID, models.NewID(), models.GuestProvider,
+		"invitation:"+inv.ID, `["Complete"]`, now.UTC(), now.Add(time.Hour).UTC())
 }
 
 func testInvitationRevoke(t *testing.T, h Harness) {
-	if h.Exec == nil || h.QueryInt == nil {
-		t.Skip("harness cannot run raw statements")
-	}
 	clock := &testfactory.Clock{}
 	s := h.Open(t, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
@@ -37,7 +31,7 @@ func testInvitationRevoke(t *testing.T, h Harness) {
 	addGuestSession(t, h, s, inv, time.Now())
 	addGuestSession(t, h, s, other, time.Now())
 	liveSessions := func(id string) int {
-		return h.QueryInt(t, s, rebind(h, "SELECT COUNT(*) FROM user_task_guest_sessions WHERE invitation_id = ? AND revoked_at IS NULL"), id)
+		return h.records(t, s, "user_task_guest_sessions", map[string]any{"invitation_id": id, "revoked_at": nil})
 	}
 
 	t.Run("OK", func(t *testing.T) {
@@ -97,7 +91,7 @@ func testInvitationRevoke(t *testing.T, h Harness) {
 		wantCode(t, err, models.CodeInvitationNotRevocable)
 	})
 	t.Run("VerifiedGuestLosesSession", func(t *testing.T) {
-		h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = ? WHERE id = ?"), string(models.InvitationVerified), other.ID)
+		h.tamper(t, s, SetInvitationStatus, string(models.InvitationVerified), other.ID)
 		if _, err := s.RevokeInvitation(ctx(t), "t1", task.ID, other.ID, revokeAs); err != nil {
 			t.Fatal(err)
 		}

@@ -6,11 +6,10 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/testfactory"
 )
 
-func transitionalTasks(t *testing.T, s *repository.Store, n int) []string {
+func transitionalTasks(t *testing.T, s Store, n int) []string {
 	t.Helper()
 	var ids []string
 	for i := 0; i < n; i++ {

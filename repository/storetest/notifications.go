@@ -8,19 +8,18 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // noteRecorder is a change notifier that reads the task back as each notification arrives:
 // a notification sent before the commit would find the old revision.
 type noteRecorder struct {
-	s     *repository.Store
+	s     Store
 	mu    sync.Mutex
 	notes []string
 }
 
 // listen registers a fresh recorder on s for the rest of the test.
-func listen(t *testing.T, s *repository.Store) *noteRecorder {
+func listen(t *testing.T, s Store) *noteRecorder {
 	t.Helper()
 	r := &noteRecorder{s: s}
 	s.NotifyChanges(r)

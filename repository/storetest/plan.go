@@ -10,7 +10,6 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // planFullScan finds a full scan of user_tasks in a plan: SQLite's "SCAN user_tasks" without
@@ -24,26 +23,19 @@ var (
 // table holds a few thousand tasks of several tenants and the planner has statistics. The
 // plans are those of the exact statements the store ran (recorded through Options.OnSQL).
 func testQueryPlans(t *testing.T, h Harness) {
-	if h.Explain == nil {
-		t.Skipf("%s: the harness explains no query plans", h.Name)
-	}
+	h.needSQL(t, "the case explains the SQL statements the store ran")
 	rec := &queryRecorder{}
 	s := h.Open(t, Options{OnSQL: rec.record})
 	start := time.Now()
 	planSeed(t, s)
-	switch s.Dialect() {
-	case migrations.SQLite, migrations.Postgres:
-		h.Exec(t, s, "ANALYZE")
-	case migrations.MySQL:
-		h.Exec(t, s, "ANALYZE TABLE user_tasks, user_task_candidates, user_task_tags, user_task_events")
-	}
+	h.SQL.Analyze(t, s)
 	t.Logf("%s: seeded and analyzed in %s", h.Name, time.Since(start).Round(time.Millisecond))
 
 	t.Run("DetectsAFullScan", func(t *testing.T) {
 		// The control: summary has no index, so this plan must be reported, or the checks
 		// below would pass whatever the plans say.
-		plan := h.Explain(t, s, "SELECT id FROM user_tasks WHERE summary = 'none'")
-		if planScan(s.Dialect(), plan) == "" {
+		plan := h.SQL.Explain(t, s, "SELECT id FROM user_tasks WHERE summary = 'none'")
+		if planScan(h.SQL.Dialect, plan) == "" {
 			t.Fatalf("%s: a full scan of user_tasks is not recognized in the plan:\n%s", h.Name, plan)
 		}
 	})
@@ -115,8 +107,8 @@ func testQueryPlans(t *testing.T, h Harness) {
 				t.Fatalf("no statement of user_tasks was recorded")
 			}
 			for _, stmt := range stmts {
-				plan := h.Explain(t, s, stmt)
-				if scan := planScan(s.Dialect(), plan); scan != "" {
+				plan := h.SQL.Explain(t, s, stmt)
+				if scan := planScan(h.SQL.Dialect, plan); scan != "" {
 					t.Fatalf("%s: the plan scans all of user_tasks (%s)\nstatement:\n%s\nplan:\n%s", h.Name, scan, stmt, plan)
 				}
 			}
@@ -146,7 +138,7 @@ func planScan(d migrations.Dialect, plan string) string {
 // planSeed creates 3,000 tasks: tenant p1 (the one queried) holds 15%, p2 and p3 the rest.
 // Statuses, assignees, candidates, health and due dates are spread so that every scope
 // selects a small part of p1.
-func planSeed(t *testing.T, s *repository.Store) {
+func planSeed(t *testing.T, s Store) {
 	t.Helper()
 	const total = 3000
 	users := []string{"me", "ann", "bob", "cy", "dan", "eve", "fay", "gus", "hal", "ivy"}
@@ -179,7 +171,7 @@ func planSeed(t *testing.T, s *repository.Store) {
 	}
 }
 
-func planCreate(t *testing.T, s *repository.Store, i int, users []string) error {
+func planCreate(t *testing.T, s Store, i int, users []string) error {
 	tenant := "p2"
 	switch {
 	case i%20 < 3:

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/testfactory"
 )
 
@@ -22,30 +21,25 @@ var taskChildTables = []string{"user_task_tags", "user_task_candidates", "user_t
 	"user_task_operations", "user_task_resumptions", "user_task_invitations", "user_task_deliveries", "user_task_guest_sessions"}
 
 // childRows counts the rows of every child table that belong to taskID.
-func childRows(t *testing.T, h Harness, s *repository.Store, taskID string) map[string]int {
+func childRows(t *testing.T, h Harness, s Store, taskID string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, table := range taskChildTables {
-		out[table] = h.QueryInt(t, s, rebind(h, "SELECT COUNT(*) FROM "+table+" WHERE task_id = ?"), taskID)
+		out[table] = h.records(t, s, table, map[string]any{"task_id": taskID})
 	}
 	return out
 }
 
-// insertGuestSession stores a guest session row for inv expiring at expires.
-func insertGuestSession(t *testing.T, h Harness, s *repository.Store, inv models.Invitation, issued, expires time.Time) string {
+// insertGuestSession stores a guest session for inv expiring at expires.
+func insertGuestSession(t *testing.T, h Harness, s Store, inv models.Invitation, issued, expires time.Time) string {
 	t.Helper()
 	id := models.NewID()
-	h.Exec(t, s, rebind(h, "INSERT INTO user_task_guest_sessions (id, tenant_id, task_id, invitation_id, token_hash, participant_provider,"+
-		" participant_id, capabilities, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-		id, inv.Tenant, inv.TaskID, inv.ID, strings.Repeat("a", 48)+id[:16], "guest", "invitation:"+inv.ID, "[]",
-		issued.UTC(), expires.UTC())
+	h.tamper(t, s, InsertGuestSession, id, inv.Tenant, inv.TaskID, inv.ID, strings.Repeat("a", 48)+id[:16], "guest",
+		"invitation:"+inv.ID, "[]", issued.UTC(), expires.UTC())
 	return id
 }
 
 func testPurge(t *testing.T, h Harness) {
-	if h.QueryInt == nil || h.Exec == nil {
-		t.Skip("harness cannot run raw statements")
-	}
 	t.Run("TerminalOnly", func(t *testing.T) { testPurgeTerminal(t, h) })
 	t.Run("ShorterPolicies", func(t *testing.T) { testPurgePolicies(t, h) })
 }
@@ -95,12 +89,12 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 	// Terminal with its accepted operation and pending resumption left behind.
 	pendingOp := CreateTask(t, s, TaskOpts{Assignee: ptr(User("t1", "ann"))})
 	mustMutate(pendingOp, models.StatusCompleting)
-	h.Exec(t, s, rebind(h, "UPDATE user_tasks SET status = 'Completed', completed_at = updated_at WHERE id = ?"), pendingOp.ID)
+	h.tamper(t, s, ForceCompleted, pendingOp.ID)
 	// Terminal with a pending resumption only (its operation completed).
 	pendingResume := CreateTask(t, s, TaskOpts{Assignee: ptr(User("t1", "ann"))})
 	mustMutate(pendingResume, models.StatusCompleting)
-	h.Exec(t, s, rebind(h, "UPDATE user_tasks SET status = 'Completed', completed_at = updated_at WHERE id = ?"), pendingResume.ID)
-	h.Exec(t, s, rebind(h, "UPDATE user_task_operations SET state = 'completed' WHERE task_id = ?"), pendingResume.ID)
+	h.tamper(t, s, ForceCompleted, pendingResume.ID)
+	h.tamper(t, s, CompleteOperations, pendingResume.ID)
 	unhealthy := CreateTask(t, s, TaskOpts{Status: models.StatusCancelled,
 		Health: models.Health{Severity: models.SeverityAdvisory, Code: models.HealthStaleTransition, Message: "check"}})
 	other := CreateTask(t, s, TaskOpts{Tenant: "t2", Status: models.StatusCompleted, CandidateUsers: []string{"ann"}})
@@ -111,7 +105,7 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 	gone := append([]models.Task{full}, plain...)
 
 	rollup := rollupTotals(t, s, "t1")
-	openCount := h.QueryInt(t, s, rebind(h, "SELECT COALESCE(SUM(open_tasks), 0) FROM user_task_tenant_counters WHERE tenant_id = ?"), "t1")
+	openCount := h.openCounted(t, s, "t1")
 	policy := models.RetentionPolicy{TerminalAge: purgeAge, PageSize: 2}
 
 	t.Run("DryRunCountsAndKeeps", func(t *testing.T) {
@@ -128,7 +122,8 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 		mustGet(t, s, "t1", full.ID)
 	})
 	t.Run("CancelledMidPageRollsTheWholePageBack", func(t *testing.T) {
-		before := h.QueryInt(t, s, rebind(h, "SELECT COUNT(*) FROM user_task_events WHERE tenant_id = ?"), "t1")
+		h.needSQL(t, "the case cancels the purge at its DELETE statement (Options.OnSQL)")
+		before := h.records(t, s, "user_task_events", map[string]any{"tenant_id": "t1"})
 		c, cancel := context.WithCancel(ctx(t))
 		defer cancel()
 		cancelOnDelete.Store(&cancel)
@@ -136,7 +131,7 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 		if err == nil {
 			t.Fatal("purge with a context cancelled mid-page succeeded")
 		}
-		if after := h.QueryInt(t, s, rebind(h, "SELECT COUNT(*) FROM user_task_events WHERE tenant_id = ?"), "t1"); after != before {
+		if after := h.records(t, s, "user_task_events", map[string]any{"tenant_id": "t1"}); after != before {
 			t.Fatalf("events %d → %d: part of a page was committed", before, after)
 		}
 		for _, task := range gone {
@@ -198,7 +193,7 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 		if got := rollupTotals(t, s, "t1"); len(got) != len(rollup) || !sameTotals(got, rollup) {
 			t.Fatalf("rollup %v, was %v", got, rollup)
 		}
-		if n := h.QueryInt(t, s, rebind(h, "SELECT COALESCE(SUM(open_tasks), 0) FROM user_task_tenant_counters WHERE tenant_id = ?"), "t1"); n != openCount {
+		if n := h.openCounted(t, s, "t1"); n != openCount {
 			t.Fatalf("open-task counter %d, was %d", n, openCount)
 		}
 	})
@@ -228,31 +223,29 @@ func testPurgePolicies(t *testing.T, h Harness) {
 	}
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	revoked := issue(t, s, task, "raw-purge-revoked")
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'revoked', revoked_at = updated_at WHERE id = ?"), revoked.ID)
+	h.tamper(t, s, RevokeInvitationRecord, revoked.ID)
 	lapsed := issue(t, s, task, "raw-purge-lapsed") // pending, expires a day after issue
 	leased := issue(t, s, task, "raw-purge-leased")
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'expired' WHERE id = ?"), leased.ID)
-	h.Exec(t, s, rebind(h, "UPDATE user_task_deliveries SET lease_owner = 'node', lease_token = 'tok', lease_expires_at = ? WHERE invitation_id = ?"),
-		start.Add(10*purgeAge).UTC(), leased.ID)
+	h.tamper(t, s, SetInvitationStatus, string(models.InvitationExpired), leased.ID)
+	h.tamper(t, s, LeaseDelivery, start.Add(10*purgeAge).UTC(), leased.ID)
 	oldSession := insertGuestSession(t, h, s, lapsed, start, start.Add(time.Hour))
 	// A task a guest holds keeps its invitations, even revoked ones, while it is open.
 	guestTask := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	guestInv := issue(t, s, guestTask, "raw-purge-guest")
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'revoked' WHERE id = ?"), guestInv.ID)
-	h.Exec(t, s, rebind(h, "UPDATE user_tasks SET status = 'Assigned', assignee_provider = 'guest', assignee_type = 'user', assignee_id = ? WHERE id = ?"),
-		"invitation:"+guestInv.ID, guestTask.ID)
+	h.tamper(t, s, SetInvitationStatus, string(models.InvitationRevoked), guestInv.ID)
+	h.tamper(t, s, AssignToGuest, "invitation:"+guestInv.ID, guestTask.ID)
 	delivered := issue(t, s, CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}}), "raw-purge-delivered")
-	h.Exec(t, s, rebind(h, "UPDATE user_task_invitations SET status = 'consumed' WHERE id = ?"), delivered.ID)
-	h.Exec(t, s, rebind(h, "UPDATE user_task_deliveries SET state = 'delivered' WHERE invitation_id = ?"), delivered.ID)
+	h.tamper(t, s, SetInvitationStatus, string(models.InvitationConsumed), delivered.ID)
+	h.tamper(t, s, DeliverDelivery, delivered.ID)
 	closed := CreateTask(t, s, TaskOpts{Assignee: ptr(User("t1", "ann"))})
 	for _, to := range []models.Status{models.StatusCompleting, models.StatusCompleted} {
 		if _, err := s.Mutate(ctx(t), "t1", closed.ID, "", transition(to, "")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.Exec(t, s, rebind(h, "UPDATE user_task_resumptions SET state = 'delivered' WHERE task_id = ?"), closed.ID)
+	h.tamper(t, s, DeliverResumptions, closed.ID)
 	stillTransitional := transitionalTasks(t, s, 1)[0]
-	h.Exec(t, s, rebind(h, "UPDATE user_task_resumptions SET state = 'delivered' WHERE task_id = ?"), stillTransitional)
+	h.tamper(t, s, DeliverResumptions, stillTransitional)
 
 	clock.Advance(purgeAge)
 	fresh := issue(t, s, task, "raw-purge-fresh")
@@ -264,15 +257,15 @@ func testPurgePolicies(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	count := func(q string, args ...any) int { return h.QueryInt(t, s, rebind(h, q), args...) }
+	count := func(unit, field, value string) int { return h.records(t, s, unit, map[string]any{field: value}) }
 	t.Run("RevokedAndLapsedInvitationsGoWithTheirRows", func(t *testing.T) {
 		for _, inv := range []models.Invitation{revoked, lapsed} {
-			if n := count("SELECT COUNT(*) FROM user_task_invitations WHERE id = ?", inv.ID) +
-				count("SELECT COUNT(*) FROM user_task_deliveries WHERE invitation_id = ?", inv.ID); n != 0 {
+			if n := count("user_task_invitations", "id", inv.ID) +
+				count("user_task_deliveries", "invitation_id", inv.ID); n != 0 {
 				t.Fatalf("invitation %s: %d rows left", inv.ID, n)
 			}
 		}
-		if n := count("SELECT COUNT(*) FROM user_task_guest_sessions WHERE id = ?", oldSession); n != 0 {
+		if n := count("user_task_guest_sessions", "id", oldSession); n != 0 {
 			t.Fatal("the lapsed invitation's guest session is left")
 		}
 		if got.Invitations != 2 || got.Tasks != 0 {
@@ -281,25 +274,25 @@ func testPurgePolicies(t *testing.T, h Harness) {
 	})
 	t.Run("InFlightFreshAndConsumedInvitationsStay", func(t *testing.T) {
 		for _, inv := range []models.Invitation{leased, fresh, delivered, guestInv} {
-			if n := count("SELECT COUNT(*) FROM user_task_invitations WHERE id = ?", inv.ID); n != 1 {
+			if n := count("user_task_invitations", "id", inv.ID); n != 1 {
 				t.Fatalf("invitation %s was purged", inv.ID)
 			}
 		}
-		if n := count("SELECT COUNT(*) FROM user_task_deliveries WHERE invitation_id = ?", leased.ID); n != 1 {
+		if n := count("user_task_deliveries", "invitation_id", leased.ID); n != 1 {
 			t.Fatal("a leased delivery was purged")
 		}
-		if n := count("SELECT COUNT(*) FROM user_task_guest_sessions WHERE id = ?", liveSession); n != 1 {
+		if n := count("user_task_guest_sessions", "id", liveSession); n != 1 {
 			t.Fatal("a live guest session was purged")
 		}
 	})
 	t.Run("DeliveredOutboxRowsGo", func(t *testing.T) {
-		if n := count("SELECT COUNT(*) FROM user_task_deliveries WHERE invitation_id = ?", delivered.ID); n != 0 {
+		if n := count("user_task_deliveries", "invitation_id", delivered.ID); n != 0 {
 			t.Fatal("a delivered delivery row is left")
 		}
-		if n := count("SELECT COUNT(*) FROM user_task_resumptions WHERE task_id = ?", closed.ID); n != 0 {
+		if n := count("user_task_resumptions", "task_id", closed.ID); n != 0 {
 			t.Fatal("a terminal task's delivered resumption row is left")
 		}
-		if n := count("SELECT COUNT(*) FROM user_task_resumptions WHERE task_id = ?", stillTransitional); n != 1 {
+		if n := count("user_task_resumptions", "task_id", stillTransitional); n != 1 {
 			t.Fatal("a transitional task's resumption row was purged")
 		}
 		mustGet(t, s, "t1", closed.ID)

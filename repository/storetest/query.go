@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // testQueries checks the list query: authorization by scope inside the SQL, tenancy, every
@@ -37,7 +36,7 @@ func queryActor(tenant, id string, manager bool, groups ...models.ParticipantRef
 }
 
 // queryPages follows NextCursor from the first page to the last and returns every item.
-func queryPages(t *testing.T, s *repository.Store, f models.TaskFilter) []models.Task {
+func queryPages(t *testing.T, s Store, f models.TaskFilter) []models.Task {
 	t.Helper()
 	var out []models.Task
 	for pages := 0; ; pages++ {
@@ -384,6 +383,7 @@ func testQueryScopes(t *testing.T, h Harness) {
 	})
 
 	t.Run("SelectsNoProtectedColumn", func(t *testing.T) {
+		h.needSQL(t, "the case reads the SQL statements of the lists")
 		filters := []models.TaskFilter{
 			{Tenant: "t1", Scope: asg, Actor: actor, IncludeTotal: true},
 			{Tenant: "t1", Scope: avail, Actor: actor, IncludeTotal: true, Search: "task", Tag: "x"},

@@ -15,6 +15,7 @@ import (
 // columns and do not read the whole row, its decision sees no payload, and what it did not load
 // keeps its stored value.
 func testProtectedReads(t *testing.T, h Harness) {
+	h.needSQL(t, "the case reads the SQL statements of a claim")
 	var mu sync.Mutex
 	var log []string
 	recording := false

@@ -38,7 +38,7 @@ func parseRing(t *testing.T, specs ...string) *keyring.Keyring {
 }
 
 // rekeyAll walks every sealed table in pages of size and adds up what the pages found.
-func rekeyAll(t *testing.T, s *repository.Store, size int, dryRun bool) (rows, resealed int, byKey map[string]int, unreadable []string) {
+func rekeyAll(t *testing.T, s Store, size int, dryRun bool) (rows, resealed int, byKey map[string]int, unreadable []string) {
 	t.Helper()
 	byKey = map[string]int{}
 	for _, table := range repository.SealedTables {

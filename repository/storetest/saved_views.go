@@ -8,11 +8,10 @@ import (
 	"testing"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // saveView stores a view of a with the given name and query.
-func saveView(t *testing.T, s *repository.Store, a models.Actor, name string, shared bool) models.SavedView {
+func saveView(t *testing.T, s Store, a models.Actor, name string, shared bool) models.SavedView {
 	t.Helper()
 	v, err := s.CreateSavedView(ctx(t), models.SavedView{Tenant: a.Tenant, Owner: a.Subject, Name: name, Query: "tab=all&sort=due", Shared: shared})
 	if err != nil {
@@ -259,7 +258,7 @@ func testWorkflowChoices(t *testing.T, h Harness) {
 
 // testWorkflowChoicePlans checks that the workflow choices of every scope are read through an
 // index, on the seeded tables of testQueryPlans.
-func testWorkflowChoicePlans(t *testing.T, h Harness, s *repository.Store, rec *queryRecorder, me, boss models.Actor) {
+func testWorkflowChoicePlans(t *testing.T, h Harness, s Store, rec *queryRecorder, me, boss models.Actor) {
 	for _, c := range []struct {
 		scope models.Scope
 		a     models.Actor
@@ -282,8 +281,8 @@ func testWorkflowChoicePlans(t *testing.T, h Harness, s *repository.Store, rec *
 					continue
 				}
 				seen[stmt] = true
-				plan := h.Explain(t, s, stmt)
-				if scan := planScan(s.Dialect(), plan); scan != "" {
+				plan := h.SQL.Explain(t, s, stmt)
+				if scan := planScan(h.SQL.Dialect, plan); scan != "" {
 					t.Fatalf("%s: the plan scans all of user_tasks (%s)\nstatement:\n%s\nplan:\n%s", h.Name, scan, stmt, plan)
 				}
 			}

@@ -25,6 +25,7 @@ var statementBudget = map[string]map[string]int{
 }
 
 func testStatements(t *testing.T, h Harness) {
+	h.needSQL(t, "the case counts the SQL statements of a command")
 	budget, ok := statementBudget[h.Name]
 	if !ok {
 		t.Skipf("no statement budget for %s", h.Name)

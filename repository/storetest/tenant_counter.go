@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // testTenantCounter checks the striped open-task counter (migration 00008): the sum of a
@@ -16,10 +15,10 @@ import (
 // leaves it) is spread without letting the limit slip.
 func testTenantCounter(t *testing.T, h Harness) {
 	const limit = 6
-	openCount := func(t *testing.T, s *repository.Store) int {
-		return h.QueryInt(t, s, rebind(h, "SELECT COALESCE(SUM(open_tasks), 0) FROM user_task_tenant_counters WHERE tenant_id = ?"), "cap")
+	openCount := func(t *testing.T, s Store) int {
+		return h.openCounted(t, s, "cap")
 	}
-	auditClean := func(t *testing.T, s *repository.Store) {
+	auditClean := func(t *testing.T, s Store) {
 		t.Helper()
 		findings, err := s.AuditTenantCounters(ctx(t), "")
 		if err != nil {
@@ -30,7 +29,7 @@ func testTenantCounter(t *testing.T, h Harness) {
 		}
 	}
 	// createMany tries n creations at once and returns how many were created and refused.
-	createMany := func(t *testing.T, s *repository.Store, n int) (created, refused int) {
+	createMany := func(t *testing.T, s Store, n int) (created, refused int) {
 		var wg sync.WaitGroup
 		errs := make([]error, n)
 		for i := 0; i < n; i++ {
@@ -87,7 +86,7 @@ func testTenantCounter(t *testing.T, h Harness) {
 		for i := 0; i < 4; i++ {
 			open = append(open, CreateTask(t, s, TaskOpts{Tenant: "cap"}))
 		}
-		h.Exec(t, s, rebind(h, "UPDATE user_task_tenant_counters SET open_tasks = CASE WHEN stripe = 0 THEN 4 ELSE 0 END WHERE tenant_id = ?"), "cap")
+		h.tamper(t, s, CounterOnStripeZero, "cap")
 		s = h.Reopen(t, s, Options{OpenTasksPerTenant: limit})
 		created, refused := createMany(t, s, 5)
 		if created != limit-4 || refused != 5-(limit-4) {
@@ -100,8 +99,10 @@ func testTenantCounter(t *testing.T, h Harness) {
 				t.Fatal(err)
 			}
 		}
-		if n := h.QueryInt(t, s, rebind(h, "SELECT COUNT(*) FROM user_task_tenant_counters WHERE open_tasks < 0 AND tenant_id = ?"), "cap"); n != 0 {
-			t.Fatalf("%d stripes below zero", n)
+		for i, n := range h.counterStripes(t, s, "cap") {
+			if n < 0 {
+				t.Fatalf("stripe %d counts %d, below zero", i, n)
+			}
 		}
 		if n := openCount(t, s); n != limit-4 {
 			t.Fatalf("counted %d open tasks, want %d", n, limit-4)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/testfactory"
 )
 
@@ -24,7 +23,7 @@ type WebSessionOpts struct {
 }
 
 // CreateWebSession stores a session with a fresh random id hash and returns it.
-func CreateWebSession(t *testing.T, s *repository.Store, o *WebSessionOpts) models.WebSession {
+func CreateWebSession(t *testing.T, s Store, o *WebSessionOpts) models.WebSession {
 	t.Helper()
 	if o == nil {
 		o = &WebSessionOpts{}
@@ -63,7 +62,7 @@ func firstOr(s, def string) string {
 	return s
 }
 
-func mustWebSession(t *testing.T, s *repository.Store, idHash string) models.WebSession {
+func mustWebSession(t *testing.T, s Store, idHash string) models.WebSession {
 	t.Helper()
 	ws, err := s.WebSession(ctx(t), idHash)
 	if err != nil {
@@ -72,7 +71,7 @@ func mustWebSession(t *testing.T, s *repository.Store, idHash string) models.Web
 	return ws
 }
 
-func wantNoWebSession(t *testing.T, s *repository.Store, idHash string) {
+func wantNoWebSession(t *testing.T, s Store, idHash string) {
 	t.Helper()
 	if ws, err := s.WebSession(ctx(t), idHash); !errorsIsNotFound(err) {
 		t.Fatalf("web session: %+v, %v; want not found", ws, err)
@@ -97,10 +96,10 @@ func testWebSessions(t *testing.T, h Harness) {
 			!got.RefreshedAt.Equal(got.CreatedAt) || got.Now.Before(got.CreatedAt) {
 			t.Fatalf("times: created %v expires %v idle %v refreshed %v now %v", got.CreatedAt, got.ExpiresAt, got.IdleExpiresAt, got.RefreshedAt, got.Now)
 		}
-		if n := h.QueryInt(t, s, "SELECT COUNT(*) FROM user_task_web_sessions WHERE refresh_token_enc LIKE '%rt-secret-123%'"); n != 0 {
+		if n := h.containing(t, s, "user_task_web_sessions", "refresh_token_enc", "rt-secret-123"); n != 0 {
 			t.Fatal("the refresh token is stored in plain text")
 		}
-		if n := h.QueryInt(t, s, "SELECT COUNT(*) FROM user_task_web_sessions WHERE id_hash = '"+ws.IDHash+"'"); n != 1 { // the hash is hex: safe to inline
+		if n := h.records(t, s, "user_task_web_sessions", map[string]any{"id_hash": ws.IDHash}); n != 1 {
 			t.Fatalf("%d rows under the id hash", n)
 		}
 	})
@@ -265,7 +264,7 @@ func testWebSessions(t *testing.T, h Harness) {
 		if err != nil || n != 2 {
 			t.Fatalf("purged %d, %v; want 2", n, err)
 		}
-		if n := h.QueryInt(t, s, "SELECT COUNT(*) FROM user_task_web_sessions"); n != 1 {
+		if n := h.records(t, s, "user_task_web_sessions", nil); n != 1 {
 			t.Fatalf("%d rows left, want 1", n)
 		}
 		wantNoWebSession(t, s, absolute.IDHash)

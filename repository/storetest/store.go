@@ -1,0 +1,96 @@
+package storetest
+
+import (
+	"context"
+	"time"
+
+	"usertasks/models"
+)
+
+// Store is what the contract suite calls on a store: exactly the methods its cases use, with the
+// signatures of Store, so the suite runs unchanged against any store that has them
+// — the SQL store on every dialect, and the document store (docstore) on the MongoDB API. Its
+// types come from models (models/store_contract.go), so a store on the same floor as repository
+// can implement it without importing repository. The SQL harness
+// (repository/storetest/sqlharness) asserts that Store satisfies it.
+//
+// Opening, closing and reopening a store are the harness's (Harness.Open, Harness.Reopen), and
+// whatever a case must do to the stored records behind the store's back — corrupt them, count
+// them, look for a raw secret — goes through the harness's storage hooks (hooks.go), never
+// through this interface.
+type Store interface {
+	// The task aggregate: creation, reads, mutations, events and operations.
+	Now(ctx context.Context) (time.Time, error)
+	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
+	Get(ctx context.Context, tenant, id string) (models.Task, error)
+	FindByMaterializationKey(ctx context.Context, tenant, key string) (models.Task, error)
+	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
+	Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error)
+	AppendEvent(ctx context.Context, tenant, taskID string, build models.AppendFunc) (models.Event, error)
+	Events(ctx context.Context, tenant, taskID string, afterSeq, limit int) ([]models.Event, error)
+	Operation(ctx context.Context, tenant, taskID, opID string) (models.Operation, error)
+	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
+	ClearHealth(ctx context.Context, tenant, taskID, code string) error
+
+	// Lists and counts.
+	Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error)
+	WorkflowChoices(ctx context.Context, f models.TaskFilter, limit int) ([]models.WorkflowChoice, error)
+	Backlog(ctx context.Context) (models.Backlog, error)
+	DashboardCounts(ctx context.Context, tenant string, staleAfter time.Duration) (models.DashboardCounts, error)
+	DailyRollup(ctx context.Context, tenant, fromDay string) (models.Rollup, error)
+
+	// The workflow-resumption outbox.
+	Resumptions(ctx context.Context, tenant, taskID string) ([]models.Resumption, error)
+	ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error)
+	AckResumption(ctx context.Context, r models.Resumption) error
+	RetryResumption(ctx context.Context, r models.Resumption, delay time.Duration, errCode string) (int, error)
+
+	// Guests: invitations, their sealed deliveries, verification and guest sessions.
+	IssueInvitation(ctx context.Context, tenant, taskID string, build models.IssueFunc) (models.Invitation, error)
+	Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error)
+	InvitationDeliveries(ctx context.Context, tenant, taskID string) ([]models.Delivery, error)
+	FindInvitationByTokenHash(ctx context.Context, tokenHash string) (models.Invitation, error)
+	RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build models.RevokeFunc) (models.Invitation, error)
+	ConsumeInvitation(ctx context.Context, tenant, invitationID string) error
+	ExpireInvitations(ctx context.Context, limit int) (map[string]int, error)
+	ClaimDeliveries(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Delivery, error)
+	AckDelivery(ctx context.Context, d models.Delivery) error
+	RetryDelivery(ctx context.Context, d models.Delivery, delay time.Duration, errCode string, abandon bool) (int, error)
+	VerifyInvitation(ctx context.Context, v models.GuestVerification) (models.GuestSession, error)
+	GuestAccess(ctx context.Context, tokenHash string) (models.GuestAccess, error)
+
+	// Change and delivery notifications.
+	NotifyChanges(n models.ChangeNotifier)
+	NotifyDeliveries(fn func())
+
+	// Leases of the background workers and the runs they record.
+	AcquireLease(ctx context.Context, name, owner string, ttl time.Duration) (models.Lease, error)
+	RenewLease(ctx context.Context, name string, l models.Lease, ttl time.Duration) (models.Lease, error)
+	ReleaseLease(ctx context.Context, name string, l models.Lease) error
+	RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error
+	WorkerRuns(ctx context.Context, tenant string, worker models.Worker, limit int) ([]models.WorkerRun, error)
+
+	// Browser sessions, their notes and saved views.
+	CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error)
+	WebSession(ctx context.Context, idHash string) (models.WebSession, error)
+	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, refreshToken string) error
+	SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error
+	DeleteWebSession(ctx context.Context, idHash string) error
+	DeleteSubjectWebSessions(ctx context.Context, tenant, provider, subject string) (int64, error)
+	PurgeWebSessions(ctx context.Context) (int64, error)
+	SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error)
+	WebNote(ctx context.Context, sessionHash, id string) ([]byte, error)
+	PurgeWebNotes(ctx context.Context) (int64, error)
+	CreateSavedView(ctx context.Context, v models.SavedView) (models.SavedView, error)
+	SavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
+	SavedViews(ctx context.Context, a models.Actor) ([]models.SavedView, error)
+	RenameSavedView(ctx context.Context, a models.Actor, id, name string) (models.SavedView, error)
+	DeleteSavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
+
+	// Operations: audit, key rotation, retention purge.
+	Audit(ctx context.Context, f models.AuditFilter, size int) (models.AuditPage, error)
+	AuditSealed(ctx context.Context, table, after string, limit int) (models.KeyPage, error)
+	AuditTenantCounters(ctx context.Context, tenant string) ([]models.AuditFinding, error)
+	RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (models.KeyPage, error)
+	Purge(ctx context.Context, tenant string, p models.RetentionPolicy, progress func(models.PurgeCounts)) (models.PurgeCounts, error)
+}
