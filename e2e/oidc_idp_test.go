@@ -41,6 +41,8 @@ const (
 type idp struct {
 	URL string // the issuer
 	srv *httptest.Server
+	// appBase is the app's base URL: its login page is the client's post-logout redirect URI.
+	appBase string
 
 	mu sync.Mutex
 	// seen is every request the provider answered, in order.
@@ -56,7 +58,8 @@ type idp struct {
 type idpExchange struct {
 	Method, Path string
 	Query        url.Values // the query, as the provider read it
-	Form         url.Values // a token request's form
+	Form         url.Values // a token or revocation request's form
+	BasicUser    string     // the HTTP Basic user of a token or revocation request
 	Status       int
 	Location     string // a redirect's target, as the browser got it
 	Body         string // a token endpoint answer (its first 8 KiB)
@@ -66,7 +69,7 @@ type idpExchange struct {
 // callback is the client's only redirect URI.
 func startIDP(t *testing.T, appBase string) *idp {
 	t.Helper()
-	p := &idp{srv: httptest.NewUnstartedServer(nil)}
+	p := &idp{srv: httptest.NewUnstartedServer(nil), appBase: appBase}
 	p.URL = "http://" + p.srv.Listener.Addr().String()
 	users := idpUsers{idpUser: {ID: idpUser, Username: idpUser, Password: idpPassword, FirstName: "Ben", LastName: "Brooks",
 		Email: "ben@acme.example", EmailVerified: true, PreferredLanguage: language.English}}
@@ -130,9 +133,10 @@ func (p *idp) record(next http.Handler) http.Handler {
 			r.URL.RawQuery = q.Encode()
 		}
 		e.Query = r.URL.Query()
-		if r.Method == http.MethodPost && r.URL.Path == "/oauth/token" {
+		if r.Method == http.MethodPost && (r.URL.Path == "/oauth/token" || r.URL.Path == "/revoke") {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
 			e.Form, _ = url.ParseQuery(string(body))
+			e.BasicUser, _, _ = r.BasicAuth()
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		rw := &idpRecorder{ResponseWriter: w, tamper: tamperCallback}
@@ -197,7 +201,7 @@ func (s *idpStorage) GetClientByClientID(ctx context.Context, id string) (op.Cli
 	}
 	s.idp.mu.Lock()
 	defer s.idp.mu.Unlock()
-	return idpClient{Client: c, lifetime: s.idp.idTokenLifetime}, nil
+	return idpClient{Client: c, lifetime: s.idp.idTokenLifetime, postLogout: s.idp.appBase + "/login"}, nil
 }
 
 func (s *idpStorage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
@@ -225,11 +229,15 @@ func appendBenClaims(info *oidc.UserInfo) {
 }
 
 // idpClient is a registered client whose ID tokens carry the profile claims and, when set,
-// another lifetime (negative: expired on issue).
+// another lifetime (negative: expired on issue), with the app's login page as its one
+// post-logout redirect URI.
 type idpClient struct {
 	op.Client
-	lifetime time.Duration
+	lifetime   time.Duration
+	postLogout string
 }
+
+func (c idpClient) PostLogoutRedirectURIs() []string { return []string{c.postLogout} }
 
 func (c idpClient) IDTokenUserinfoClaimsAssertion() bool { return true }
 

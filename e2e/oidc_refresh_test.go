@@ -18,7 +18,8 @@ import (
 // TestOIDCSignIn without a browser (an HTTP client fills in the login page), for what the
 // browser suite cannot wait for: the re-reading of a session's identity through the refresh
 // token (SPEC 5.4), which the app does at most once a minute. The provider rotates refresh
-// tokens: the rotated one is returned for storing and the old one stops working.
+// tokens: the rotated one is returned for storing and the old one stops working; a revoked one
+// stops working too.
 func TestOIDCRefreshAgainstProvider(t *testing.T) {
 	const appBase = "http://app.invalid"
 	provider := startIDP(t, appBase)
@@ -30,32 +31,42 @@ func TestOIDCRefreshAgainstProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, authURL := login.Start("/inbox")
-	a, refresh, err := login.Finish(ctx, st, provider.signInHTTP(t, appBase, authURL))
+	a, tokens, err := login.Finish(ctx, st, provider.signInHTTP(t, appBase, authURL))
 	if err != nil {
 		t.Fatalf("sign-in: %v", err)
 	}
 	if a.Tenant != "acme" || a.Subject.ID != idpUser || a.DisplayName != "Ben Brooks" || !slices.Contains(a.Permissions, "user-tasks:claim") {
 		t.Errorf("signed in as %+v, want ben of acme, Ben Brooks, with the worker's permissions", a)
 	}
+	refresh := tokens.Refresh
 	if refresh == "" {
 		t.Fatal("no refresh token: the session would end at its first refresh")
 	}
 
-	id, rotated, err := login.Refresh(ctx, models.WebSession{RefreshToken: refresh})
+	id, renewed, err := login.Refresh(ctx, models.WebSession{RefreshToken: refresh})
 	if err != nil {
 		t.Fatalf("refresh: %v", err)
 	}
 	if want := models.IdentityOf(a); !reflect.DeepEqual(id, want) {
 		t.Errorf("refreshed identity %+v, want the signed-in one %+v", id, want)
 	}
+	rotated := renewed.Refresh
 	if rotated == "" || rotated == refresh {
 		t.Fatalf("the provider rotates refresh tokens, but Refresh returned %q for storing", rotated)
 	}
 	if _, _, err := login.Refresh(ctx, models.WebSession{RefreshToken: refresh}); err == nil {
 		t.Error("the replaced refresh token still works")
 	}
-	if _, again, err := login.Refresh(ctx, models.WebSession{RefreshToken: rotated}); err != nil || again == "" {
-		t.Errorf("refresh with the rotated token: %q, %v", again, err)
+	_, again, err := login.Refresh(ctx, models.WebSession{RefreshToken: rotated})
+	if err != nil || again.Refresh == "" || again.ID == "" {
+		t.Fatalf("refresh with the rotated token: %+v, %v", again, err)
+	}
+	// The sign-out revokes the session's refresh token (RFC 7009): the provider refuses it after.
+	if err := login.RevokeRefreshTokens(ctx, []string{again.Refresh}); err != nil {
+		t.Fatalf("revoke: %v", err)
+	}
+	if _, _, err := login.Refresh(ctx, models.WebSession{RefreshToken: again.Refresh}); err == nil {
+		t.Error("the revoked refresh token still works")
 	}
 	if _, _, err := login.Refresh(ctx, models.WebSession{RefreshToken: "not-a-token"}); err == nil {
 		t.Error("a made-up refresh token was accepted")

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -17,7 +18,8 @@ import (
 // op, oidc_idp_test.go): the app sends the browser to the provider, the provider's login page
 // is filled in, and the browser comes back signed in — and every way that exchange can be
 // tampered with or replayed is refused with the login page, no session, and the reason in the
-// log. docs/reliability.md ("Identity provider") lists the cases.
+// log; the sign-out revokes the refresh token and ends the session at the provider too.
+// docs/reliability.md ("Identity provider") lists the cases.
 func TestOIDCSignIn(t *testing.T) {
 	chromiumPath(t)
 	addr := freeLoopbackAddr(t)
@@ -167,24 +169,84 @@ func TestOIDCSignIn(t *testing.T) {
 		if session == "" {
 			t.Fatal("no session cookie after signing in")
 		}
+		issued := rig.idp.issuedTokens(t)
 		// A copy of the cookie in another browser is the same session, until the sign-out.
 		q := &oidcPage{page: rig.b.open(t, rig.srv.URL, idpUser+"-copy", desktop, rig.shots), rig: rig}
 		q.setCookie(sessionCookie, session)
 		q.navigate("/inbox")
 		q.waitVisible(testid("user-name"))
 
+		// The sign-out form's answer leads to the provider's end-session endpoint (the CSP's
+		// form-action names it), which sends the browser back to the login page with the state.
 		p.submit("sign out", testid("sign-out"))
 		p.waitVisible(testid("login-page"))
 		p.shot("signed-out")
+		p.checkNoErrors()
 		if p.cookie(sessionCookie) != "" {
 			t.Error("the session cookie outlived the sign-out")
 		}
+		if flash := eval[string](p.page, `document.querySelector('[data-testid="flash"]')?.textContent ?? ""`); !strings.Contains(flash, "signed out") {
+			t.Errorf("flash %q after coming back from the provider, want the signed-out message", flash)
+		}
 		q.navigate("/inbox")
 		q.wantSignedOut()
-		if len(rig.idp.exchanges("/end_session")) != 0 {
-			t.Error("the provider's end_session was reached: update docs/reliability.md (RP-initiated logout)")
+
+		rev := rig.idp.exchanges("/revoke")
+		if len(rev) != 1 || rev[0].Method != http.MethodPost || rev[0].Status != http.StatusOK || rev[0].Form.Get("token") != issued.RefreshToken ||
+			rev[0].Form.Get("token_type_hint") != "refresh_token" || rev[0].BasicUser != idpClientID {
+			t.Errorf("revocations at the provider %+v; want one 200 for the session's refresh token, the client in HTTP Basic", rev)
+		}
+		end := rig.idp.exchanges("/end_session")
+		if len(end) != 1 {
+			t.Fatalf("%d end-session requests reached the provider, want 1", len(end))
+		}
+		eq := end[0].Query
+		if eq.Get("id_token_hint") != issued.IDToken || eq.Get("post_logout_redirect_uri") != base+"/login" || eq.Get("state") == "" {
+			t.Errorf("end-session request %v: want the sign-in's ID token as the hint, the login page and a state", eq)
+		}
+		if want := base + "/login?state=" + url.QueryEscape(eq.Get("state")); end[0].Status != http.StatusFound || end[0].Location != want {
+			t.Errorf("the provider answered the end-session request %d → %q, want 302 → %q", end[0].Status, end[0].Location, want)
+		}
+		if loc := eval[string](p.page, `location.href`); loc != base+"/login?state="+url.QueryEscape(eq.Get("state")) {
+			t.Errorf("the browser ended on %s, want the login page with the state", loc)
+		}
+		if status := rig.idp.redeemRefreshToken(t, issued.RefreshToken); status != http.StatusBadRequest {
+			t.Errorf("the provider answered the signed-out session's refresh token %d, want 400", status)
 		}
 	})
+}
+
+// idpTokens are the tokens of the provider's last token answer.
+type idpTokens struct {
+	IDToken      string `json:"id_token"`
+	RefreshToken string `json:"refresh_token"`
+}
+
+// issuedTokens are the tokens the provider issued in its last token answer.
+func (p *idp) issuedTokens(t *testing.T) idpTokens {
+	t.Helper()
+	tok := p.exchanges("/oauth/token")
+	var out idpTokens
+	if len(tok) == 0 || json.Unmarshal([]byte(tok[len(tok)-1].Body), &out) != nil || out.IDToken == "" || out.RefreshToken == "" {
+		t.Fatalf("no token answer with an ID and a refresh token: %+v", tok)
+	}
+	return out
+}
+
+// redeemRefreshToken asks the provider's token endpoint for tokens with refreshToken, as the
+// app's client, and returns the answer's status.
+func (p *idp) redeemRefreshToken(t *testing.T, refreshToken string) int {
+	t.Helper()
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refreshToken}}
+	req, _ := http.NewRequest(http.MethodPost, p.URL+"/oauth/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(idpClientID, idpClientSecret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }
 
 // oidcRig is the running app, its provider and the browser.

@@ -18,7 +18,7 @@ func (w *web) browserErrors(next echo.HTTPErrorHandler) echo.HTTPErrorHandler {
 			next(err, c)
 			return
 		}
-		page := webSecurityHeaders(func(c echo.Context) error { return w.renderError(c, err) })
+		page := w.headers(func(c echo.Context) error { return w.renderError(c, err) })
 		if page(c) != nil {
 			next(err, c)
 		}

@@ -11,7 +11,6 @@ import (
 	"usertasks/models"
 	"usertasks/views"
 	"usertasks/views/i18n"
-	"usertasks/webguard"
 )
 
 // DevUser is a demo user of the dev login (SPEC 9: dev mode only). The lead maps the demo
@@ -49,12 +48,12 @@ func (u DevUser) actor() models.Actor {
 type devDirectory []DevUser
 
 // Refresh implements websession.IdentitySource.
-func (d devDirectory) Refresh(_ context.Context, ws models.WebSession) (models.WebIdentity, string, error) {
+func (d devDirectory) Refresh(_ context.Context, ws models.WebSession) (models.WebIdentity, models.WebTokens, error) {
 	i := slices.IndexFunc(d, func(u DevUser) bool { return u.Tenant == ws.Tenant && u.ID == ws.Subject })
 	if i < 0 || ws.Provider != models.DefaultProvider {
-		return models.WebIdentity{}, "", fmt.Errorf("dev user %s/%s is no longer listed", ws.Tenant, ws.Subject)
+		return models.WebIdentity{}, models.WebTokens{}, fmt.Errorf("dev user %s/%s is no longer listed", ws.Tenant, ws.Subject)
 	}
-	return models.IdentityOf(d[i].actor()), "", nil
+	return models.IdentityOf(d[i].actor()), models.WebTokens{}, nil
 }
 
 // loginPage handles GET /login: the OIDC button and, in dev mode, the demo users. Someone
@@ -96,41 +95,11 @@ func (w *web) devLogin(c echo.Context) error {
 	if i < 0 {
 		return w.renderLogin(c, http.StatusUnprocessableEntity, next, catalog(c).LoginFailed)
 	}
-	if err := w.sessions.SignIn(c, w.devUsers[i].actor(), models.WebViaDev, ""); err != nil {
+	if err := w.sessions.SignIn(c, w.devUsers[i].actor(), models.WebViaDev, models.WebTokens{}); err != nil {
 		w.log.Warn("dev login refused", "error", err.Error())
 		return w.renderLogin(c, http.StatusUnprocessableEntity, next, catalog(c).LoginFailed)
 	}
 	return c.Redirect(http.StatusSeeOther, nextOrInbox(next))
-}
-
-// logout handles POST /logout: the session ends (its row is deleted, so a copy of the cookie
-// stops working too) and the cookie is cleared. Only a live session needs the CSRF token: a
-// request without one has nothing to end.
-func (w *web) logout(c echo.Context) error {
-	if d, signedIn := w.sessions.Current(c.Request()); signedIn {
-		webguard.Remember(c, d)
-		if !w.sessions.CheckPost(c, false) {
-			return errCSRF
-		}
-	}
-	if err := w.sessions.End(c.Response(), c.Request()); err != nil {
-		return err
-	}
-	w.setFlash(c, webFlash{Key: flashSignedOut})
-	return c.Redirect(http.StatusSeeOther, "/login")
-}
-
-// logoutEverywhere handles POST /logout/everywhere: every session of the signed-in person in
-// this tenant ends, this one included (another device, a forgotten browser, a stolen cookie).
-func (w *web) logoutEverywhere(c echo.Context) error {
-	d, _ := webSession(c)
-	n, err := w.sessions.EndEverywhere(c.Response(), c.Request(), d.Session)
-	if err != nil {
-		return err
-	}
-	w.log.InfoContext(c.Request().Context(), "signed out everywhere", "tenant", d.Tenant, "sessions", n)
-	w.setFlash(c, webFlash{Key: flashSignedOutEverywhere})
-	return c.Redirect(http.StatusSeeOther, "/login")
 }
 
 // nextOrInbox is where to go after signing in.

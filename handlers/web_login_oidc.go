@@ -39,9 +39,9 @@ func (w *web) oidcCallback(c echo.Context) error {
 	var st oidclogin.State // stays zero, and so expired, without a valid cookie
 	w.sessions.Open(c.Request(), websession.OIDCCookie, &st)
 	c.SetCookie(w.sessions.Cookie(websession.OIDCCookie, "", -1))
-	a, refreshToken, err := w.oidc.Finish(c.Request().Context(), st, c.QueryParams())
+	a, tokens, err := w.oidc.Finish(c.Request().Context(), st, c.QueryParams())
 	if err == nil {
-		if err = w.sessions.SignIn(c, a, models.WebViaOIDC, refreshToken); err != nil {
+		if err = w.sessions.SignIn(c, a, models.WebViaOIDC, tokens); err != nil {
 			err = &oidclogin.Refusal{Reason: "session", Err: err}
 		}
 	}

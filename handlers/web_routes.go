@@ -50,6 +50,9 @@ type web struct {
 	oidc     *oidclogin.Login
 	log      *slog.Logger
 	now      func() time.Time
+	// headers sets the pages' security headers (web_logout.go: forms may lead to the
+	// provider's end-session endpoint).
+	headers echo.MiddlewareFunc
 
 	dashboard DashboardService
 	lists     InboxService
@@ -77,10 +80,11 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if w.now == nil {
 		w.now = time.Now
 	}
-	page := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages}
-	signedIn := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.sessions.RequireSession}
-	posted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.sessions.RequireSession, w.sessions.RequireCSRF}
-	signInPosted := []echo.MiddlewareFunc{webSecurityHeaders, w.webErrorPages, w.sessions.RequireSignInCSRF}
+	w.headers = w.pageHeaders()
+	page := []echo.MiddlewareFunc{w.headers, w.webErrorPages}
+	signedIn := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSession}
+	posted := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSession, w.sessions.RequireCSRF}
+	signInPosted := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSignInCSRF}
 
 	for _, r := range []struct {
 		method, path string
@@ -143,7 +147,7 @@ func (w *web) home(c echo.Context) error {
 	}
 	if _, signedIn := w.sessions.Current(c.Request()); !signedIn {
 		first := w.devUsers[0].actor()
-		if err := w.sessions.SignIn(c, first, models.WebViaDev, ""); err != nil {
+		if err := w.sessions.SignIn(c, first, models.WebViaDev, models.WebTokens{}); err != nil {
 			return err
 		}
 		if first.Manager {
@@ -187,15 +191,28 @@ func webLocation(c echo.Context) *time.Location {
 // webSecurityHeaders sets the headers of every page and asset: a CSP without inline script or
 // style and nothing from other origins, no framing, no sniffing, a strict referrer policy.
 func webSecurityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "+
-			"font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
-		return next(c)
+	return webSecurityHeadersWith("")(next)
+}
+
+// webSecurityHeadersWith is webSecurityHeaders whose CSP also lets forms lead to formOrigin
+// (a redirect after a form post counts as the form's target).
+func webSecurityHeadersWith(formOrigin string) echo.MiddlewareFunc {
+	formAction := "form-action 'self'"
+	if formOrigin != "" {
+		formAction += " " + formOrigin
+	}
+	csp := "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+		"font-src 'self'; connect-src 'self'; " + formAction + "; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			h.Set("Content-Security-Policy", csp)
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("Referrer-Policy", "same-origin")
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+			return next(c)
+		}
 	}
 }

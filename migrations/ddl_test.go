@@ -16,6 +16,7 @@ import (
 //	    CONSTRAINT pk PRIMARY KEY (cols), CONSTRAINT fk FOREIGN KEY (cols) REFERENCES t (cols) ON DELETE CASCADE)
 //	CREATE [UNIQUE] INDEX name ON t (cols)
 //	DROP TABLE t [PURGE]
+//	ALTER TABLE t ADD column TYPE [COLLATE c] (nullable, no default)
 //
 // — and reports anything else (a DEFAULT, a CHECK, an unknown type, a quoted identifier) as an
 // error instead of skipping it.
@@ -92,12 +93,15 @@ var (
 	reInsertSelect = regexp.MustCompile(`^INSERT INTO (\S+) \(([^()]*)\) SELECT .* FROM (\S+)$`)
 	reDropColumn   = regexp.MustCompile(`^ALTER TABLE (\S+) DROP COLUMN (\S+)$`)
 	reAddColumn    = regexp.MustCompile(`^ALTER TABLE (\S+) ADD (COLUMN )?(\S+) .+$`)
-	reUpdate       = regexp.MustCompile(`^UPDATE (\S+) SET .+$`)
-	rePrimaryKey   = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
-	reForeignKey   = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
-	reColumn       = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
-	reIdentifier   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-	oracleMaxIdent = 30
+	// reAddNullColumn is a nullable column without a default added to a table (00011); a NOT
+	// NULL or DEFAULT clause is left in the type text, which the type parser refuses.
+	reAddNullColumn = regexp.MustCompile(`^ALTER TABLE (\S+) ADD (\S+) (.+)$`)
+	reUpdate        = regexp.MustCompile(`^UPDATE (\S+) SET .+$`)
+	rePrimaryKey    = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
+	reForeignKey    = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
+	reColumn        = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
+	reIdentifier    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	oracleMaxIdent  = 30
 )
 
 // normalizeStatement strips comments, folds whitespace and, for SQL Server, the statement's
@@ -254,6 +258,12 @@ func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
 			}
 			continue
 		}
+		if m := reAddNullColumn.FindStringSubmatch(s); m != nil {
+			if err := addColumn(d, typeOf, find, m[1], m[2], m[3]); err != nil {
+				return ddlSchema{}, err
+			}
+			continue
+		}
 		return ddlSchema{}, fmt.Errorf("statement not understood: %q", s)
 	}
 	return out, nil
@@ -285,19 +295,28 @@ func checkDataMove(d Dialect, find func(string) *Table, rawTarget, rawColumns, r
 	return nil
 }
 
-// dropColumn removes a column that no key or index uses from a table created before.
-func dropColumn(d Dialect, find func(string) *Table, rawTable, rawColumn string) error {
+// alteredColumn reads the table and column of an ALTER TABLE; the table must exist.
+func alteredColumn(d Dialect, find func(string) *Table, rawTable, rawColumn, verb string) (*Table, string, string, error) {
 	table, err := ident(d, rawTable)
 	if err != nil {
-		return err
+		return nil, "", "", err
 	}
 	column, err := ident(d, rawColumn)
 	if err != nil {
-		return err
+		return nil, "", "", err
 	}
 	t := find(table)
 	if t == nil {
-		return fmt.Errorf("column dropped from unknown table %s", table)
+		return nil, "", "", fmt.Errorf("column %s unknown table %s", verb, table)
+	}
+	return t, table, column, nil
+}
+
+// dropColumn removes a column that no key or index uses from a table created before.
+func dropColumn(d Dialect, find func(string) *Table, rawTable, rawColumn string) error {
+	t, table, column, err := alteredColumn(d, find, rawTable, rawColumn, "dropped from")
+	if err != nil {
+		return err
 	}
 	used := slices.Contains(t.PrimaryKey, column)
 	for _, ix := range t.Indexes {
@@ -311,6 +330,23 @@ func dropColumn(d Dialect, find func(string) *Table, rawTable, rawColumn string)
 		return fmt.Errorf("unknown column %s.%s dropped", table, column)
 	}
 	t.Columns = slices.Delete(t.Columns, i, i+1)
+	return nil
+}
+
+// addColumn appends a nullable column to a table created before, as ALTER TABLE … ADD does.
+func addColumn(d Dialect, typeOf physicalType, find func(string) *Table, rawTable, rawColumn, typeText string) error {
+	t, table, column, err := alteredColumn(d, find, rawTable, rawColumn, "added to")
+	if err != nil {
+		return err
+	}
+	if _, dup := t.Column(column); dup {
+		return fmt.Errorf("column %s.%s added twice", table, column)
+	}
+	typ, length, err := typeOf(typeText)
+	if err != nil {
+		return fmt.Errorf("column %s.%s: %w", table, column, err)
+	}
+	t.Columns = append(t.Columns, Column{Name: column, Type: typ, Length: length, Nullable: true})
 	return nil
 }
 
@@ -414,6 +450,9 @@ func parseDown(d Dialect, statements []string) ([]string, error) {
 		}
 		if reAddColumn.MatchString(s) || reUpdate.MatchString(s) {
 			continue // a later migration's Down restoring a column it moved (00008)
+		}
+		if reDropColumn.MatchString(s) {
+			continue // a later migration's Down dropping the column it added (00011)
 		}
 		m := reDropTable.FindStringSubmatch(s)
 		if m == nil {

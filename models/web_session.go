@@ -15,6 +15,9 @@ type WebSession struct {
 	Via string // how the person signed in: WebViaDev or WebViaOIDC
 	// RefreshToken is the OIDC refresh token (sealed at rest); empty when none was issued.
 	RefreshToken string
+	// IDToken is the OIDC ID token of the sign-in or of the latest refresh that carried one
+	// (sealed at rest): the id_token_hint of the logout at the provider. Empty for dev sessions.
+	IDToken string
 	// TimeZone is the IANA zone the browser reported; empty until it does.
 	TimeZone string
 	// IdleTimeout ends the session after this long without a request.
@@ -28,6 +31,13 @@ type WebSession struct {
 	// Now is the database clock when the session was read; decisions about the session (is a
 	// refresh due?) use it rather than the host's clock.
 	Now time.Time
+}
+
+// WebTokens are what an OIDC sign-in or refresh got from the provider besides the identity:
+// the refresh token and the raw ID token. An empty field keeps the session's stored value.
+type WebTokens struct {
+	Refresh string
+	ID      string
 }
 
 // How a web session was signed in.

@@ -66,46 +66,52 @@ func (o *Login) Start(next string) (State, string) {
 // Finish checks the provider's answer at the callback against the state kept since Start (a
 // missing state is the zero State, which has expired): the state parameter, an error the
 // provider reports, the code. It then redeems the code with the PKCE verifier, verifies the ID
-// token and its nonce, and maps the claims. It returns the actor and the refresh token, if the
-// provider issued one. Every failure is a *Refusal.
-func (o *Login) Finish(ctx context.Context, st State, callback url.Values) (models.Actor, string, error) {
+// token and its nonce, and maps the claims. It returns the actor and the tokens to keep with
+// the session: the refresh token, if the provider issued one, and the raw ID token (the
+// id_token_hint of the logout at the provider). Every failure is a *Refusal.
+func (o *Login) Finish(ctx context.Context, st State, callback url.Values) (models.Actor, models.WebTokens, error) {
+	var none models.WebTokens
 	switch {
 	case o.now().Unix() >= st.Expires:
-		return models.Actor{}, "", &Refusal{Reason: "missing or expired state cookie"}
+		return models.Actor{}, none, &Refusal{Reason: "missing or expired state cookie"}
 	case subtle.ConstantTimeCompare([]byte(callback.Get("state")), []byte(st.State)) != 1:
-		return models.Actor{}, "", &Refusal{Reason: "state mismatch"}
+		return models.Actor{}, none, &Refusal{Reason: "state mismatch"}
 	case callback.Get("error") != "":
 		// Bounded: the parameter is whatever the browser was sent back with.
-		return models.Actor{}, "", &Refusal{Reason: fmt.Sprintf("provider error: %.64s", callback.Get("error"))}
+		return models.Actor{}, none, &Refusal{Reason: fmt.Sprintf("provider error: %.64s", callback.Get("error"))}
 	case callback.Get("code") == "":
-		return models.Actor{}, "", &Refusal{Reason: "no code"}
+		return models.Actor{}, none, &Refusal{Reason: "no code"}
 	}
-	a, refreshToken, err := o.exchange(ctx, callback.Get("code"), st)
+	a, tokens, err := o.exchange(ctx, callback.Get("code"), st)
 	if err != nil {
-		return models.Actor{}, "", &Refusal{Reason: "exchange", Err: err}
+		return models.Actor{}, none, &Refusal{Reason: "exchange", Err: err}
 	}
-	return a, refreshToken, nil
+	return a, tokens, nil
 }
 
 // exchange redeems the code and maps the verified ID token to an actor. It also returns the
-// refresh token, if the provider issued one.
-func (o *Login) exchange(ctx context.Context, code string, st State) (models.Actor, string, error) {
+// refresh token, if the provider issued one, and the ID token.
+func (o *Login) exchange(ctx context.Context, code string, st State) (models.Actor, models.WebTokens, error) {
+	var none models.WebTokens
 	ctx = oidc.ClientContext(ctx, o.client)
 	tok, err := o.oauth.Exchange(ctx, code, oauth2.VerifierOption(st.Verifier))
 	if err != nil {
-		return models.Actor{}, "", fmt.Errorf("token: %w", err)
+		return models.Actor{}, none, fmt.Errorf("token: %w", err)
 	}
 	raw, ok := tok.Extra("id_token").(string)
 	if !ok || raw == "" {
-		return models.Actor{}, "", errors.New("no id_token in the token response")
+		return models.Actor{}, none, errors.New("no id_token in the token response")
 	}
 	idt, err := o.verifier.Verify(ctx, raw)
 	if err != nil {
-		return models.Actor{}, "", fmt.Errorf("id token: %w", err)
+		return models.Actor{}, none, fmt.Errorf("id token: %w", err)
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(st.Nonce)) != 1 {
-		return models.Actor{}, "", errors.New("nonce mismatch")
+		return models.Actor{}, none, errors.New("nonce mismatch")
 	}
 	a, err := o.actorOf(ctx, tok, idt)
-	return a, tok.RefreshToken, err
+	if err != nil {
+		return models.Actor{}, none, err
+	}
+	return a, models.WebTokens{Refresh: tok.RefreshToken, ID: raw}, nil
 }

@@ -14,33 +14,36 @@ import (
 // Refresh implements websession.IdentitySource: it redeems the session's refresh token and
 // maps the answer's ID token (and userinfo, when configured) exactly like a sign-in. Without a
 // refresh token, or when the provider refuses it or answers without an identity, the identity
-// cannot be re-read and the session ends. A rotated refresh token is returned for storing.
-func (o *Login) Refresh(ctx context.Context, ws models.WebSession) (models.WebIdentity, string, error) {
+// cannot be re-read and the session ends. A rotated refresh token and the answer's ID token are
+// returned for storing.
+func (o *Login) Refresh(ctx context.Context, ws models.WebSession) (models.WebIdentity, models.WebTokens, error) {
+	var none models.WebTokens
 	if ws.RefreshToken == "" {
-		return models.WebIdentity{}, "", errors.New("the provider issued no refresh token")
+		return models.WebIdentity{}, none, errors.New("the provider issued no refresh token")
 	}
 	ctx = oidc.ClientContext(ctx, o.client)
 	tok, err := o.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: ws.RefreshToken}).Token()
 	if err != nil {
-		return models.WebIdentity{}, "", fmt.Errorf("refresh: %w", err)
+		return models.WebIdentity{}, none, fmt.Errorf("refresh: %w", err)
 	}
 	var idt *oidc.IDToken
-	if raw, _ := tok.Extra("id_token").(string); raw != "" {
+	raw, _ := tok.Extra("id_token").(string)
+	if raw != "" {
 		if idt, err = o.verifier.Verify(ctx, raw); err != nil {
-			return models.WebIdentity{}, "", fmt.Errorf("refreshed id token: %w", err)
+			return models.WebIdentity{}, none, fmt.Errorf("refreshed id token: %w", err)
 		}
 	} else if !o.userInfo {
-		return models.WebIdentity{}, "", errors.New("the refresh answer carries no ID token")
+		return models.WebIdentity{}, none, errors.New("the refresh answer carries no ID token")
 	}
 	a, err := o.actorOf(ctx, tok, idt)
 	if err != nil {
-		return models.WebIdentity{}, "", err
+		return models.WebIdentity{}, none, err
 	}
-	rotated := ""
+	tokens := models.WebTokens{ID: raw}
 	if tok.RefreshToken != ws.RefreshToken {
-		rotated = tok.RefreshToken
+		tokens.Refresh = tok.RefreshToken
 	}
-	return models.IdentityOf(a), rotated, nil
+	return models.IdentityOf(a), tokens, nil
 }
 
 // actorOf maps the claims of a verified ID token (nil: none) and, when configured, of the

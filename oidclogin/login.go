@@ -36,6 +36,11 @@ type Config struct {
 	// manager role, default tenant (empty refuses an ID token without a tenant claim). Only
 	// those fields are read.
 	Mapping auth.Config
+	// PostLogoutRedirectURL is where the provider sends the browser back after the sign-out at
+	// the provider (USERTASKS_OIDC_POST_LOGOUT_REDIRECT_URL; by default the login page under
+	// USERTASKS_BASE_URL); it must be registered at the provider. Empty leaves the browser on
+	// the provider's own signed-out page.
+	PostLogoutRedirectURL string
 	// UserInfo also reads the provider's userinfo endpoint; its claims fill in what the ID
 	// token lacks (some providers put groups or roles only there).
 	UserInfo bool
@@ -54,6 +59,9 @@ type Login struct {
 	userInfo bool
 	client   *http.Client
 	now      func() time.Time
+	// logout is the discovery's revocation and end-session endpoints (logout.go).
+	logout             logoutEndpoints
+	postLogoutRedirect string
 }
 
 // StateLifetime bounds how long a sign-in at the provider may take.
@@ -64,6 +72,9 @@ const StateLifetime = 10 * time.Minute
 func New(ctx context.Context, cfg Config) (*Login, error) {
 	if cfg.Issuer == "" || cfg.ClientID == "" || cfg.RedirectURL == "" {
 		return nil, errors.New("oidc: issuer, client id and redirect URL are required")
+	}
+	if cfg.PostLogoutRedirectURL != "" && !absoluteHTTP(cfg.PostLogoutRedirectURL) {
+		return nil, fmt.Errorf("oidc: the post-logout redirect URL %q is not an absolute http(s) URL", cfg.PostLogoutRedirectURL)
 	}
 	client := cfg.HTTPClient
 	if client == nil {
@@ -82,6 +93,13 @@ func New(ctx context.Context, cfg Config) (*Login, error) {
 	}
 	if provider.Claims(&offered) == nil && slices.Contains(offered.Scopes, oidc.ScopeOfflineAccess) && !slices.Contains(scopes, oidc.ScopeOfflineAccess) {
 		scopes = append(scopes, oidc.ScopeOfflineAccess)
+	}
+	var logout logoutEndpoints
+	if err := provider.Claims(&logout); err != nil {
+		return nil, fmt.Errorf("oidc: discovery of %s: %w", cfg.Issuer, err)
+	}
+	if err := logout.check(); err != nil {
+		return nil, err
 	}
 	mapping := cfg.Mapping
 	defaults := auth.DefaultConfig()
@@ -106,5 +124,8 @@ func New(ctx context.Context, cfg Config) (*Login, error) {
 		userInfo: cfg.UserInfo,
 		client:   client,
 		now:      now,
+		logout:   logout,
+
+		postLogoutRedirect: cfg.PostLogoutRedirectURL,
 	}, nil
 }

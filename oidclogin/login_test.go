@@ -94,9 +94,9 @@ func TestLoginFinish(t *testing.T) {
 		if st.Next != "/inbox?tab=history" || st.Expires != start.Add(oidclogin.StateLifetime).Unix() {
 			t.Fatalf("state %+v: want next kept and expiry %s ahead", st, oidclogin.StateLifetime)
 		}
-		a, refreshToken, err := login.Finish(context.Background(), st, idp.Authorize(t, target))
-		if err != nil || a.Subject.ID != "u-42" || a.Tenant != "acme" || refreshToken == "" {
-			t.Fatalf("actor %+v, refresh token %q, %v", a, refreshToken, err)
+		a, tokens, err := login.Finish(context.Background(), st, idp.Authorize(t, target))
+		if err != nil || a.Subject.ID != "u-42" || a.Tenant != "acme" || tokens.Refresh == "" || strings.Count(tokens.ID, ".") != 2 {
+			t.Fatalf("actor %+v, tokens %+v, %v", a, tokens, err)
 		}
 	})
 	refusals := []struct {

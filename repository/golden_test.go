@@ -1379,6 +1379,7 @@ func (s goldenSchema) isColumn(table, col string) bool {
 var (
 	createTableRE = regexp.MustCompile(`(?is)CREATE\s+TABLE\s+(\w+)\s*\((.*?)\n\)`)
 	columnLineRE  = regexp.MustCompile(`^\s*(\w+)\s+(\w+(?:\s*\([^)]*\))?)`)
+	addColumnRE   = regexp.MustCompile(`(?im)^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+(?:COLUMN\s+)?(\w+)\s+(\w+(?:\s*\([^)]*\))?)`)
 )
 
 func loadSchema(t *testing.T, d migrations.Dialect) goldenSchema {
@@ -1409,6 +1410,11 @@ func loadSchema(t *testing.T, d migrations.Dialect) goldenSchema {
 				cols[strings.ToLower(cm[1])] = strings.ToUpper(cm[2])
 			}
 			s.tables[table] = cols
+		}
+		for _, m := range addColumnRE.FindAllStringSubmatch(up, -1) {
+			if cols := s.tables[strings.ToLower(m[1])]; cols != nil {
+				cols[strings.ToLower(m[2])] = strings.ToUpper(m[3])
+			}
 		}
 	}
 	if len(s.tables["user_tasks"]) < 50 {

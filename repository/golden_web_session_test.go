@@ -15,7 +15,7 @@ func goldenWebSession() models.WebSession {
 		IDHash: strings.Repeat("ab", 32),
 		WebIdentity: models.WebIdentity{Tenant: "t1", Provider: models.DefaultProvider, Subject: "u1", DisplayName: "Ursula One",
 			Groups: []string{"g1"}, Permissions: []string{"user-tasks:*"}},
-		Via: models.WebViaOIDC, RefreshToken: "refresh-secret", IdleTimeout: 30 * time.Minute,
+		Via: models.WebViaOIDC, RefreshToken: "refresh-secret", IDToken: "id-token-secret", IdleTimeout: 30 * time.Minute,
 		CreatedAt: goldenNow.Add(-time.Hour), LastSeenAt: goldenNow, RefreshedAt: goldenNow.Add(-time.Hour),
 		ExpiresAt: goldenNow.Add(7 * time.Hour), IdleExpiresAt: goldenNow.Add(30 * time.Minute),
 	}
@@ -63,12 +63,20 @@ func webSessionScenarios() []goldenScenario {
 		{"delete-web-session", func(t *testing.T, g *goldenEnv) {
 			goldenOK(t, g.s.DeleteWebSession(g.ctx, strings.Repeat("ab", 32)))
 		}},
-		{"delete-subject-web-sessions", func(t *testing.T, g *goldenEnv) {
-			g.answer(fakeScript{Affected: goldenAffected{"DELETE user_task_web_sessions": {3}}.rows})
-			n, err := g.s.DeleteSubjectWebSessions(g.ctx, "t1", models.DefaultProvider, "u1")
+		{"end-web-session", func(t *testing.T, g *goldenEnv) {
+			g.answer(fakeScript{Rows: goldenRows{"user_task_web_sessions": {{g.webSessionRecord(goldenWebSession())}}}.rows})
+			ws, err := g.s.EndWebSession(g.ctx, strings.Repeat("ab", 32))
 			goldenOK(t, err)
-			if n != 3 {
-				t.Fatalf("deleted %d", n)
+			if ws.RefreshToken != "refresh-secret" || ws.IDToken != "id-token-secret" {
+				t.Fatalf("got %+v", ws)
+			}
+		}},
+		{"end-subject-web-sessions", func(t *testing.T, g *goldenEnv) {
+			g.answer(fakeScript{Rows: goldenRows{"user_task_web_sessions": {{g.webSessionRecord(goldenWebSession())}}}.rows})
+			ended, err := g.s.EndSubjectWebSessions(g.ctx, "t1", models.DefaultProvider, "u1")
+			goldenOK(t, err)
+			if len(ended) != 1 || ended[0].RefreshToken != "refresh-secret" {
+				t.Fatalf("ended %+v", ended)
 			}
 		}},
 		{"set-web-session-time-zone", func(t *testing.T, g *goldenEnv) {
@@ -77,11 +85,11 @@ func webSessionScenarios() []goldenScenario {
 		{"update-web-session-identity", func(t *testing.T, g *goldenEnv) {
 			id := goldenWebSession().WebIdentity
 			id.Manager = true
-			goldenOK(t, g.s.UpdateWebSessionIdentity(g.ctx, strings.Repeat("ab", 32), id, "rotated-refresh"))
+			goldenOK(t, g.s.UpdateWebSessionIdentity(g.ctx, strings.Repeat("ab", 32), id, models.WebTokens{Refresh: "rotated-refresh", ID: "new-id-token"}))
 		}},
 		{"update-web-session-identity-ended", func(t *testing.T, g *goldenEnv) {
 			g.answer(fakeScript{Affected: goldenAffected{"UPDATE user_task_web_sessions": {0}}.rows})
-			err := g.s.UpdateWebSessionIdentity(g.ctx, strings.Repeat("ab", 32), goldenWebSession().WebIdentity, "")
+			err := g.s.UpdateWebSessionIdentity(g.ctx, strings.Repeat("ab", 32), goldenWebSession().WebIdentity, models.WebTokens{})
 			goldenIs(t, err, models.ErrNotFound)
 		}},
 		{"purge-web-sessions", func(t *testing.T, g *goldenEnv) {

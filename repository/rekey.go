@@ -32,7 +32,7 @@ var SealedTables = []SealedTable{
 	{"user_task_operations", "id", []string{colPayload}},
 	{"user_task_invitations", "id", []string{colRecipient}},
 	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
-	{"user_task_web_sessions", "id_hash", []string{colRefreshToken}},
+	{"user_task_web_sessions", "id_hash", []string{colRefreshToken, colIDToken}},
 }
 
 // KeyPage is what one page of a rotation (or a dry run) found (models.KeyPage).

@@ -18,8 +18,12 @@ import (
 // Browser sessions (SPEC 5.4). Every expiry decision is made with the database clock, in SQL:
 // a row past its absolute or idle expiry is not found, whatever the hosts' clocks say.
 
-// colRefreshToken is the protected column of the OIDC refresh token.
-const colRefreshToken = "refresh_token_enc"
+// The protected columns of an OIDC session: the refresh token and the ID token (migration
+// 00011), each sealed with its own row and column as associated data.
+const (
+	colRefreshToken = "refresh_token_enc"
+	colIDToken      = "id_token_enc"
+)
 
 // webSessionTouchEvery is how stale last_seen_at may get before a read moves it (and the idle
 // expiry) forward: at most one write a minute per session instead of one per request.
@@ -43,6 +47,7 @@ type webSessionRecord struct {
 	RefreshedAt        time.Time `gorm:"column:refreshed_at"`
 	ExpiresAt          time.Time `gorm:"column:expires_at"`
 	IdleExpiresAt      time.Time `gorm:"column:idle_expires_at"`
+	IDTokenEnc         *string   `gorm:"column:id_token_enc"`
 }
 
 func (webSessionRecord) TableName() string { return "user_task_web_sessions" }
@@ -118,16 +123,60 @@ func (s *Store) DeleteWebSession(ctx context.Context, idHash string) error {
 	})
 }
 
-// DeleteSubjectWebSessions ends every session of one person in one tenant ("sign out
-// everywhere") and reports how many there were.
-func (s *Store) DeleteSubjectWebSessions(ctx context.Context, tenant, provider, subject string) (int64, error) {
-	var n int64
+// EndWebSession ends one session (logout) and returns it as it was, tokens included, for the
+// sign-out at the identity provider: a row past its expiry too, whose refresh token may still
+// be good at the provider. No row is models.ErrNotFound. A token that no longer opens is left
+// empty: the row goes all the same.
+func (s *Store) EndWebSession(ctx context.Context, idHash string) (models.WebSession, error) {
+	var ended []models.WebSession
 	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
-		res := tx.Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", tenant, provider, subject).Delete(&webSessionRecord{})
-		n = res.RowsAffected
-		return translate(res.Error)
+		var err error
+		ended, err = s.endWebSessions(tx, func(q *gorm.DB) *gorm.DB { return q.Where("id_hash = ?", idHash) })
+		return err
 	})
-	return n, err
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	if len(ended) == 0 {
+		return models.WebSession{}, errNoRows
+	}
+	return ended[0], nil
+}
+
+// EndSubjectWebSessions ends every session of one person in one tenant ("sign out everywhere")
+// and returns them as EndWebSession does. A session started while this runs may end without
+// being returned: it is signed out all the same, only its refresh token is not revoked.
+func (s *Store) EndSubjectWebSessions(ctx context.Context, tenant, provider, subject string) ([]models.WebSession, error) {
+	var ended []models.WebSession
+	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		var err error
+		ended, err = s.endWebSessions(tx, func(q *gorm.DB) *gorm.DB {
+			return q.Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", tenant, provider, subject)
+		})
+		return err
+	})
+	return ended, err
+}
+
+// endWebSessions reads the sessions where selects, then deletes them with the same condition.
+func (s *Store) endWebSessions(tx *gorm.DB, where func(*gorm.DB) *gorm.DB) ([]models.WebSession, error) {
+	var recs []webSessionRecord
+	if err := where(tx).Find(&recs).Error; err != nil {
+		return nil, translate(err)
+	}
+	if err := where(tx).Delete(&webSessionRecord{}).Error; err != nil {
+		return nil, translate(err)
+	}
+	ended := make([]models.WebSession, 0, len(recs))
+	for i := range recs {
+		ws, err := s.webSessionFromRecord(&recs[i])
+		if err != nil {
+			// Undecodable identity or tokens: the session ends without them.
+			ws = models.WebSession{IDHash: recs[i].IDHash, Via: recs[i].Via}
+		}
+		ended = append(ended, ws)
+	}
+	return ended, nil
 }
 
 // SetWebSessionTimeZone stores the browser's IANA zone name on a live session; the caller has
@@ -144,9 +193,10 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 
 // UpdateWebSessionIdentity stores a re-read identity (groups, permissions, manager flag,
 // display name) on a live session of the same person and marks it refreshed now. A non-empty
-// refreshToken replaces the stored one (providers may rotate it). An ended session, or one of
-// another person, is models.ErrNotFound.
-func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, refreshToken string) error {
+// refresh or ID token replaces the stored one (providers may rotate the refresh token; a
+// refresh may bring a new ID token). An ended session, or one of another person, is
+// models.ErrNotFound.
+func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
 	if err := checkWebIdentity(id); err != nil {
 		return err
 	}
@@ -159,12 +209,15 @@ func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id 
 			"display_name": opt(truncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
 			"is_manager": id.Manager, "refreshed_at": now,
 		}
-		if refreshToken != "" {
-			sealed, err := s.seal(idHash, colRefreshToken, []byte(refreshToken))
+		for _, t := range []struct{ column, value string }{{colRefreshToken, tokens.Refresh}, {colIDToken, tokens.ID}} {
+			if t.value == "" {
+				continue
+			}
+			sealed, err := s.seal(idHash, t.column, []byte(t.value))
 			if err != nil {
 				return err
 			}
-			set["refresh_token_enc"] = sealed
+			set[t.column] = sealed
 		}
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
 			Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", id.Tenant, id.Provider, id.Subject).
@@ -278,7 +331,10 @@ func (s *Store) webSessionRecordOf(ws *models.WebSession) (webSessionRecord, err
 		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
 		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
 	}
-	rec.RefreshTokenEnc, err = s.seal(ws.IDHash, colRefreshToken, []byte(ws.RefreshToken))
+	if rec.RefreshTokenEnc, err = s.seal(ws.IDHash, colRefreshToken, []byte(ws.RefreshToken)); err != nil {
+		return webSessionRecord{}, err
+	}
+	rec.IDTokenEnc, err = s.seal(ws.IDHash, colIDToken, []byte(ws.IDToken))
 	return rec, err
 }
 
@@ -294,17 +350,29 @@ func (s *Store) webSessionFromRecord(r *webSessionRecord) (models.WebSession, er
 	if json.Unmarshal([]byte(r.GroupsJSON), &ws.Groups) != nil || json.Unmarshal([]byte(r.PermissionsJSON), &ws.Permissions) != nil {
 		return models.WebSession{}, fmt.Errorf("%w: a web session's groups or permissions do not decode", models.ErrCorrupt)
 	}
-	if r.RefreshTokenEnc != nil && *r.RefreshTokenEnc != "" {
-		plain, err := s.keys.Open(*r.RefreshTokenEnc, aad(r.IDHash, colRefreshToken))
-		if errors.Is(err, keyring.ErrUndecodable) {
-			return models.WebSession{}, fmt.Errorf("%w: a web session's refresh token does not decrypt", models.ErrCorrupt)
-		}
-		if err != nil {
-			return models.WebSession{}, err
-		}
-		ws.RefreshToken = string(plain)
+	var err error
+	if ws.RefreshToken, err = s.openWebSessionToken(r.IDHash, colRefreshToken, r.RefreshTokenEnc); err != nil {
+		return models.WebSession{}, err
+	}
+	if ws.IDToken, err = s.openWebSessionToken(r.IDHash, colIDToken, r.IDTokenEnc); err != nil {
+		return models.WebSession{}, err
 	}
 	return ws, nil
+}
+
+// openWebSessionToken opens a sealed token of a session; "" when none is stored.
+func (s *Store) openWebSessionToken(idHash, column string, sealed *string) (string, error) {
+	if sealed == nil || *sealed == "" {
+		return "", nil
+	}
+	plain, err := s.keys.Open(*sealed, aad(idHash, column))
+	if errors.Is(err, keyring.ErrUndecodable) {
+		return "", fmt.Errorf("%w: a web session's %s does not decrypt", models.ErrCorrupt, column)
+	}
+	if err != nil {
+		return "", err
+	}
+	return string(plain), nil
 }
 
 // truncateRunes shortens s to at most n characters (display names are shown, not matched).

@@ -63,8 +63,8 @@ func (g *Guard) Current(r *http.Request) (websession.Session, bool) {
 }
 
 // SignIn starts a session for the actor and remembers it for the rest of the request.
-func (g *Guard) SignIn(c echo.Context, a models.Actor, via, refreshToken string) error {
-	s, err := g.Start(c.Response(), c.Request(), a, via, refreshToken)
+func (g *Guard) SignIn(c echo.Context, a models.Actor, via string, tokens models.WebTokens) error {
+	s, err := g.Start(c.Response(), c.Request(), a, via, tokens)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func guarded(t *testing.T) *httptest.Server {
 		return c.String(http.StatusOK, s.Subject)
 	}, g.RequireSession)
 	e.POST("/sign-in", func(c echo.Context) error {
-		if err := g.SignIn(c, ann, models.WebViaDev, ""); err != nil {
+		if err := g.SignIn(c, ann, models.WebViaDev, models.WebTokens{}); err != nil {
 			return err
 		}
 		if s, ok := webguard.Session(c); !ok || s.Subject != "ann" {

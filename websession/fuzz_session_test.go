@@ -18,7 +18,7 @@ func fuzzManager(f *testing.F) (*websession.Manager, websession.Session, string)
 	f.Helper()
 	m := websessiontest.NewManager(f, websession.Config{BaseURL: "https://tasks.example"})
 	rec := httptest.NewRecorder()
-	s, err := m.Start(rec, httptest.NewRequest(http.MethodPost, "/login/dev", nil), ann, "dev", "")
+	s, err := m.Start(rec, httptest.NewRequest(http.MethodPost, "/login/dev", nil), ann, "dev", models.WebTokens{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -48,9 +48,10 @@ type Store interface {
 	CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error)
 	WebSession(ctx context.Context, idHash string) (models.WebSession, error)
 	DeleteWebSession(ctx context.Context, idHash string) error
-	DeleteSubjectWebSessions(ctx context.Context, tenant, provider, subject string) (int64, error)
+	EndWebSession(ctx context.Context, idHash string) (models.WebSession, error)
+	EndSubjectWebSessions(ctx context.Context, tenant, provider, subject string) ([]models.WebSession, error)
 	SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error
-	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, refreshToken string) error
+	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error
 	PurgeWebSessions(ctx context.Context) (int64, error)
 	SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error)
 	WebNote(ctx context.Context, sessionHash, id string) ([]byte, error)
@@ -58,10 +59,10 @@ type Store interface {
 }
 
 // IdentitySource re-reads the identity of a session from where its sign-in got it. It returns
-// the identity now and, when the source rotated it, a new refresh token ("" keeps the old one).
-// Any error ends the session.
+// the identity now and the tokens the source issued anew (a rotated refresh token, a new ID
+// token; an empty one keeps the stored value). Any error ends the session.
 type IdentitySource interface {
-	Refresh(ctx context.Context, ws models.WebSession) (models.WebIdentity, string, error)
+	Refresh(ctx context.Context, ws models.WebSession) (models.WebIdentity, models.WebTokens, error)
 }
 
 // Config configures the sessions.
@@ -183,9 +184,9 @@ func (m *Manager) SetIdentitySource(via string, src IdentitySource) {
 
 // Start signs a person in: a new session in the store and its cookie on w (a fresh id, so no
 // token of an earlier page carries over). A session the browser held before ends: switching
-// users on a shared computer leaves nothing of the first one usable. refreshToken is the OIDC
-// refresh token, if any.
-func (m *Manager) Start(w http.ResponseWriter, r *http.Request, a models.Actor, via, refreshToken string) (Session, error) {
+// users on a shared computer leaves nothing of the first one usable. tokens are the OIDC
+// sign-in's refresh and ID tokens, if any.
+func (m *Manager) Start(w http.ResponseWriter, r *http.Request, a models.Actor, via string, tokens models.WebTokens) (Session, error) {
 	ctx := r.Context()
 	if previous, ok := parseSessionID(m.cookieValue(r, SessionCookie)); ok {
 		if err := m.store.DeleteWebSession(ctx, previous); err != nil {
@@ -194,7 +195,7 @@ func (m *Manager) Start(w http.ResponseWriter, r *http.Request, a models.Actor, 
 	}
 	id, idHash := newSessionID()
 	ws, err := m.store.CreateWebSession(ctx, models.WebSession{
-		IDHash: idHash, WebIdentity: models.IdentityOf(a), Via: via, RefreshToken: refreshToken, IdleTimeout: m.idle,
+		IDHash: idHash, WebIdentity: models.IdentityOf(a), Via: via, RefreshToken: tokens.Refresh, IDToken: tokens.ID, IdleTimeout: m.idle,
 	}, m.lifetime)
 	if err != nil {
 		return Session{}, fmt.Errorf("websession: start: %w", err)
@@ -251,14 +252,14 @@ func (m *Manager) refresh(ctx context.Context, ws models.WebSession) (models.Web
 	if src == nil {
 		return ws, m.endEarly(ctx, cur.IDHash, "no identity source for sign-ins via "+cur.Via, nil)
 	}
-	id, token, err := src.Refresh(ctx, cur)
+	id, tokens, err := src.Refresh(ctx, cur)
 	if err != nil {
 		return ws, m.endEarly(ctx, cur.IDHash, "the identity could not be re-read", err)
 	}
 	if !id.SamePerson(cur.WebIdentity) {
 		return ws, m.endEarly(ctx, cur.IDHash, "the identity re-read names another person", nil)
 	}
-	if err := m.store.UpdateWebSessionIdentity(ctx, cur.IDHash, id, token); err != nil {
+	if err := m.store.UpdateWebSessionIdentity(ctx, cur.IDHash, id, tokens); err != nil {
 		if errors.Is(err, models.ErrNotFound) {
 			return ws, models.ErrUnauthorized
 		}
@@ -268,8 +269,11 @@ func (m *Manager) refresh(ctx context.Context, ws models.WebSession) (models.Web
 		return ws, err
 	}
 	cur.WebIdentity, cur.RefreshedAt = id, cur.Now
-	if token != "" {
-		cur.RefreshToken = token
+	if tokens.Refresh != "" {
+		cur.RefreshToken = tokens.Refresh
+	}
+	if tokens.ID != "" {
+		cur.IDToken = tokens.ID
 	}
 	return cur, nil
 }
@@ -288,22 +292,60 @@ func (m *Manager) endEarly(ctx context.Context, idHash, reason string, cause err
 	return models.ErrUnauthorized
 }
 
+// SignOut is what a sign-out ended, for the sign-out at the identity provider.
+type SignOut struct {
+	// Sessions is how many sessions ended.
+	Sessions int
+	// Via and IDToken are the request's own session's sign-in and ID token (the id_token_hint
+	// of the logout at the provider); empty when the request had no session or it held none.
+	Via     string
+	IDToken string
+	// RefreshTokens are the OIDC refresh tokens of the sessions that ended, to revoke.
+	RefreshTokens []string
+}
+
+// signOutOf collects what the ended sessions hold at the provider; own is the request's own
+// session's id hash.
+func signOutOf(ended []models.WebSession, own string) SignOut {
+	out := SignOut{Sessions: len(ended)}
+	for _, ws := range ended {
+		if ws.IDHash == own {
+			out.Via, out.IDToken = ws.Via, ws.IDToken
+		}
+		if ws.Via == models.WebViaOIDC && ws.RefreshToken != "" {
+			out.RefreshTokens = append(out.RefreshTokens, ws.RefreshToken)
+		}
+	}
+	return out
+}
+
 // End signs the request's session out: its row is deleted (a copied cookie fails at once) and
 // the cookie cleared. A request without a session just gets the cookie cleared.
-func (m *Manager) End(w http.ResponseWriter, r *http.Request) error {
+func (m *Manager) End(w http.ResponseWriter, r *http.Request) (SignOut, error) {
 	http.SetCookie(w, m.Cookie(SessionCookie, "", -1))
 	idHash, ok := parseSessionID(m.cookieValue(r, SessionCookie))
 	if !ok {
-		return nil
+		return SignOut{}, nil
 	}
-	return m.store.DeleteWebSession(r.Context(), idHash)
+	ws, err := m.store.EndWebSession(r.Context(), idHash)
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		return SignOut{}, nil
+	case err != nil:
+		return SignOut{}, err
+	}
+	return signOutOf([]models.WebSession{ws}, idHash), nil
 }
 
 // EndEverywhere signs the person of s out of every session in s's tenant ("sign out
-// everywhere"), this one included, and clears the cookie. It reports how many sessions ended.
-func (m *Manager) EndEverywhere(w http.ResponseWriter, r *http.Request, s Session) (int64, error) {
+// everywhere"), this one included, and clears the cookie.
+func (m *Manager) EndEverywhere(w http.ResponseWriter, r *http.Request, s Session) (SignOut, error) {
 	http.SetCookie(w, m.Cookie(SessionCookie, "", -1))
-	return m.store.DeleteSubjectWebSessions(r.Context(), s.Tenant, s.Provider, s.Subject)
+	ended, err := m.store.EndSubjectWebSessions(r.Context(), s.Tenant, s.Provider, s.Subject)
+	if err != nil {
+		return SignOut{}, err
+	}
+	return signOutOf(ended, s.idHash), nil
 }
 
 // SetTimeZone stores the IANA zone the browser reported on the session. A name that is not a

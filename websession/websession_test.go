@@ -23,8 +23,14 @@ var ann = models.Actor{Tenant: "t1", Subject: models.ParticipantRef{Provider: mo
 // signIn starts a session and returns a request carrying its cookie.
 func signIn(t *testing.T, m *websession.Manager, a models.Actor, via string) *http.Request {
 	t.Helper()
+	return startSession(t, m, a, via, models.WebTokens{})
+}
+
+// startSession starts a session holding tokens and returns a request carrying its cookie.
+func startSession(t *testing.T, m *websession.Manager, a models.Actor, via string, tokens models.WebTokens) *http.Request {
+	t.Helper()
 	rec := httptest.NewRecorder()
-	if _, err := m.Start(rec, httptest.NewRequest(http.MethodPost, "/login/dev", nil), a, via, ""); err != nil {
+	if _, err := m.Start(rec, httptest.NewRequest(http.MethodPost, "/login/dev", nil), a, via, tokens); err != nil {
 		t.Fatal(err)
 	}
 	req := httptest.NewRequest(http.MethodGet, "/inbox", nil)
@@ -216,15 +222,17 @@ type identities struct {
 	calls int
 	next  func(models.WebSession) (models.WebIdentity, error)
 	delay time.Duration
+	// tokens are the tokens every refresh returns.
+	tokens models.WebTokens
 }
 
-func (s *identities) Refresh(_ context.Context, ws models.WebSession) (models.WebIdentity, string, error) {
+func (s *identities) Refresh(_ context.Context, ws models.WebSession) (models.WebIdentity, models.WebTokens, error) {
 	time.Sleep(s.delay)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++
 	id, err := s.next(ws)
-	return id, "", err
+	return id, s.tokens, err
 }
 
 func TestRefresh(t *testing.T) {

@@ -161,8 +161,9 @@ func (c *config) checkAuth() error {
 	return c.Auth.ValidateStrict()
 }
 
-// checkOIDC completes the OIDC sign-in when an issuer is configured, with the callback under
-// the base URL and the claim mapping of bearer tokens; without an issuer there is none.
+// checkOIDC completes the OIDC sign-in when an issuer is configured, with the callback and the
+// post-logout redirect (unless configured) under the base URL and the claim mapping of bearer
+// tokens; without an issuer there is none.
 func (c *config) checkOIDC() error {
 	if c.OIDC.Issuer == "" {
 		c.OIDC = oidclogin.Config{}
@@ -172,6 +173,9 @@ func (c *config) checkOIDC() error {
 		return fmt.Errorf("USERTASKS_OIDC_CLIENT_ID is required with USERTASKS_OIDC_ISSUER")
 	}
 	c.OIDC.RedirectURL = strings.TrimRight(c.BaseURL, "/") + "/login/oidc/callback"
+	if c.OIDC.PostLogoutRedirectURL == "" {
+		c.OIDC.PostLogoutRedirectURL = strings.TrimRight(c.BaseURL, "/") + "/login"
+	}
 	c.OIDC.Mapping = c.Auth
 	return nil
 }

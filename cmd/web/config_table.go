@@ -72,6 +72,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_OIDC_ISSUER", set: text(&c.OIDC.Issuer)},
 		{name: "USERTASKS_OIDC_CLIENT_ID", set: text(&c.OIDC.ClientID)},
 		{name: "USERTASKS_OIDC_CLIENT_SECRET", file: true, set: text(&c.OIDC.ClientSecret)},
+		{name: "USERTASKS_OIDC_POST_LOGOUT_REDIRECT_URL", set: text(&c.OIDC.PostLogoutRedirectURL)},
 
 		{name: "USERTASKS_RUNTIME_URL", set: text(&c.RuntimeURL)},
 		{name: "USERTASKS_RUNTIME_SECRET", file: true, set: text(&c.RuntimeSecret)},

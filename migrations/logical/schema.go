@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 10
+const Version int64 = 11
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -497,6 +497,8 @@ func Schema() []Table {
 				{"refreshed_at", Timestamp, 0, NotNull},
 				{"expires_at", Timestamp, 0, NotNull},
 				{"idle_expires_at", Timestamp, 0, NotNull},
+				// 00011: the sealed OIDC ID token, the id_token_hint of the logout at the provider.
+				{"id_token_enc", Text, 0, Null},
 			},
 			PrimaryKey: []string{"id_hash"},
 			Indexes: []Index{

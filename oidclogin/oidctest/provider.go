@@ -34,6 +34,8 @@ type Provider struct {
 	refresh map[string]bool
 	// noRefresh makes the provider issue no refresh tokens.
 	noRefresh bool
+	// logout is what the provider offers for signing out (logout.go).
+	logout logoutState
 }
 
 type grant struct{ challenge, nonce string }
@@ -48,13 +50,19 @@ func NewProvider(t testing.TB) *Provider {
 	p := &Provider{key: key, codes: map[string]grant{}, refresh: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/openid-configuration", func(w http.ResponseWriter, _ *http.Request) {
-		json.NewEncoder(w).Encode(map[string]any{
+		doc := map[string]any{
 			"issuer": p.srv.URL, "authorization_endpoint": p.srv.URL + "/authorize", "token_endpoint": p.srv.URL + "/token",
 			"jwks_uri": p.srv.URL + "/jwks", "id_token_signing_alg_values_supported": []string{"RS256"},
 			"response_types_supported": []string{"code"}, "subject_types_supported": []string{"public"},
 			"scopes_supported": []string{"openid", "profile", "email", "offline_access"},
-		})
+		}
+		p.mu.Lock()
+		p.logout.discover(doc, p.srv.URL)
+		p.mu.Unlock()
+		json.NewEncoder(w).Encode(doc)
 	})
+	mux.HandleFunc("/revoke", p.revoke)
+	mux.HandleFunc("/end_session", p.endSession)
 	mux.HandleFunc("/jwks", func(w http.ResponseWriter, _ *http.Request) {
 		pub := p.key.PublicKey
 		json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{

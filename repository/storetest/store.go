@@ -73,10 +73,11 @@ type Store interface {
 	// Browser sessions, their notes and saved views.
 	CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error)
 	WebSession(ctx context.Context, idHash string) (models.WebSession, error)
-	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, refreshToken string) error
+	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error
 	SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error
 	DeleteWebSession(ctx context.Context, idHash string) error
-	DeleteSubjectWebSessions(ctx context.Context, tenant, provider, subject string) (int64, error)
+	EndWebSession(ctx context.Context, idHash string) (models.WebSession, error)
+	EndSubjectWebSessions(ctx context.Context, tenant, provider, subject string) ([]models.WebSession, error)
 	PurgeWebSessions(ctx context.Context) (int64, error)
 	SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error)
 	WebNote(ctx context.Context, sessionHash, id string) ([]byte, error)

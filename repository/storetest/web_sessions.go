@@ -19,7 +19,7 @@ type WebSessionOpts struct {
 	Tenant, Provider, Subject string
 	IdleTimeout               time.Duration // default 30 minutes
 	Lifetime                  time.Duration // default 8 hours
-	RefreshToken              string
+	RefreshToken, IDToken     string        // either makes an OIDC session
 }
 
 // CreateWebSession stores a session with a fresh random id hash and returns it.
@@ -36,9 +36,9 @@ func CreateWebSession(t *testing.T, s Store, o *WebSessionOpts) models.WebSessio
 		WebIdentity: models.WebIdentity{Tenant: firstOr(o.Tenant, "t1"), Provider: firstOr(o.Provider, models.DefaultProvider),
 			Subject: firstOr(o.Subject, "ann"), DisplayName: "Ann Approver", Groups: []string{"finance", "ops"},
 			Permissions: []string{"user-tasks:*"}},
-		Via: models.WebViaDev, IdleTimeout: 30 * time.Minute, RefreshToken: o.RefreshToken,
+		Via: models.WebViaDev, IdleTimeout: 30 * time.Minute, RefreshToken: o.RefreshToken, IDToken: o.IDToken,
 	}
-	if o.RefreshToken != "" {
+	if o.RefreshToken != "" || o.IDToken != "" {
 		ws.Via = models.WebViaOIDC
 	}
 	if o.IdleTimeout > 0 {
@@ -85,19 +85,20 @@ func testWebSessions(t *testing.T, h Harness) {
 	s := h.Open(t, Options{Clock: clock.Now})
 
 	t.Run("RoundTrip", func(t *testing.T) {
-		ws := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-secret-123"})
+		ws := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-secret-123", IDToken: "idt-secret-456"})
 		got := mustWebSession(t, s, ws.IDHash)
 		if got.Tenant != "t1" || got.Provider != models.DefaultProvider || got.Subject != "ann" || got.DisplayName != "Ann Approver" ||
 			!slices.Equal(got.Groups, []string{"finance", "ops"}) || !slices.Equal(got.Permissions, []string{"user-tasks:*"}) ||
-			got.Manager || got.Via != models.WebViaOIDC || got.RefreshToken != "rt-secret-123" || got.TimeZone != "" || got.IdleTimeout != 30*time.Minute {
+			got.Manager || got.Via != models.WebViaOIDC || got.RefreshToken != "rt-secret-123" || got.IDToken != "idt-secret-456" || got.TimeZone != "" || got.IdleTimeout != 30*time.Minute {
 			t.Fatalf("read back %+v", got)
 		}
 		if !got.ExpiresAt.Equal(got.CreatedAt.Add(8*time.Hour)) || !got.IdleExpiresAt.Equal(got.CreatedAt.Add(30*time.Minute)) ||
 			!got.RefreshedAt.Equal(got.CreatedAt) || got.Now.Before(got.CreatedAt) {
 			t.Fatalf("times: created %v expires %v idle %v refreshed %v now %v", got.CreatedAt, got.ExpiresAt, got.IdleExpiresAt, got.RefreshedAt, got.Now)
 		}
-		if n := h.containing(t, s, "user_task_web_sessions", "refresh_token_enc", "rt-secret-123"); n != 0 {
-			t.Fatal("the refresh token is stored in plain text")
+		if n := h.containing(t, s, "user_task_web_sessions", "refresh_token_enc", "rt-secret-123") +
+			h.containing(t, s, "user_task_web_sessions", "id_token_enc", "idt-secret-456"); n != 0 {
+			t.Fatal("a token is stored in plain text")
 		}
 		if n := h.records(t, s, "user_task_web_sessions", map[string]any{"id_hash": ws.IDHash}); n != 1 {
 			t.Fatalf("%d rows under the id hash", n)
@@ -188,17 +189,41 @@ func testWebSessions(t *testing.T, h Harness) {
 			t.Fatalf("deleting a deleted session: %v", err)
 		}
 	})
-	t.Run("DeleteSubject", func(t *testing.T) {
+	t.Run("End", func(t *testing.T) {
+		ws, other := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-end", IDToken: "idt-end"}), CreateWebSession(t, s, nil)
+		clock.Advance(9 * time.Hour) // past its expiry: the refresh token may still be good at the provider
+		got, err := s.EndWebSession(ctx(t), ws.IDHash)
+		if err != nil || got.IDHash != ws.IDHash || got.Via != models.WebViaOIDC || got.RefreshToken != "rt-end" || got.IDToken != "idt-end" || got.Subject != "ann" {
+			t.Fatalf("ended %+v, %v", got, err)
+		}
+		if _, err := s.EndWebSession(ctx(t), ws.IDHash); !errorsIsNotFound(err) {
+			t.Fatalf("ending an ended session: %v", err)
+		}
+		if got, err := s.EndWebSession(ctx(t), other.IDHash); err != nil || got.RefreshToken != "" || got.IDToken != "" || got.Via != models.WebViaDev {
+			t.Fatalf("ended dev session %+v, %v", got, err)
+		}
+	})
+	t.Run("EndSubject", func(t *testing.T) {
 		subject := "zoe-" + models.NewID()
-		mine := []models.WebSession{CreateWebSession(t, s, &WebSessionOpts{Subject: subject}), CreateWebSession(t, s, &WebSessionOpts{Subject: subject})}
+		mine := []models.WebSession{
+			CreateWebSession(t, s, &WebSessionOpts{Subject: subject, RefreshToken: "rt-laptop"}),
+			CreateWebSession(t, s, &WebSessionOpts{Subject: subject, RefreshToken: "rt-phone", IDToken: "idt-phone"}),
+		}
 		others := []models.WebSession{
 			CreateWebSession(t, s, &WebSessionOpts{Subject: subject, Tenant: "t2"}),
 			CreateWebSession(t, s, &WebSessionOpts{Subject: subject, Provider: "corp-ad"}),
 			CreateWebSession(t, s, &WebSessionOpts{Subject: subject + "x"}),
 		}
-		n, err := s.DeleteSubjectWebSessions(ctx(t), "t1", models.DefaultProvider, subject)
-		if err != nil || n != 2 {
-			t.Fatalf("deleted %d, %v; want 2", n, err)
+		ended, err := s.EndSubjectWebSessions(ctx(t), "t1", models.DefaultProvider, subject)
+		if err != nil || len(ended) != 2 {
+			t.Fatalf("ended %d, %v; want 2", len(ended), err)
+		}
+		var tokens []string
+		for _, ws := range ended {
+			tokens = append(tokens, ws.RefreshToken+"/"+ws.IDToken)
+		}
+		if slices.Sort(tokens); !slices.Equal(tokens, []string{"rt-laptop/", "rt-phone/idt-phone"}) {
+			t.Fatalf("the ended sessions' tokens %q", tokens)
 		}
 		for _, ws := range mine {
 			wantNoWebSession(t, s, ws.IDHash)
@@ -226,7 +251,7 @@ func testWebSessions(t *testing.T, h Harness) {
 		clock.Advance(6 * time.Minute)
 		id := ws.WebIdentity
 		id.Groups, id.Permissions, id.Manager, id.DisplayName = nil, []string{"user-tasks:view", "user-tasks:supervise"}, true, "Ann A."
-		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, id, ""); err != nil {
+		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, id, models.WebTokens{}); err != nil {
 			t.Fatal(err)
 		}
 		got := mustWebSession(t, s, ws.IDHash)
@@ -234,20 +259,26 @@ func testWebSessions(t *testing.T, h Harness) {
 			got.RefreshToken != "rt-1" || got.RefreshedAt.Sub(ws.RefreshedAt) < 6*time.Minute {
 			t.Fatalf("after the update: %+v", got)
 		}
-		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, id, "rt-2"); err != nil {
+		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, id, models.WebTokens{Refresh: "rt-2"}); err != nil {
 			t.Fatal(err)
 		}
-		if got := mustWebSession(t, s, ws.IDHash).RefreshToken; got != "rt-2" {
-			t.Fatalf("rotated refresh token %q", got)
+		if got := mustWebSession(t, s, ws.IDHash); got.RefreshToken != "rt-2" || got.IDToken != "" {
+			t.Fatalf("rotated refresh token %q, ID token %q", got.RefreshToken, got.IDToken)
+		}
+		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, id, models.WebTokens{ID: "idt-2"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustWebSession(t, s, ws.IDHash); got.RefreshToken != "rt-2" || got.IDToken != "idt-2" {
+			t.Fatalf("after a new ID token: refresh token %q, ID token %q", got.RefreshToken, got.IDToken)
 		}
 		other := id
 		other.Subject = "mallory"
-		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, other, ""); !errorsIsNotFound(err) {
+		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, other, models.WebTokens{}); !errorsIsNotFound(err) {
 			t.Fatalf("another person's identity on the session: %v", err)
 		}
 		other = id
 		other.Tenant = "t2"
-		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, other, ""); !errorsIsNotFound(err) {
+		if err := s.UpdateWebSessionIdentity(ctx(t), ws.IDHash, other, models.WebTokens{}); !errorsIsNotFound(err) {
 			t.Fatalf("another tenant's identity on the session: %v", err)
 		}
 	})

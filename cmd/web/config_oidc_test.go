@@ -1,0 +1,41 @@
+package main
+
+import "testing"
+
+func TestLoadConfigOIDCPostLogoutRedirect(t *testing.T) {
+	oidc := map[string]string{
+		"USERTASKS_BASE_URL": "https://tasks.example/", "USERTASKS_OIDC_ISSUER": "https://idp.example", "USERTASKS_OIDC_CLIENT_ID": "web",
+	}
+	t.Run("DefaultsToTheLoginPage", func(t *testing.T) {
+		cfg, err := loadConfig(env(productionVarsWith(t, oidc)), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := cfg.OIDC.PostLogoutRedirectURL, "https://tasks.example/login"; got != want {
+			t.Fatalf("post-logout redirect %q, want %q", got, want)
+		}
+		if got, want := cfg.OIDC.RedirectURL, "https://tasks.example/login/oidc/callback"; got != want {
+			t.Fatalf("callback %q, want %q", got, want)
+		}
+	})
+	t.Run("Configured", func(t *testing.T) {
+		vars := productionVarsWith(t, oidc)
+		vars["USERTASKS_OIDC_POST_LOGOUT_REDIRECT_URL"] = "https://portal.example/signed-out?app=tasks"
+		cfg, err := loadConfig(env(vars), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.OIDC.PostLogoutRedirectURL; got != "https://portal.example/signed-out?app=tasks" {
+			t.Fatalf("post-logout redirect %q", got)
+		}
+	})
+	t.Run("NoIssuer", func(t *testing.T) {
+		cfg, err := loadConfig(env(productionVarsWith(t, map[string]string{"USERTASKS_OIDC_POST_LOGOUT_REDIRECT_URL": "https://portal.example/"})), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.OIDC.PostLogoutRedirectURL != "" {
+			t.Fatalf("post-logout redirect %q without OIDC", cfg.OIDC.PostLogoutRedirectURL)
+		}
+	})
+}

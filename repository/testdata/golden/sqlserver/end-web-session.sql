@@ -1,0 +1,9 @@
+-- Scenario "end-web-session": the statements the store sends, in order, as GORM's sqlserver dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYSUTCDATETIME()
+SELECT * FROM "user_task_web_sessions" WHERE id_hash = @p1
+--   binds: string
+DELETE FROM "user_task_web_sessions" WHERE id_hash = @p1
+--   binds: string
+COMMIT
