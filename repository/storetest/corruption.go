@@ -7,7 +7,7 @@ import (
 )
 
 func testCorruption(t *testing.T, h Harness) {
-	s := h.Open(t, Options{})
+	s := h.open(t, Options{})
 
 	cases := []struct {
 		name string

@@ -18,7 +18,7 @@ import (
 // kept per tenant.
 func testDashboard(t *testing.T, h Harness) {
 	t.Run("RollupCountsEachCommittedChangeOnce", func(t *testing.T) {
-		s := h.Open(t, Options{})
+		s := h.openFull(t, Options{})
 		ann := queryActor("t1", "ann", false)
 		due := time.Now().UTC().Add(48 * time.Hour)
 		done := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}, DueAt: &due, WorkflowDef: "loan"})
@@ -115,7 +115,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("RollupCountsConcurrentFirstCreationsExactly", func(t *testing.T) {
-		s := h.Open(t, Options{})
+		s := h.openFull(t, Options{})
 		const n = 8
 		errs := make(chan error, n)
 		for i := 0; i < n; i++ {
@@ -142,7 +142,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("CountsAreTheTenantsOwn", func(t *testing.T) {
-		s := h.Open(t, Options{})
+		s := h.openFull(t, Options{})
 		ben, cy := User("t1", "ben"), User("t1", "cy")
 		old := time.Now().UTC().Add(-5 * time.Hour)
 		CreateTask(t, s, TaskOpts{Assignee: &ben, IsOverdue: true})
@@ -183,7 +183,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("BacklogCountsPendingResumptions", func(t *testing.T) {
-		s := h.Open(t, Options{})
+		s := h.openFull(t, Options{})
 		ann := queryActor("t1", "ann", false)
 		a := User("t1", "ann")
 		task := CreateTask(t, s, TaskOpts{Assignee: &a})
@@ -207,7 +207,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("WorkerRunsAreRecordedBoundedAndPerTenant", func(t *testing.T) {
-		s := h.Open(t, Options{})
+		s := h.openFull(t, Options{})
 		run := func(tenant string, i int) models.WorkerRun {
 			return models.WorkerRun{Worker: models.WorkerDueSweep, Tenant: tenant, Elapsed: 1500 * time.Millisecond,
 				Counts: map[string]int{"overdue": i}}
@@ -248,7 +248,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("ErrMalformedWorkerRun", func(t *testing.T) {
-		s := h.Open(t, Options{})
+		s := h.openFull(t, Options{})
 		many := map[string]int{}
 		for i := 0; i <= models.MaxWorkerRunCounts; i++ {
 			many[fmt.Sprintf("c%d", i)] = i

@@ -8,7 +8,7 @@ import (
 )
 
 func testDurability(t *testing.T, h Harness) {
-	s := h.Open(t, Options{})
+	s := h.open(t, Options{})
 	a := CreateTask(t, s, TaskOpts{Instructions: "keep me", Data: `{"k":"v"}`, Tags: []string{"x"}, CandidateGroups: []string{"g"}})
 	b := CreateTask(t, s, TaskOpts{Assignee: ptr(User("t1", "ann"))})
 	if _, err := s.Mutate(ctx(t), "t1", b.ID, "op-d", transition(models.StatusCompleting, "op-d")); err != nil {
@@ -17,7 +17,7 @@ func testDurability(t *testing.T, h Harness) {
 	beforeA, beforeB := mustGet(t, s, "t1", a.ID), mustGet(t, s, "t1", b.ID)
 	eventsB := mustEvents(t, s, "t1", b.ID)
 
-	s = h.Reopen(t, s, Options{})
+	s = h.reopen(t, s, Options{})
 
 	afterA, afterB := mustGet(t, s, "t1", a.ID), mustGet(t, s, "t1", b.ID)
 	normalize(&beforeA)

@@ -9,7 +9,7 @@ import (
 )
 
 func testEvents(t *testing.T, h Harness) {
-	s := h.Open(t, Options{})
+	s := h.open(t, Options{})
 
 	t.Run("SequenceMonotonicUnderConcurrentAppends", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{})

@@ -60,7 +60,7 @@ func revokedEvents(t *testing.T, s Store, task models.Task, invID, reason string
 
 func testGuestSessions(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.Open(t, Options{Clock: clock.Now})
+	s := h.openFull(t, Options{Clock: clock.Now})
 
 	t.Run("OK", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
@@ -166,7 +166,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 
 	t.Run("ExpiredIsSet", func(t *testing.T) {
 		clock := &testfactory.Clock{}
-		s := h.Open(t, Options{Clock: clock.Now})
+		s := h.openFull(t, Options{Clock: clock.Now})
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		g := issueGuest(t, s, task, "")
 		clock.Advance(25 * time.Hour)

@@ -12,10 +12,14 @@ import (
 func TestNotApplicableIsReportedAndCounted(t *testing.T) {
 	h := Harness{
 		Name: "Fake",
-		Tamper: func(t *testing.T, s Store, what Tampering, args ...any) error {
+		Tamper: func(t *testing.T, s Tasks, what Tampering, args ...any) error {
 			return errors.New("the fake stores no " + string(what))
 		},
-		na: &atomic.Int64{},
+		Open:        func(t *testing.T, opts Options) Tasks { return tasksOnly{} },
+		Unsupported: func(o Options) string { return map[bool]string{true: "no caps"}[o.TotalCap != 0] },
+		Lacks:       "not built on the fake yet",
+		Differs:     map[string]string{"Differs": "the fake differs"},
+		na:          &atomic.Int64{},
 	}
 	for name, run := range map[string]func(t *testing.T){
 		"Statements":     func(t *testing.T) { testStatements(t, h) },
@@ -25,6 +29,9 @@ func TestNotApplicableIsReportedAndCounted(t *testing.T) {
 		"CountRecords":   func(t *testing.T) { h.records(t, nil, "user_task_events", nil) },
 		"Containing":     func(t *testing.T) { h.containing(t, nil, "user_task_events", "metadata", "x") },
 		"Counter":        func(t *testing.T) { h.openCounted(t, nil, "t1") },
+		"Unsupported":    func(t *testing.T) { h.open(t, Options{TotalCap: 3}) },
+		"Lacks":          func(t *testing.T) { h.openFull(t, Options{}) },
+		"Differs":        func(t *testing.T) { h.differs(t) },
 	} {
 		var skipped bool
 		t.Run(name, func(t *testing.T) {
@@ -36,7 +43,10 @@ func TestNotApplicableIsReportedAndCounted(t *testing.T) {
 			t.Errorf("%s: not skipped", name)
 		}
 	}
-	if n := h.na.Load(); n != 7 {
-		t.Fatalf("%d cases counted not applicable, want 7", n)
+	if n := h.na.Load(); n != 10 {
+		t.Fatalf("%d cases counted not applicable, want 10", n)
 	}
 }
+
+// tasksOnly is a store with the core only (its methods are never called).
+type tasksOnly struct{ Tasks }

@@ -24,7 +24,7 @@ func addGuestSession(t *testing.T, h Harness, s Store, inv models.Invitation, no
 
 func testInvitationRevoke(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.Open(t, Options{Clock: clock.Now})
+	s := h.openFull(t, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	inv := issue(t, s, task, "raw-token-revoke-1")
 	other := issue(t, s, task, "raw-token-revoke-2")

@@ -24,7 +24,7 @@ func transitionalTasks(t *testing.T, s Store, n int) []string {
 
 func testLeases(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.Open(t, Options{Clock: clock.Now})
+	s := h.openFull(t, Options{Clock: clock.Now})
 
 	t.Run("ConcurrentClaimsAreDisjoint", func(t *testing.T) {
 		ids := transitionalTasks(t, s, 6)

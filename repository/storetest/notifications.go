@@ -67,7 +67,7 @@ func note(task models.Task, revision int) string {
 // what a task looks like is told once, after the commit, with the task's new revision; replays,
 // refused decisions, rolled-back units and lost races tell nothing.
 func testNotifications(t *testing.T, h Harness) {
-	s := h.Open(t, Options{})
+	s := h.openFull(t, Options{})
 
 	t.Run("MutateOnceAfterCommit", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{})

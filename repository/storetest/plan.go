@@ -25,7 +25,7 @@ var (
 func testQueryPlans(t *testing.T, h Harness) {
 	h.needSQL(t, "the case explains the SQL statements the store ran")
 	rec := &queryRecorder{}
-	s := h.Open(t, Options{OnSQL: rec.record})
+	s := h.openFull(t, Options{OnSQL: rec.record})
 	start := time.Now()
 	planSeed(t, s)
 	h.SQL.Analyze(t, s)

@@ -10,7 +10,7 @@ import (
 )
 
 func testProjection(t *testing.T, h Harness) {
-	s := h.Open(t, Options{})
+	s := h.open(t, Options{})
 
 	t.Run("IdempotentByMaterializationKey", func(t *testing.T) {
 		first := NewTask(TaskOpts{CandidateUsers: []string{"ann"}}, time.Time{})
@@ -112,7 +112,7 @@ func stamp(c models.Change) func(now time.Time) (models.Change, error) {
 	}
 }
 
-func createChange(t *testing.T, s Store, c models.Change, wantCreated bool) models.Task {
+func createChange(t *testing.T, s Tasks, c models.Change, wantCreated bool) models.Task {
 	t.Helper()
 	task, created, err := s.Create(ctx(t), c.Task.Tenant, c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
 	if err != nil {

@@ -19,7 +19,7 @@ func testProtectedReads(t *testing.T, h Harness) {
 	var mu sync.Mutex
 	var log []string
 	recording := false
-	s := h.Open(t, Options{OnSQL: func(sql string) {
+	s := h.open(t, Options{OnSQL: func(sql string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if recording {

@@ -11,7 +11,7 @@ import (
 )
 
 func testRoundTrip(t *testing.T, h Harness) {
-	s := h.Open(t, Options{})
+	s := h.open(t, Options{})
 	due := time.Date(2031, 5, 6, 7, 8, 9, 123456000, time.UTC)
 	prio := 73
 	version := 4
@@ -25,6 +25,7 @@ func testRoundTrip(t *testing.T, h Harness) {
 	created.Workflow.DefinitionVersion = &version // not set by the fixture; proves the nil round trip below
 
 	t.Run("OK", func(t *testing.T) {
+		h.differs(t)
 		got, err := s.Get(ctx(t), "t1", created.ID)
 		if err != nil {
 			t.Fatalf("get: %v", err)

@@ -33,7 +33,7 @@ func testStatements(t *testing.T, h Harness) {
 	var mu sync.Mutex
 	var log []string
 	recording := false
-	s := h.Open(t, Options{OnSQL: func(sql string) {
+	s := h.open(t, Options{OnSQL: func(sql string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if recording {

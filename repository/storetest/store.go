@@ -8,27 +8,21 @@ import (
 )
 
 // Store is what the contract suite calls on a store: exactly the methods its cases use, with the
-// signatures of Store, so the suite runs unchanged against any store that has them
+// signatures of repository.Store, so the suite runs unchanged against any store that has them
 // — the SQL store on every dialect, and the document store (docstore) on the MongoDB API. Its
 // types come from models (models/store_contract.go), so a store on the same floor as repository
 // can implement it without importing repository. The SQL harness
-// (repository/storetest/sqlharness) asserts that Store satisfies it.
+// (repository/storetest/sqlharness) asserts that repository.Store satisfies it. Its core, Tasks,
+// is what every store has; the rest is grouped by what it serves.
 //
 // Opening, closing and reopening a store are the harness's (Harness.Open, Harness.Reopen), and
 // whatever a case must do to the stored records behind the store's back — corrupt them, count
 // them, look for a raw secret — goes through the harness's storage hooks (hooks.go), never
 // through this interface.
 type Store interface {
-	// The task aggregate: creation, reads, mutations, events and operations.
-	Now(ctx context.Context) (time.Time, error)
-	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
-	Get(ctx context.Context, tenant, id string) (models.Task, error)
-	FindByMaterializationKey(ctx context.Context, tenant, key string) (models.Task, error)
-	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
-	Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error)
-	AppendEvent(ctx context.Context, tenant, taskID string, build models.AppendFunc) (models.Event, error)
-	Events(ctx context.Context, tenant, taskID string, afterSeq, limit int) ([]models.Event, error)
-	Operation(ctx context.Context, tenant, taskID, opID string) (models.Operation, error)
+	Tasks
+
+	// Health of a task.
 	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
 	ClearHealth(ctx context.Context, tenant, taskID, code string) error
 
@@ -39,8 +33,7 @@ type Store interface {
 	DashboardCounts(ctx context.Context, tenant string, staleAfter time.Duration) (models.DashboardCounts, error)
 	DailyRollup(ctx context.Context, tenant, fromDay string) (models.Rollup, error)
 
-	// The workflow-resumption outbox.
-	Resumptions(ctx context.Context, tenant, taskID string) ([]models.Resumption, error)
+	// The workflow-resumption outbox's worker side.
 	ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error)
 	AckResumption(ctx context.Context, r models.Resumption) error
 	RetryResumption(ctx context.Context, r models.Resumption, delay time.Duration, errCode string) (int, error)
@@ -94,4 +87,21 @@ type Store interface {
 	AuditTenantCounters(ctx context.Context, tenant string) ([]models.AuditFinding, error)
 	RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (models.KeyPage, error)
 	Purge(ctx context.Context, tenant string, p models.RetentionPolicy, progress func(models.PurgeCounts)) (models.PurgeCounts, error)
+}
+
+// Tasks is the core of Store: the task aggregate — creation, reads, mutations, events,
+// operations and the resumptions a mutation queues. Harness.Open returns it, because a store may
+// have only this much (the document store, as it grows); a group that needs more asserts Store
+// through Harness.full and is reported not applicable on a store without it.
+type Tasks interface {
+	Now(ctx context.Context) (time.Time, error)
+	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
+	Get(ctx context.Context, tenant, id string) (models.Task, error)
+	FindByMaterializationKey(ctx context.Context, tenant, key string) (models.Task, error)
+	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)
+	Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error)
+	AppendEvent(ctx context.Context, tenant, taskID string, build models.AppendFunc) (models.Event, error)
+	Events(ctx context.Context, tenant, taskID string, afterSeq, limit int) ([]models.Event, error)
+	Operation(ctx context.Context, tenant, taskID, opID string) (models.Operation, error)
+	Resumptions(ctx context.Context, tenant, taskID string) ([]models.Resumption, error)
 }

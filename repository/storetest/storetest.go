@@ -13,6 +13,8 @@ package storetest
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,23 +40,34 @@ type Harness struct {
 	// Name of the provider, for messages.
 	Name string
 	// Open returns a store on a fresh, migrated database; the harness closes and drops it
-	// when the test ends.
-	Open func(t *testing.T, opts Options) Store
+	// when the test ends. The store may have only the core, Tasks: the cases that need the
+	// rest of Store are then reported not applicable, with Lacks as the reason.
+	Open func(t *testing.T, opts Options) Tasks
 	// Reopen closes s and returns a new store on the same database (close and reopen
 	// durability).
-	Reopen func(t *testing.T, s Store, opts Options) Store
+	Reopen func(t *testing.T, s Tasks, opts Options) Tasks
 	// Tamper applies an out-of-band change (Tampering) to the stored records; an error means
 	// the provider cannot store that state, and the case is reported not applicable.
-	Tamper func(t *testing.T, s Store, what Tampering, args ...any) error
+	Tamper func(t *testing.T, s Tasks, what Tampering, args ...any) error
 	// CountRecords counts the records of a logical storage unit (a table of the logical
 	// schema) whose fields equal where's values; a nil value matches an unset field, an empty
 	// where counts every record.
-	CountRecords func(t *testing.T, s Store, unit string, where map[string]any) int
+	CountRecords func(t *testing.T, s Tasks, unit string, where map[string]any) int
 	// CountContaining counts the records of unit whose field, as stored, contains text (the
 	// cases look for raw secrets that must never be stored).
-	CountContaining func(t *testing.T, s Store, unit, field, text string) int
+	CountContaining func(t *testing.T, s Tasks, unit, field, text string) int
 	// CounterStripes returns the tenant's open-task counter stripes as stored.
-	CounterStripes func(t *testing.T, s Store, tenant string) []int
+	CounterStripes func(t *testing.T, s Tasks, tenant string) []int
+	// Unsupported, when set, names the options of opts the provider's store cannot honour
+	// ("" when it honours them all): the cases that set them are reported not applicable
+	// rather than run without them.
+	Unsupported func(opts Options) string
+	// Lacks is why the provider's store is only Tasks, not the whole Store, if it may be.
+	Lacks string
+	// Differs lists the known differences of the provider: the case (its name below the
+	// suite's test, e.g. "RoundTrip/OK") → why it cannot hold there. Only the cases that
+	// check h.differs consult it; each one listed is reported not applicable with its reason.
+	Differs map[string]string
 	// SQL is set by SQL providers only: the statement and query-plan cases need it.
 	SQL *SQLHooks
 
@@ -94,6 +107,63 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
 	t.Run("Audit", func(t *testing.T) { testAudit(t, h) })
 	t.Logf("contract suite on %s: %d cases not applicable", h.Name, h.na.Load())
+}
+
+// open opens a store through h.Open, or reports the case not applicable when the provider
+// cannot honour opts.
+func (h Harness) open(t *testing.T, opts Options) Tasks {
+	t.Helper()
+	h.honours(t, opts)
+	return h.Open(t, opts)
+}
+
+// reopen reopens s through h.Reopen, or reports the case not applicable when the provider
+// cannot honour opts.
+func (h Harness) reopen(t *testing.T, s Tasks, opts Options) Tasks {
+	t.Helper()
+	h.honours(t, opts)
+	return h.Reopen(t, s, opts)
+}
+
+func (h Harness) honours(t *testing.T, opts Options) {
+	t.Helper()
+	if h.Unsupported != nil {
+		if why := h.Unsupported(opts); why != "" {
+			h.notApplicable(t, why)
+		}
+	}
+}
+
+// differs reports the running case not applicable when the provider lists it as a known
+// difference (Harness.Differs).
+func (h Harness) differs(t *testing.T) {
+	t.Helper()
+	_, name, _ := strings.Cut(t.Name(), "/")
+	if why, ok := h.Differs[name]; ok {
+		h.notApplicable(t, "known difference: "+why)
+	}
+}
+
+// openFull opens a store that must have the whole Store (the groups beyond the task
+// aggregate: queries, invitations, sessions, operations …), or reports the case not
+// applicable.
+func (h Harness) openFull(t *testing.T, opts Options) Store {
+	t.Helper()
+	return h.full(t, h.open(t, opts))
+}
+
+// full returns s as the whole Store, or reports the case not applicable when s is only Tasks.
+func (h Harness) full(t *testing.T, s Tasks) Store {
+	t.Helper()
+	fs, ok := s.(Store)
+	if !ok {
+		why := h.Lacks
+		if why == "" {
+			why = fmt.Sprintf("%T has only the task aggregate (storetest.Tasks)", s)
+		}
+		h.notApplicable(t, why)
+	}
+	return fs
 }
 
 func ctx(t *testing.T) context.Context {

@@ -82,7 +82,7 @@ func errorsIsNotFound(err error) bool { return models.ErrorCode(err) == models.C
 
 func testWebSessions(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.Open(t, Options{Clock: clock.Now})
+	s := h.openFull(t, Options{Clock: clock.Now})
 
 	t.Run("RoundTrip", func(t *testing.T) {
 		ws := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-secret-123", IDToken: "idt-secret-456"})
@@ -283,7 +283,7 @@ func testWebSessions(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("Purge", func(t *testing.T) {
-		s := h.Open(t, Options{Clock: clock.Now}) // an empty table
+		s := h.openFull(t, Options{Clock: clock.Now}) // an empty table
 		absolute := CreateWebSession(t, s, &WebSessionOpts{Lifetime: 3 * time.Minute, IdleTimeout: time.Hour})
 		idle := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: 2 * time.Minute})
 		live := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: time.Hour})
