@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -81,16 +80,7 @@ func openContract(t *testing.T, url string, o storetest.Options, fresh bool) *St
 	if cfg.Keys == nil {
 		cfg.Keys = testfactory.Keys()
 	}
-	s, err := Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_ = s.db.Drop(ctx)
-		_ = s.Close()
-	})
+	s := openDropped(t, ctx, cfg)
 	if fresh {
 		mustUp(t, ctx, s.db)
 	}

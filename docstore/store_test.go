@@ -26,16 +26,7 @@ func openStore(t *testing.T, clock *testfactory.Clock) *Store {
 	if clock != nil {
 		cfg.Clock = clock.Now
 	}
-	s, err := Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_ = s.db.Drop(ctx)
-		_ = s.Close()
-	})
+	s := openDropped(t, ctx, cfg)
 	mustUp(t, ctx, s.db)
 	return s
 }
@@ -287,4 +278,20 @@ func outcome(err error) string {
 		return string(code)
 	}
 	return fmt.Sprintf("error %v", err)
+}
+
+// openDropped opens a store on cfg whose database is dropped when the test ends.
+func openDropped(t *testing.T, ctx context.Context, cfg Config) *Store {
+	t.Helper()
+	s, err := Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = s.db.Drop(ctx)
+		_ = s.Close()
+	})
+	return s
 }
