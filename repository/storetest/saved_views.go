@@ -207,7 +207,7 @@ func testSavedViews(t *testing.T, h Harness) {
 // testWorkflowChoices checks the inbox's workflow choices: distinct definitions of the tasks
 // the scope shows, by id, with a name, never another tenant's.
 func testWorkflowChoices(t *testing.T, h Harness) {
-	s := openAs[savedViewStore](t, h, Options{})
+	s := openAs[listStore](t, h, Options{})
 	me := queryActor("t1", "me", false)
 	boss := queryActor("t1", "boss", true)
 	CreateTask(t, s, TaskOpts{WorkflowDef: "invoice", WorkflowName: "Invoice approval", Assignee: &me.Subject})
@@ -258,7 +258,7 @@ func testWorkflowChoices(t *testing.T, h Harness) {
 
 // testWorkflowChoicePlans checks that the workflow choices of every scope are read through an
 // index, on the seeded tables of testQueryPlans.
-func testWorkflowChoicePlans(t *testing.T, h Harness, s savedViewStore, rec *queryRecorder, me, boss models.Actor) {
+func testWorkflowChoicePlans(t *testing.T, h Harness, s listStore, rec *queryRecorder, me, boss models.Actor) {
 	for _, c := range []struct {
 		scope models.Scope
 		a     models.Actor
