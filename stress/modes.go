@@ -23,6 +23,7 @@ const (
 	rawContended  = "cas transaction, contended"
 	rawUncontend  = "cas transaction"
 	rawPage       = "indexed SELECT page"
+	rawFullClaim  = "claim transaction, full shape"
 	pageSize      = 50
 	settleTimeout = 2 * time.Minute
 )
@@ -32,7 +33,8 @@ type round struct {
 	opts   Options
 	rep    *Report
 	tenant string
-	raw    *baseline // nil without a database
+	raw    *baseline     // nil without a database
+	full   *fullBaseline // nil without a database
 }
 
 // tally counts one round's outcomes of a figure (the meter counts every round).
@@ -165,7 +167,13 @@ func claimRound(ctx context.Context, r *round) error {
 	if err != nil {
 		return err
 	}
-	return r.raw.contended(ctx, r.rep.meter(rawContended, ""), r.opts.Tasks, r.opts.Writers)
+	if err := r.raw.contended(ctx, r.rep.meter(rawContended, ""), r.opts.Tasks, r.opts.Writers); err != nil {
+		return err
+	}
+	if r.full == nil {
+		return nil
+	}
+	return r.full.contended(ctx, r, r.rep.fullShape(figClaim, rawFullClaim))
 }
 
 // readers is the mixed mode's reader count: half the writers, at least one.
@@ -397,12 +405,17 @@ func (r *round) audit(ctx context.Context) error {
 	if r.opts.Store == nil {
 		return nil
 	}
-	found, err := r.opts.Store.AuditTenantCounters(ctx, r.tenant)
+	return r.auditTenant(ctx, r.rep.Mode, r.tenant)
+}
+
+// auditTenant records the audit's findings over tenant, which must be none.
+func (r *round) auditTenant(ctx context.Context, name, tenant string) error {
+	found, err := r.opts.Store.AuditTenantCounters(ctx, tenant)
 	if err != nil {
 		return err
 	}
 	findings := len(found)
-	f := repository.AuditFilter{Tenant: r.tenant}
+	f := repository.AuditFilter{Tenant: tenant}
 	for {
 		p, err := r.opts.Store.Audit(ctx, f, 200)
 		if err != nil {
@@ -414,6 +427,6 @@ func (r *round) audit(ctx context.Context) error {
 		}
 		f.AfterTenant, f.AfterID = p.LastTenant, p.LastID
 	}
-	r.rep.check(r.rep.Mode+": audit findings", 0, findings)
+	r.rep.check(name+": audit findings", 0, findings)
 	return nil
 }
