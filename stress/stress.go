@@ -33,6 +33,9 @@ type Options struct {
 	// Store, when set, runs the store's audit after each round and the raw-SQL baseline on its
 	// database. Without it the report says both were skipped.
 	Store *repository.Store
+	// NoBaseline skips the raw baselines though Store is set (the audit still runs): a caller
+	// that measures them once beside another target keeps its run short.
+	NoBaseline bool
 	// Progress receives a line per phase; nil discards them.
 	Progress io.Writer
 }
@@ -112,14 +115,17 @@ var workloads = map[string]workload{
 func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 	rep := newReport(mode, o)
 	var raw *baseline
-	if o.Store != nil {
+	switch {
+	case o.Store != nil && o.NoBaseline:
+		rep.Notes = append(rep.Notes, "the raw baseline was not run (NoBaseline)")
+	case o.Store != nil:
 		b, err := openBaseline(ctx, o.Store, run+mode)
 		if err != nil {
 			return rep, fmt.Errorf("baseline: %w", err)
 		}
 		defer b.close(context.WithoutCancel(ctx))
 		raw = b
-	} else {
+	default:
 		rep.Notes = append(rep.Notes, "no database configured: the store's audit and the raw baseline were skipped")
 	}
 	for i := 1; i <= o.Rounds; i++ {

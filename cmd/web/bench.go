@@ -46,6 +46,9 @@ var benchScales = map[string]benchOptions{
 	"tiny":  {Tasks: 30, Writers: 3, Open: 300, Terminal: 600, Reps: 2, DeepRows: 20, ProfileSeconds: 1},
 }
 
+// benchWriteModes are the write modes measured, over HTTP and against the store.
+var benchWriteModes = []string{"burst", "claim", "mixed"}
+
 // stressBenchCommand runs `web stress bench`: the benchmark set of issue 13 (write path over
 // HTTP beside the raw baseline, startup, the inbox matrix at the scale target under load, RSS,
 // a CPU profile) on fresh databases, and writes the report (docs/benchmarks.md, "make bench").
@@ -308,7 +311,7 @@ func benchWritePhase(ctx context.Context, o benchOptions, dialect, serverURL str
 		return err
 	}
 	profiles := map[string]string{}
-	for _, mode := range []string{"burst", "claim", "mixed"} {
+	for _, mode := range benchWriteModes {
 		fmt.Fprintf(progress, "bench: %s: %s, %d tasks × %d clients over HTTP\n", dialect, mode, o.Tasks, o.Writers)
 		profile := filepath.Join(o.dir, "cpu-"+dialect+"-"+mode+".pprof")
 		profiled := make(chan error, 1)
@@ -324,6 +327,11 @@ func benchWritePhase(ctx context.Context, o benchOptions, dialect, serverURL str
 			profiles[mode] = profile
 		}
 	}
+	// The server has nothing more to do; the same modes run against the store in this process,
+	// so each write figure can be split into what HTTP adds and what the store costs.
+	if err := benchStorePhase(ctx, o, dialect, serverURL, keys, dr, progress); err != nil {
+		return fmt.Errorf("store-direct: %w", err)
+	}
 	worst := dr.addWriteFigures()
 	dr.add(benchFigure{Name: "peak RSS, write phase", Unit: "MB", Ours: srv.memory(), Target: "≤ 150 MB", Met: benchMet(srv.memory() <= 150)})
 	if profiles[worst] == "" {
@@ -335,6 +343,36 @@ func benchWritePhase(ctx context.Context, o benchOptions, dialect, serverURL str
 		return nil
 	}
 	dr.ProfileMode, dr.ProfileSeconds, dr.Profile = worst, o.ProfileSeconds, benchProfileTop(string(top))
+	return nil
+}
+
+// benchStorePhase runs the write modes against repository.Store in this process (stress's store
+// target, the service and projector the handlers call) on a fresh database of the dialect, so
+// the HTTP phase's tasks and its server's runtime never meet these. The raw baselines ran in
+// the HTTP phase and are not repeated.
+func benchStorePhase(ctx context.Context, o benchOptions, dialect, serverURL string, keys *keyring.Keyring, dr *benchDialect, progress io.Writer) error {
+	dbURL, drop, err := benchDatabase(ctx, o, dialect, serverURL, "store")
+	if err != nil {
+		return err
+	}
+	defer drop()
+	if err := repository.Migrate(ctx, dbURL); err != nil {
+		return err
+	}
+	store, err := repository.Open(ctx, repository.Config{URL: dbURL, Keys: keys})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	for _, mode := range benchWriteModes {
+		fmt.Fprintf(progress, "bench: %s: %s, %d tasks × %d clients against the store in process\n", dialect, mode, o.Tasks, o.Writers)
+		reports, err := stress.Run(ctx, mode, stress.Options{Tasks: o.Tasks, Writers: o.Writers, Rounds: 1,
+			Target: stress.NewStoreTarget(store), Inspector: stress.StoreInspector{Store: store}, Store: store, NoBaseline: true})
+		if err != nil {
+			return err
+		}
+		dr.StoreStress = append(dr.StoreStress, reports...)
+	}
 	return nil
 }
 

@@ -51,17 +51,27 @@ type benchDialect struct {
 	Profile        []string        `json:"profileTop,omitempty"`
 	Notes          []string        `json:"notes,omitempty"`
 	Stress         []stress.Report `json:"stress"`
+	StoreStress    []stress.Report `json:"storeStress"` // the write modes against the store in process
 }
 
-// benchFigure is one figure against its target: ours, the raw baseline, the ratio.
+// benchFigure is one figure against its target: ours, the raw baseline, the ratio. A write
+// figure also has the same mode against the store in process and the raw claim on the real
+// schema, which split the gap into its layers: HTTP/store is what HTTP, JSON and auth cost,
+// store/raw (full shape) what Go and GORM cost, raw (full shape)/raw what the schema's
+// statements cost beside the narrow ones.
 type benchFigure struct {
-	Name   string  `json:"name"`
-	Unit   string  `json:"unit"`
-	Ours   float64 `json:"ours"`
-	Raw    float64 `json:"raw,omitempty"`
-	Ratio  float64 `json:"ratio,omitempty"`
-	Target string  `json:"target"`
-	Met    *bool   `json:"met"`
+	Name           string  `json:"name"`
+	Unit           string  `json:"unit"`
+	Ours           float64 `json:"ours"`
+	Store          float64 `json:"store,omitempty"`
+	Raw            float64 `json:"raw,omitempty"`
+	RawFull        float64 `json:"rawFull,omitempty"`
+	Ratio          float64 `json:"ratio,omitempty"`          // ours / raw: the target's
+	StoreRatio     float64 `json:"storeRatio,omitempty"`     // store / raw
+	StoreFullRatio float64 `json:"storeFullRatio,omitempty"` // store / raw (full shape)
+	HTTPStoreRatio float64 `json:"httpStoreRatio,omitempty"` // ours / store
+	Target         string  `json:"target"`
+	Met            *bool   `json:"met"`
 }
 
 func benchMet(ok bool) *bool { return &ok }
@@ -99,6 +109,7 @@ func (d *benchDialect) addWriteFigures() (worst string) {
 				if f.Baseline != nil {
 					bf.Raw = f.Baseline.PerSecond
 				}
+				bf.addStore(benchStressFigure(d.StoreStress, w.mode, w.figure))
 				if w.min > 0 {
 					bf.Target = fmt.Sprintf("≥ %.1f× raw", w.min)
 					bf.Met = benchMet(f.ThroughputRatio >= w.min)
@@ -114,6 +125,36 @@ func (d *benchDialect) addWriteFigures() (worst string) {
 		}
 	}
 	return worst
+}
+
+// benchStressFigure finds the figure of mode in reports.
+func benchStressFigure(reports []stress.Report, mode, figure string) *stress.Figure {
+	for _, r := range reports {
+		if r.Mode != mode {
+			continue
+		}
+		for i := range r.Figures {
+			if r.Figures[i].Name == figure {
+				return &r.Figures[i]
+			}
+		}
+	}
+	return nil
+}
+
+// addStore sets the store-direct throughput and the ratios it takes part in.
+func (f *benchFigure) addStore(s *stress.Figure) {
+	if s == nil || s.PerSecond <= 0 {
+		return
+	}
+	f.Store = s.PerSecond
+	f.HTTPStoreRatio = f.Ours / f.Store
+	if f.Raw > 0 {
+		f.StoreRatio = f.Store / f.Raw
+	}
+	if f.RawFull > 0 {
+		f.StoreFullRatio = f.Store / f.RawFull
+	}
 }
 
 // addMatrix records the pages and a figure per scope: the p95 over every request of the scope
@@ -151,20 +192,21 @@ func (r benchReport) markdown() string {
 		r.Date, r.Seconds, m.Cores, m.MemoryMB, m.Kernel, m.OS, m.GoVersion, m.LoadAverage, s.Scale, s.Open, s.Terminal, s.Tasks, s.Writers, s.Reps, s.DeepRows)
 	for _, d := range r.Dialects {
 		fmt.Fprintf(&b, "### %s\n\n", d.Dialect)
-		fmt.Fprintf(&b, "| figure | ours | raw | ratio | target | met |\n|---|---|---|---|---|---|\n")
+		fmt.Fprintf(&b, "| figure | ours | store | raw | raw (full shape) | ratio | store/raw | store/full | HTTP/store | target | met |\n"+
+			"|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, f := range d.Figures {
-			rawCol, ratioCol := "-", "-"
-			if f.Raw > 0 {
-				rawCol = benchNumber(f.Raw, f.Unit)
-			}
-			if f.Ratio > 0 {
-				ratioCol = fmt.Sprintf("%.2f×", f.Ratio)
+			value := func(x float64) string {
+				if x > 0 {
+					return benchNumber(x, f.Unit)
+				}
+				return "-"
 			}
 			met := "-"
 			if f.Met != nil {
 				met = map[bool]string{true: "met", false: "**missed**"}[*f.Met]
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.Name, benchNumber(f.Ours, f.Unit), rawCol, ratioCol, f.Target, met)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Name, benchNumber(f.Ours, f.Unit), value(f.Store),
+				value(f.Raw), value(f.RawFull), benchRatio(f.Ratio), benchRatio(f.StoreRatio), benchRatio(f.StoreFullRatio), benchRatio(f.HTTPStoreRatio), f.Target, met)
 		}
 		worst := slices.Clone(d.Pages)
 		slices.SortStableFunc(worst, func(a, b benchPage) int { return cmp.Compare(b.P95, a.P95) })
@@ -188,6 +230,14 @@ func (r benchReport) markdown() string {
 	}
 	b.WriteString(benchEnd + "\n")
 	return b.String()
+}
+
+// benchRatio prints a ratio, or a dash where there is none.
+func benchRatio(x float64) string {
+	if x <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", x)
 }
 
 // benchNumber prints a figure with its unit.

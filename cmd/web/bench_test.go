@@ -55,6 +55,9 @@ func TestStressBenchEndToEnd(t *testing.T) {
 		if (strings.Contains(f.Name, "HTTP") || strings.HasPrefix(f.Name, "inbox")) && (f.Raw <= 0 || f.Ratio <= 0) {
 			t.Errorf("%s: no raw figure or ratio: %+v", f.Name, f)
 		}
+		if i < 4 && (f.Store <= 0 || f.StoreRatio <= 0 || f.HTTPStoreRatio <= 0) {
+			t.Errorf("%s: no store-direct figure or its ratios: %+v", f.Name, f)
+		}
 	}
 	if n := 2 * len(benchCases()); !strings.Contains(errOut, fmt.Sprintf("inbox matrix %d/%d pages", n, n)) {
 		t.Errorf("no progress line after the matrix's last page in the output:\n%s", errOut)
@@ -82,6 +85,14 @@ func TestStressBenchEndToEnd(t *testing.T) {
 			t.Errorf("stress %s: ok %v on %s", r.Mode, r.OK, r.Target)
 		}
 	}
+	if len(d.StoreStress) != 3 {
+		t.Errorf("%d store-direct reports, want burst, claim and mixed", len(d.StoreStress))
+	}
+	for _, r := range d.StoreStress {
+		if !r.OK || r.Target != "store" {
+			t.Errorf("store-direct %s: ok %v on %s", r.Mode, r.OK, r.Target)
+		}
+	}
 	if d.ProfileMode == "" || len(d.Profile) < 3 {
 		t.Errorf("no profile top: mode %q, %d lines; notes %v", d.ProfileMode, len(d.Profile), d.Notes)
 	}
@@ -100,7 +111,7 @@ func TestStressBenchEndToEnd(t *testing.T) {
 			t.Errorf("the Markdown misses the figure %q", f)
 		}
 	}
-	for _, part := range []string{"### sqlite", "| page | ours p95 | raw p95 | ratio |", "```text\n", "go1."} {
+	for _, part := range []string{"### sqlite", "| page | ours p95 | raw p95 | ratio |", "| figure | ours | store | raw | raw (full shape) | ratio |", "```text\n", "go1."} {
 		if !strings.Contains(s, part) {
 			t.Errorf("the Markdown misses %q", part)
 		}

@@ -13,7 +13,7 @@ import (
 // exactly its own finding.
 func testAudit(t *testing.T, h Harness) {
 	t.Run("CleanStorePasses", func(t *testing.T) {
-		s := h.openFull(t, Options{})
+		s := openAs[Store](t, h, Options{})
 		tasks := EveryStatus(t, h, s, "t1")
 		EveryStatus(t, h, s, "t2")
 
@@ -40,7 +40,7 @@ func testAudit(t *testing.T, h Harness) {
 	})
 
 	t.Run("ResumesAfterTheLastTask", func(t *testing.T) {
-		s := h.openFull(t, Options{})
+		s := openAs[Store](t, h, Options{})
 		for i := 0; i < 5; i++ {
 			CreateTask(t, s, TaskOpts{Tenant: []string{"a", "b"}[i%2]})
 		}
@@ -65,7 +65,7 @@ func testAudit(t *testing.T, h Harness) {
 	})
 
 	t.Run("SealedTablesOutsideTasks", func(t *testing.T) {
-		s := h.openFull(t, Options{})
+		s := openAs[Store](t, h, Options{})
 		good := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "refresh-secret"})
 		bad := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "other-secret"})
 		h.tamper(t, s, MoveRefreshToken, good.IDHash, bad.IDHash)
@@ -97,7 +97,7 @@ func testAudit(t *testing.T, h Harness) {
 
 	for _, c := range auditCorruptions() {
 		t.Run(c.invariant, func(t *testing.T) {
-			s := h.openFull(t, Options{})
+			s := openAs[Store](t, h, Options{})
 			task := EveryStatus(t, h, s, "t1")[c.task]
 			h.tamper(t, s, BreakInvariant(c.invariant), task.ID)
 			var findings []repository.Finding
@@ -158,7 +158,7 @@ func auditCorruptions() []auditCorruption {
 
 // AuditAll audits every page under f and returns how many tasks it read, every finding and the
 // sealed values by key id.
-func AuditAll(t *testing.T, s Store, f repository.AuditFilter, size int) (int, []repository.Finding, map[string]int) {
+func AuditAll(t *testing.T, s opsStore, f repository.AuditFilter, size int) (int, []repository.Finding, map[string]int) {
 	t.Helper()
 	var findings []repository.Finding
 	byKey := map[string]int{}

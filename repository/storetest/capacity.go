@@ -12,8 +12,8 @@ import (
 func testCapacity(t *testing.T, h Harness) {
 	const limit = 5
 	// full opens a store whose tenant "cap" holds limit open tasks.
-	full := func(t *testing.T) (Store, []models.Task) {
-		s := h.openFull(t, Options{OpenTasksPerTenant: limit})
+	full := func(t *testing.T) (Tasks, []models.Task) {
+		s := h.open(t, Options{OpenTasksPerTenant: limit})
 		var open []models.Task
 		for i := 0; i < limit; i++ {
 			open = append(open, CreateTask(t, s, TaskOpts{Tenant: "cap"}))
@@ -22,7 +22,7 @@ func testCapacity(t *testing.T, h Harness) {
 	}
 
 	t.Run("ExactUnderConcurrentCreation", func(t *testing.T) {
-		s := h.openFull(t, Options{OpenTasksPerTenant: limit})
+		s := h.open(t, Options{OpenTasksPerTenant: limit})
 		const n = 12
 		var wg sync.WaitGroup
 		errs := make([]error, n)

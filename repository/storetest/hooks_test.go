@@ -30,7 +30,7 @@ func TestNotApplicableIsReportedAndCounted(t *testing.T) {
 		"Containing":     func(t *testing.T) { h.containing(t, nil, "user_task_events", "metadata", "x") },
 		"Counter":        func(t *testing.T) { h.openCounted(t, nil, "t1") },
 		"Unsupported":    func(t *testing.T) { h.open(t, Options{TotalCap: 3}) },
-		"Lacks":          func(t *testing.T) { h.openFull(t, Options{}) },
+		"Lacks":          func(t *testing.T) { openAs[Store](t, h, Options{}) },
 		"Differs":        func(t *testing.T) { h.differs(t) },
 	} {
 		var skipped bool

@@ -16,7 +16,7 @@ func revokeAs(now time.Time, cur models.Task, inv models.Invitation) (models.Eve
 }
 
 // addGuestSession stores a live guest session of inv, as a verification would.
-func addGuestSession(t *testing.T, h Harness, s Store, inv models.Invitation, now time.Time) {
+func addGuestSession(t *testing.T, h Harness, s guestStore, inv models.Invitation, now time.Time) {
 	t.Helper()
 	h.tamper(t, s, InsertGuestSession, models.NewID(), inv.Tenant, inv.TaskID, inv.ID, models.NewID(), models.GuestProvider,
 		"invitation:"+inv.ID, `["Complete"]`, now.UTC(), now.Add(time.Hour).UTC())
@@ -24,7 +24,7 @@ func addGuestSession(t *testing.T, h Harness, s Store, inv models.Invitation, no
 
 func testInvitationRevoke(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.openFull(t, Options{Clock: clock.Now})
+	s := openAs[guestStore](t, h, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	inv := issue(t, s, task, "raw-token-revoke-1")
 	other := issue(t, s, task, "raw-token-revoke-2")

@@ -9,7 +9,7 @@ import (
 	"usertasks/testfactory"
 )
 
-func transitionalTasks(t *testing.T, s Store, n int) []string {
+func transitionalTasks(t *testing.T, s Tasks, n int) []string {
 	t.Helper()
 	var ids []string
 	for i := 0; i < n; i++ {
@@ -24,7 +24,7 @@ func transitionalTasks(t *testing.T, s Store, n int) []string {
 
 func testLeases(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.openFull(t, Options{Clock: clock.Now})
+	s := openAs[leaseStore](t, h, Options{Clock: clock.Now})
 
 	t.Run("ConcurrentClaimsAreDisjoint", func(t *testing.T) {
 		ids := transitionalTasks(t, s, 6)

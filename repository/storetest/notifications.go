@@ -13,13 +13,13 @@ import (
 // noteRecorder is a change notifier that reads the task back as each notification arrives:
 // a notification sent before the commit would find the old revision.
 type noteRecorder struct {
-	s     Store
+	s     notifyStore
 	mu    sync.Mutex
 	notes []string
 }
 
 // listen registers a fresh recorder on s for the rest of the test.
-func listen(t *testing.T, s Store) *noteRecorder {
+func listen(t *testing.T, s notifyStore) *noteRecorder {
 	t.Helper()
 	r := &noteRecorder{s: s}
 	s.NotifyChanges(r)
@@ -67,7 +67,7 @@ func note(task models.Task, revision int) string {
 // what a task looks like is told once, after the commit, with the task's new revision; replays,
 // refused decisions, rolled-back units and lost races tell nothing.
 func testNotifications(t *testing.T, h Harness) {
-	s := h.openFull(t, Options{})
+	s := openAs[notifyStore](t, h, Options{})
 
 	t.Run("MutateOnceAfterCommit", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{})

@@ -47,7 +47,7 @@ func testPurge(t *testing.T, h Harness) {
 func testPurgeTerminal(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
 	var cancelOnDelete atomic.Pointer[context.CancelFunc]
-	s := h.openFull(t, Options{Clock: clock.Now, OnSQL: func(q string) {
+	s := openAs[Store](t, h, Options{Clock: clock.Now, OnSQL: func(q string) {
 		if strings.Contains(q, "DELETE FROM user_tasks WHERE") {
 			if c := cancelOnDelete.Swap(nil); c != nil {
 				(*c)()
@@ -216,7 +216,7 @@ func sameTotals(a, b map[string]int64) bool {
 
 func testPurgePolicies(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := h.openFull(t, Options{Clock: clock.Now})
+	s := openAs[Store](t, h, Options{Clock: clock.Now})
 	start, err := s.Now(ctx(t))
 	if err != nil {
 		t.Fatal(err)

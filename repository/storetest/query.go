@@ -36,7 +36,7 @@ func queryActor(tenant, id string, manager bool, groups ...models.ParticipantRef
 }
 
 // queryPages follows NextCursor from the first page to the last and returns every item.
-func queryPages(t *testing.T, s Store, f models.TaskFilter) []models.Task {
+func queryPages(t *testing.T, s listStore, f models.TaskFilter) []models.Task {
 	t.Helper()
 	var out []models.Task
 	for pages := 0; ; pages++ {
@@ -123,7 +123,7 @@ type queryFixture struct {
 
 func testQueryScopes(t *testing.T, h Harness) {
 	rec := &queryRecorder{}
-	s := h.openFull(t, Options{OnSQL: rec.record})
+	s := openAs[listStore](t, h, Options{OnSQL: rec.record})
 
 	me, bob := User("t1", "me"), User("t1", "bob")
 	other := User("t1", "other")
@@ -435,7 +435,7 @@ func testQueryFilters(t *testing.T, h Harness) {
 	}
 	clock := &queryAt{}
 	clock.set(now)
-	s := h.openFull(t, Options{Clock: clock.now})
+	s := openAs[listStore](t, h, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	day := time.Date(2030, 6, 12, 0, 0, 0, 0, time.UTC)
@@ -580,7 +580,7 @@ func querySorted(t *testing.T, items []models.Task, key models.SortKey, desc boo
 
 func testQuerySorts(t *testing.T, h Harness) {
 	clock := &queryAt{}
-	s := h.openFull(t, Options{Clock: clock.now})
+	s := openAs[listStore](t, h, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	base := time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)
@@ -635,7 +635,7 @@ func testQuerySorts(t *testing.T, h Harness) {
 }
 
 func testQueryCursorStability(t *testing.T, h Harness) {
-	s := h.openFull(t, Options{})
+	s := openAs[listStore](t, h, Options{})
 	boss := queryActor("t1", "boss", true)
 	letters := "kcmaqgexsiuo"
 	var seeded []string

@@ -13,7 +13,9 @@ import (
 // types come from models (models/store_contract.go), so a store on the same floor as repository
 // can implement it without importing repository. The SQL harness
 // (repository/storetest/sqlharness) asserts that repository.Store satisfies it. Its core, Tasks,
-// is what every store has; the rest is grouped by what it serves.
+// is what every store has; the rest is grouped by what it serves (Health, Lists, Dashboards …),
+// and each case asks for the core plus the groups it calls (openAs), so a store that grows one
+// group at a time runs every case its groups cover.
 //
 // Opening, closing and reopening a store are the harness's (Harness.Open, Harness.Reopen), and
 // whatever a case must do to the stored records behind the store's back — corrupt them, count
@@ -21,24 +23,46 @@ import (
 // through this interface.
 type Store interface {
 	Tasks
+	Health
+	Lists
+	Dashboards
+	Resumptions
+	Guests
+	Notifiers
+	Workers
+	WebSessions
+	SavedViews
+	Operations
+}
 
-	// Health of a task.
+// Health of a task.
+type Health interface {
 	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
 	ClearHealth(ctx context.Context, tenant, taskID, code string) error
+}
 
-	// Lists and counts.
+// Lists are the task lists and the workflows they can be filtered by.
+type Lists interface {
 	Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error)
 	WorkflowChoices(ctx context.Context, f models.TaskFilter, limit int) ([]models.WorkflowChoice, error)
+}
+
+// Dashboards are the managers' counts.
+type Dashboards interface {
 	Backlog(ctx context.Context) (models.Backlog, error)
 	DashboardCounts(ctx context.Context, tenant string, staleAfter time.Duration) (models.DashboardCounts, error)
 	DailyRollup(ctx context.Context, tenant, fromDay string) (models.Rollup, error)
+}
 
-	// The workflow-resumption outbox's worker side.
+// Resumptions is the workflow-resumption outbox's worker side.
+type Resumptions interface {
 	ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error)
 	AckResumption(ctx context.Context, r models.Resumption) error
 	RetryResumption(ctx context.Context, r models.Resumption, delay time.Duration, errCode string) (int, error)
+}
 
-	// Guests: invitations, their sealed deliveries, verification and guest sessions.
+// Guests are invitations, their sealed deliveries, verification and guest sessions.
+type Guests interface {
 	IssueInvitation(ctx context.Context, tenant, taskID string, build models.IssueFunc) (models.Invitation, error)
 	Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error)
 	InvitationDeliveries(ctx context.Context, tenant, taskID string) ([]models.Delivery, error)
@@ -51,19 +75,25 @@ type Store interface {
 	RetryDelivery(ctx context.Context, d models.Delivery, delay time.Duration, errCode string, abandon bool) (int, error)
 	VerifyInvitation(ctx context.Context, v models.GuestVerification) (models.GuestSession, error)
 	GuestAccess(ctx context.Context, tokenHash string) (models.GuestAccess, error)
+}
 
-	// Change and delivery notifications.
+// Notifiers are the change and delivery notifications.
+type Notifiers interface {
 	NotifyChanges(n models.ChangeNotifier)
 	NotifyDeliveries(fn func())
+}
 
-	// Leases of the background workers and the runs they record.
+// Workers are the background workers' leases and the runs they record.
+type Workers interface {
 	AcquireLease(ctx context.Context, name, owner string, ttl time.Duration) (models.Lease, error)
 	RenewLease(ctx context.Context, name string, l models.Lease, ttl time.Duration) (models.Lease, error)
 	ReleaseLease(ctx context.Context, name string, l models.Lease) error
 	RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error
 	WorkerRuns(ctx context.Context, tenant string, worker models.Worker, limit int) ([]models.WorkerRun, error)
+}
 
-	// Browser sessions, their notes and saved views.
+// WebSessions are browser sessions and their notes.
+type WebSessions interface {
 	CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error)
 	WebSession(ctx context.Context, idHash string) (models.WebSession, error)
 	UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error
@@ -75,13 +105,19 @@ type Store interface {
 	SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error)
 	WebNote(ctx context.Context, sessionHash, id string) ([]byte, error)
 	PurgeWebNotes(ctx context.Context) (int64, error)
+}
+
+// SavedViews are the inbox's saved views.
+type SavedViews interface {
 	CreateSavedView(ctx context.Context, v models.SavedView) (models.SavedView, error)
 	SavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
 	SavedViews(ctx context.Context, a models.Actor) ([]models.SavedView, error)
 	RenameSavedView(ctx context.Context, a models.Actor, id, name string) (models.SavedView, error)
 	DeleteSavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
+}
 
-	// Operations: audit, key rotation, retention purge.
+// Operations are audit, key rotation and retention purge.
+type Operations interface {
 	Audit(ctx context.Context, f models.AuditFilter, size int) (models.AuditPage, error)
 	AuditSealed(ctx context.Context, table, after string, limit int) (models.KeyPage, error)
 	AuditTenantCounters(ctx context.Context, tenant string) ([]models.AuditFinding, error)
@@ -91,8 +127,8 @@ type Store interface {
 
 // Tasks is the core of Store: the task aggregate — creation, reads, mutations, events,
 // operations and the resumptions a mutation queues. Harness.Open returns it, because a store may
-// have only this much (the document store, as it grows); a group that needs more asserts Store
-// through Harness.full and is reported not applicable on a store without it.
+// have only this much and some of the groups (the document store, as it grows); a case that
+// needs more opens it through openAs and is reported not applicable on a store without it.
 type Tasks interface {
 	Now(ctx context.Context) (time.Time, error)
 	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
@@ -105,3 +141,54 @@ type Tasks interface {
 	Operation(ctx context.Context, tenant, taskID, opID string) (models.Operation, error)
 	Resumptions(ctx context.Context, tenant, taskID string) ([]models.Resumption, error)
 }
+
+// The groups each case calls beside the core (openAs); audit, backlog, purge and capacity call
+// across all of them and take the whole Store.
+type (
+	listStore interface {
+		Tasks
+		Lists
+	}
+	notifyStore interface {
+		Tasks
+		Health
+		Notifiers
+	}
+	dashboardStore interface {
+		Tasks
+		Dashboards
+		Workers
+	}
+	leaseStore interface {
+		Tasks
+		Resumptions
+		Workers
+	}
+	guestStore interface {
+		Tasks
+		Guests
+	}
+	expiryStore interface {
+		Tasks
+		Guests
+		Notifiers
+	}
+	rekeyStore interface {
+		Tasks
+		Guests
+		Operations
+	}
+	opsStore interface {
+		Tasks
+		Operations
+	}
+	savedViewStore interface {
+		Tasks
+		Lists
+		SavedViews
+	}
+	webStore interface {
+		Tasks
+		WebSessions
+	}
+)

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,8 +41,9 @@ type Harness struct {
 	// Name of the provider, for messages.
 	Name string
 	// Open returns a store on a fresh, migrated database; the harness closes and drops it
-	// when the test ends. The store may have only the core, Tasks: the cases that need the
-	// rest of Store are then reported not applicable, with Lacks as the reason.
+	// when the test ends. The store may have only the core, Tasks, and some of Store's groups:
+	// the cases that need a group it lacks are reported not applicable, with Lacks as the
+	// reason.
 	Open func(t *testing.T, opts Options) Tasks
 	// Reopen closes s and returns a new store on the same database (close and reopen
 	// durability).
@@ -62,7 +64,7 @@ type Harness struct {
 	// ("" when it honours them all): the cases that set them are reported not applicable
 	// rather than run without them.
 	Unsupported func(opts Options) string
-	// Lacks is why the provider's store is only Tasks, not the whole Store, if it may be.
+	// Lacks is why the provider's store may lack some of Store's groups.
 	Lacks string
 	// Differs lists the known differences of the provider: the case (its name below the
 	// suite's test, e.g. "RoundTrip/OK") → why it cannot hold there. Only the cases that
@@ -71,14 +73,14 @@ type Harness struct {
 	// SQL is set by SQL providers only: the statement and query-plan cases need it.
 	SQL *SQLHooks
 
-	na      *atomic.Int64 // the not-applicable cases of one Run
-	partial *atomic.Bool  // set once a store of this Run turned out to be only Tasks
+	na    *atomic.Int64 // the not-applicable cases of one Run
+	lacks *sync.Map     // the groups (as openAs's type) a store of this Run turned out to lack
 }
 
 // Run runs every contract case against h and ends with the count of cases that were not
 // applicable on the provider (each one is reported where it is skipped).
 func Run(t *testing.T, h Harness) {
-	h.na, h.partial = &atomic.Int64{}, &atomic.Bool{}
+	h.na, h.lacks = &atomic.Int64{}, &sync.Map{}
 	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, h) })
 	t.Run("Projection", func(t *testing.T) { testProjection(t, h) })
 	t.Run("Mutation", func(t *testing.T) { testMutation(t, h) })
@@ -145,38 +147,43 @@ func (h Harness) differs(t *testing.T) {
 	}
 }
 
-// openFull opens a store that must have the whole Store (the groups beyond the task
-// aggregate: queries, invitations, sessions, operations …), or reports the case not
-// applicable.
-func (h Harness) openFull(t *testing.T, opts Options) Store {
+// openAs opens a store that must have the core and the groups of S (an interface embedding
+// Tasks and some of Store's groups, or Store itself), or reports the case not applicable.
+func openAs[S Tasks](t *testing.T, h Harness, opts Options) S {
 	t.Helper()
-	if h.partial != nil && h.partial.Load() {
-		// The provider's stores are only Tasks: report it without opening another database.
-		h.honours(t, opts)
-		h.lacking(t, "the store")
+	var zero S
+	want := fmt.Sprintf("%T", &zero)
+	if h.lacks != nil {
+		if _, ok := h.lacks.Load(want); ok {
+			// A store of this Run lacked these groups already: report it without opening
+			// another database.
+			h.honours(t, opts)
+			h.lacking(t, "the store")
+		}
 	}
-	return h.full(t, h.open(t, opts))
+	return as[S](t, h, h.open(t, opts))
 }
 
-// full returns s as the whole Store, or reports the case not applicable when s is only Tasks.
-func (h Harness) full(t *testing.T, s Tasks) Store {
+// as returns s as S, or reports the case not applicable when s lacks one of S's groups.
+func as[S Tasks](t *testing.T, h Harness, s Tasks) S {
 	t.Helper()
-	fs, ok := s.(Store)
+	fs, ok := s.(S)
 	if !ok {
-		if h.partial != nil {
-			h.partial.Store(true)
+		if h.lacks != nil {
+			var zero S
+			h.lacks.Store(fmt.Sprintf("%T", &zero), true)
 		}
 		h.lacking(t, fmt.Sprintf("%T", s))
 	}
 	return fs
 }
 
-// lacking reports the running case not applicable because the store is only Tasks.
+// lacking reports the running case not applicable because the store lacks a group it needs.
 func (h Harness) lacking(t *testing.T, store string) {
 	t.Helper()
 	why := h.Lacks
 	if why == "" {
-		why = store + " has only the task aggregate (storetest.Tasks)"
+		why = store + " lacks a group of Store the case needs"
 	}
 	h.notApplicable(t, why)
 }
