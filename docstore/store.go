@@ -30,6 +30,9 @@ type Config struct {
 	Clock func(dbNow time.Time) time.Time
 	// TotalCap is the most a list total counts (models.TotalCap). Default models.TotalCap.
 	TotalCap int
+	// OpenTasksPerTenant caps open and transitional tasks per tenant, as on SQL. Default
+	// models.DefaultOpenTasksPerTenant.
+	OpenTasksPerTenant int
 }
 
 // Store is the task store on documents (docs/document-store.md). It is safe for concurrent use.

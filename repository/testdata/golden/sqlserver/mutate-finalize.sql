@@ -24,6 +24,6 @@ INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","eve
 --   binds: string x3, int x2, string, time.Time, string, NULL x6
 UPDATE "user_task_tenant_counters" SET "open_tasks"=open_tasks - 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND stripe = @p3 AND open_tasks > 0
 --   binds: time.Time, string, int
-UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7
---   binds: time.Time, string x5, int
+UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7 AND stripe = @p8
+--   binds: time.Time, string x5, int x2
 COMMIT
