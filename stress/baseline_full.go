@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +16,7 @@ import (
 )
 
 // fullBaseline is the raw yardstick on the real schema: the claim transaction the store sends
-// (the ten statements of repository/storetest/statements.go's budget, copied from what the
+// (the eight statements of repository/storetest/statements.go's budget, copied from what the
 // store logs through Config.OnSQL), written by hand and issued through database/sql on the
 // store's writer pool, against tasks projected through the store in a tenant of their own.
 // Beside the store-direct figure it shows what Go and GORM add to the same statements; beside
@@ -117,33 +118,30 @@ func (b *fullBaseline) claimOnce(ctx context.Context, a models.Actor, tenant, id
 		return Failed, fmt.Errorf("task %s not found", id)
 	}
 	task := tasks[0]
-	candidates, err := rowsOf(tx.QueryContext(ctx, b.q("SELECT * FROM `user_task_candidates` WHERE task_id = ? AND tenant_id = ? "+
-		"ORDER BY source, provider, participant_type, participant_id, source_key"), id, tenant))
+	assignment, err := rowsOf(tx.QueryContext(ctx, b.q("SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, "+
+		"source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = ? AND tenant_id = ? "+
+		"UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL "+
+		"FROM user_task_exclusions WHERE task_id = ? AND tenant_id = ? "+
+		"ORDER BY row_kind, source, provider, participant_type, participant_id, source_key"), id, tenant, id, tenant))
 	if err != nil {
 		return Failed, err
 	}
-	exclusions, err := rowsOf(tx.QueryContext(ctx, b.q("SELECT * FROM `user_task_exclusions` WHERE task_id = ? AND tenant_id = ? "+
-		"ORDER BY provider, participant_type, participant_id"), id, tenant))
-	if err != nil {
-		return Failed, err
-	}
-	prior, err := rowsOf(tx.QueryContext(ctx, b.q("SELECT * FROM `user_task_operations` WHERE tenant_id = ? AND task_id = ? AND operation_id = ? LIMIT 1"),
-		tenant, id, opID))
-	if err != nil {
-		return Failed, err
-	}
-	// The decisions models.Claim makes, in its order: eligibility, replay, revision, status.
-	if !eligible(a, candidates, exclusions) {
+	// The decisions models.Claim makes: eligibility, then revision and status. As in the store,
+	// the operation id is looked up only when the decision refuses (a replay then answers with
+	// what it did); a replay the decision would accept meets the operation's unique key below.
+	if !eligible(a, assignment) {
 		return Failed, fmt.Errorf("%s is not a candidate of task %s", a.Subject.ID, id)
 	}
-	if len(prior) > 0 {
-		return Repeated, nil
-	}
 	rev, seq := asInt(task["revision"]), asInt(task["last_event_seq"])
-	if expected != 0 && rev != expected {
-		return Conflict, nil
-	}
-	if asString(task["status"]) != string(models.StatusAvailable) {
+	if (expected != 0 && rev != expected) || asString(task["status"]) != string(models.StatusAvailable) {
+		prior, err := rowsOf(tx.QueryContext(ctx, b.q("SELECT * FROM `user_task_operations` WHERE tenant_id = ? AND task_id = ? AND operation_id = ? LIMIT 1"),
+			tenant, id, opID))
+		if err != nil {
+			return Failed, err
+		}
+		if len(prior) > 0 {
+			return Repeated, nil
+		}
 		return Conflict, nil
 	}
 	created, err := asTime(task["created_at"])
@@ -176,6 +174,9 @@ func (b *fullBaseline) claimOnce(ctx context.Context, a models.Actor, tenant, id
 		"`created_at`,`updated_at`,`completed_at`) VALUES (?,?,?,?,?,?,?,?,1,NULL,NULL,?,?,?,?,?,NULL,?,?,?)"),
 		models.NewID(), tenant, id, opID, string(models.OpClaim), rev, models.RequestHash(models.OpClaim, rev, nil), string(models.OperationCompleted),
 		a.Subject.Provider, string(a.Subject.Type), a.Subject.ID, a.DisplayName, result, now, now, now); err != nil {
+		if duplicate(err) {
+			return Repeated, nil // rolled back: the operation ran before
+		}
 		return Failed, retryable(err)
 	}
 	if err := b.countDaily(ctx, tx, task, models.DurationBucket(now.Sub(created)), now); err != nil {
@@ -206,23 +207,35 @@ func (b *fullBaseline) now(ctx context.Context, tx *sql.Tx) (time.Time, error) {
 	return now.UTC().Truncate(time.Microsecond), nil
 }
 
-// countDaily raises the day's claimed counter: the guarded UPDATE, or the INSERT of the day's
-// first count.
+// countDaily raises the day's claimed counter in the task's stripe: the guarded UPDATE, or the
+// INSERT of the stripe's first count of the day.
 func (b *fullBaseline) countDaily(ctx context.Context, tx *sql.Tx, task map[string]any, bucket int, now time.Time) error {
 	day, flow, name := now.UTC().Format(time.DateOnly), asString(task["workflow_definition_id"]), task["workflow_definition_name"]
-	tenant := asString(task["tenant_id"])
+	tenant, stripe := asString(task["tenant_id"]), b.stripeOf(asString(task["id"]))
 	res, err := tx.ExecContext(ctx, b.q("UPDATE `user_task_daily_stats` SET `event_count`=event_count + 1,`updated_at`=?,`workflow_definition_name`=? "+
-		"WHERE tenant_id = ? AND stat_day = ? AND workflow_definition_id = ? AND metric = ? AND bucket = ?"),
-		now, name, tenant, day, flow, models.MetricClaimed, bucket)
+		"WHERE tenant_id = ? AND stat_day = ? AND workflow_definition_id = ? AND metric = ? AND bucket = ? AND stripe = ?"),
+		now, name, tenant, day, flow, models.MetricClaimed, bucket, stripe)
 	if err != nil {
 		return retryable(err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n > 0 {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, b.q("INSERT INTO `user_task_daily_stats` (`tenant_id`,`stat_day`,`workflow_definition_id`,`metric`,`bucket`,"+
-		"`workflow_definition_name`,`event_count`,`updated_at`) VALUES (?,?,?,?,?,?,1,?)"), tenant, day, flow, models.MetricClaimed, bucket, name, now)
+	_, err = tx.ExecContext(ctx, b.q("INSERT INTO `user_task_daily_stats` (`tenant_id`,`stat_day`,`workflow_definition_id`,`metric`,`bucket`,`stripe`,"+
+		"`workflow_definition_name`,`event_count`,`updated_at`) VALUES (?,?,?,?,?,?,?,1,?)"), tenant, day, flow, models.MetricClaimed, bucket, stripe, name, now)
 	return retryable(err)
+}
+
+// stripeOf is the rollup stripe of a task, as the store picks it (repository/tenant_counter.go):
+// FNV-1a of the id over 16 stripes, one on SQLite, whose single writer has nothing to spread.
+func (b *fullBaseline) stripeOf(taskID string) int {
+	n := uint32(16)
+	if b.dialect == migrations.SQLite {
+		n = 1
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(taskID))
+	return int(h.Sum32() % n)
 }
 
 // retryable marks the errors after which the transaction runs again: a duplicate key (the
@@ -232,25 +245,33 @@ func retryable(err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
-	for _, s := range []string{"Duplicate entry", "duplicate key value", "UNIQUE constraint failed", "Deadlock found", "deadlock detected"} {
-		if strings.Contains(msg, s) {
-			return fmt.Errorf("%w: %v", errRawRetry, err)
-		}
+	if duplicate(err) || strings.Contains(err.Error(), "Deadlock found") || strings.Contains(err.Error(), "deadlock detected") {
+		return fmt.Errorf("%w: %v", errRawRetry, err)
 	}
 	return err
 }
 
+// duplicate: a unique key refused the row.
+func duplicate(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Duplicate entry") || strings.Contains(msg, "duplicate key value") || strings.Contains(msg, "UNIQUE constraint failed")
+}
+
 // eligible: a user candidate is a, or one of a's groups is a group candidate, and a is not
-// excluded.
-func eligible(a models.Actor, candidates, exclusions []map[string]any) bool {
+// excluded (the assignment read's rows of kind 1).
+func eligible(a models.Actor, assignment []map[string]any) bool {
 	is := func(row map[string]any, typ models.ParticipantType, id string) bool {
 		return asString(row["participant_type"]) == string(typ) && asString(row["participant_id"]) == id
 	}
-	for _, x := range exclusions {
-		if is(x, models.UserParticipant, a.Subject.ID) {
-			return false
+	var candidates []map[string]any
+	for _, r := range assignment {
+		if asInt(r["row_kind"]) == 1 {
+			if is(r, models.UserParticipant, a.Subject.ID) {
+				return false
+			}
+			continue
 		}
+		candidates = append(candidates, r)
 	}
 	for _, c := range candidates {
 		if is(c, models.UserParticipant, a.Subject.ID) {

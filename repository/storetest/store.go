@@ -166,6 +166,10 @@ type (
 		Dashboards
 		Workers
 	}
+	dashboardCountStore interface {
+		Tasks
+		Dashboards
+	}
 	leaseStore interface {
 		Tasks
 		Resumptions
