@@ -184,7 +184,6 @@ type (
 	}
 	savedViewStore interface {
 		Tasks
-		Lists
 		SavedViews
 	}
 	webStore interface {
