@@ -65,7 +65,7 @@ func (s *Store) relayTask(ctx context.Context, tenant, id string) error {
 		}
 	}
 	for _, r := range cur.PendingResumptions {
-		if err := s.insertOnce(ctx, resumptionCollection, r); err != nil {
+		if err := s.insertResumptionOnce(ctx, r); err != nil {
 			return err
 		}
 	}
@@ -93,6 +93,7 @@ func (s *Store) relayTask(ctx context.Context, tenant, id string) error {
 }
 
 // insertOnce inserts doc into collection; a duplicate key means an earlier pass inserted it.
+// (Events and operations: their unique keys hold the task id, so a duplicate is the task's own.)
 func (s *Store) insertOnce(ctx context.Context, collection string, doc any) error {
 	_, err := s.db.Collection(collection).InsertOne(ctx, doc)
 	if mongo.IsDuplicateKeyError(err) {
@@ -107,6 +108,8 @@ func (s *Store) applyEffect(ctx context.Context, d *taskDoc, e effectDoc) error 
 	switch e.Kind {
 	case effectSettleResumptions:
 		return s.settleResumptions(ctx, d.TenantID, d.ID, e.Exclude, e.CreatedAt)
+	case effectReleasePlace:
+		return s.releasePlace(ctx, d.TenantID, d.ID)
 	}
 	return &models.CorruptError{TaskID: d.ID, Reason: "unknown pending effect " + e.Kind}
 }

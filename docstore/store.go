@@ -27,6 +27,9 @@ type Config struct {
 	ClaimGrace time.Duration
 	// Clock, when set, adjusts the database clock (tests move time forward with it).
 	Clock func(dbNow time.Time) time.Time
+	// OpenTasksPerTenant caps open and transitional tasks per tenant, as on SQL. Default
+	// models.DefaultOpenTasksPerTenant.
+	OpenTasksPerTenant int
 }
 
 // Store is the task store on documents (docs/document-store.md). It is safe for concurrent use.

@@ -19,8 +19,11 @@ import (
 // tags, the first event, the operation and outbox entry of the creation) is one insertOne, so a
 // concurrent duplicate delivery loses on the unique indexes ux_tasks_materialization and
 // ux_tasks_bookmark (E11000) and reads the winner's task. The relay then moves the pending
-// entries to their collections. The tenant's open-task cap is not checked yet
-// (docs/document-store.md, "What exists today").
+// entries to their collections. Before the insert, an open task takes a place in the tenant's
+// open-task counter (reservePlace: refused with models.CapacityError when the tenant is at its
+// cap) and a resumption reserves its id; a creation that fails after that gives its place back.
+// A crash between the place and the insert leaves a place without a task, which
+// AuditTenantCounters reports (docs/document-store.md, "Capacity counters without transactions").
 func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error) {
 	for attempt := 0; ; attempt++ {
 		existing, err := s.findExisting(ctx, tenant, materializationKey, bookmarkID)
@@ -51,7 +54,20 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			return models.Task{}, false, err
 		}
 		d.Version = 1
+		if err := s.reserveResumptionID(ctx, change.Resumption, now); err != nil {
+			return models.Task{}, false, err
+		}
+		if t.Status.CountsAsOpen() {
+			if err := s.reservePlace(ctx, tenant, t.ID, now); err != nil {
+				return models.Task{}, false, err
+			}
+		}
 		_, err = s.tasks().InsertOne(ctx, d)
+		if err != nil && t.Status.CountsAsOpen() {
+			if rerr := s.releasePlace(ctx, tenant, t.ID); rerr != nil {
+				return models.Task{}, false, errors.Join(translate(err), rerr)
+			}
+		}
 		if mongo.IsDuplicateKeyError(err) && attempt < 3 {
 			continue // a concurrent delivery won the unique key: read its task on the next pass
 		}

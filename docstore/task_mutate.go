@@ -43,7 +43,15 @@ func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID stri
 		if change, err = decide(now, before, prior); err != nil || change.Replay != nil {
 			return nil, err
 		}
-		return s.applyChange(cur, &before, &change, now)
+		next, err := s.applyChange(cur, &before, &change, now)
+		if err != nil {
+			return nil, err
+		}
+		// Before the write: a resumption id another task holds must fail this write.
+		if err := s.reserveResumptionID(ctx, change.Resumption, now); err != nil {
+			return nil, err
+		}
+		return next, nil
 	})
 	return change, err
 }
@@ -120,6 +128,10 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	}
 	if c.Finalize {
 		settle(next, c, now)
+	}
+	if before.Status.CountsAsOpen() && !t.Status.CountsAsOpen() {
+		// The task's place in the tenant's open-task counter is freed by the relay.
+		next.PendingEffects = append(next.PendingEffects, effectDoc{ID: models.NewID(), Kind: effectReleasePlace, CreatedAt: utc(now)})
 	}
 	if err := s.queue(next, c); err != nil {
 		return nil, err

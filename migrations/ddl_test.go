@@ -17,6 +17,9 @@ import (
 //	CREATE [UNIQUE] INDEX name ON t (cols)
 //	DROP TABLE t [PURGE]
 //	ALTER TABLE t ADD column TYPE [COLLATE c] (nullable, no default)
+//	ALTER TABLE t ADD column TYPE NOT NULL CONSTRAINT df DEFAULT n (SQL Server)
+//	ALTER TABLE t ADD column TYPE DEFAULT n NOT NULL (Oracle)
+//	ALTER TABLE t DROP CONSTRAINT pk [DROP INDEX], then ALTER TABLE t ADD CONSTRAINT pk PRIMARY KEY (cols)
 //
 // — and reports anything else (a DEFAULT, a CHECK, an unknown type, a quoted identifier) as an
 // error instead of skipping it.
@@ -96,12 +99,24 @@ var (
 	// reAddNullColumn is a nullable column without a default added to a table (00011); a NOT
 	// NULL or DEFAULT clause is left in the type text, which the type parser refuses.
 	reAddNullColumn = regexp.MustCompile(`^ALTER TABLE (\S+) ADD (\S+) (.+)$`)
-	reUpdate        = regexp.MustCompile(`^UPDATE (\S+) SET .+$`)
-	rePrimaryKey    = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
-	reForeignKey    = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
-	reColumn        = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
-	reIdentifier    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-	oracleMaxIdent  = 30
+	// reAddDefaultColumn is a NOT NULL column with a constant default added to a table (00012),
+	// SQL Server's form (named default constraint) or Oracle's.
+	reAddDefaultColumn = map[Dialect]*regexp.Regexp{
+		SQLServer: regexp.MustCompile(`^ALTER TABLE (\S+) ADD (\S+) (.+) NOT NULL CONSTRAINT (\S+) DEFAULT -?\d+$`),
+		Oracle:    regexp.MustCompile(`^ALTER TABLE (\S+) ADD (\S+) (.+) DEFAULT -?\d+ NOT NULL$`),
+	}
+	// reDropConstraint and reAddPrimaryKey replace a table's primary key (00012); Oracle drops
+	// the key's index with it.
+	reDropConstraint = regexp.MustCompile(`^ALTER TABLE (\S+) DROP CONSTRAINT (\S+)( DROP INDEX)?$`)
+	reAddPrimaryKey  = regexp.MustCompile(`^ALTER TABLE (\S+) ADD CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
+	reInsertInto     = regexp.MustCompile(`^INSERT INTO (\S+) \(([^()]*)\) SELECT .+$`)
+	reDelete         = regexp.MustCompile(`^DELETE FROM (\S+)( WHERE .+)?$`)
+	reUpdate         = regexp.MustCompile(`^UPDATE (\S+) SET .+$`)
+	rePrimaryKey     = regexp.MustCompile(`^CONSTRAINT (\S+) PRIMARY KEY \(([^()]*)\)$`)
+	reForeignKey     = regexp.MustCompile(`^CONSTRAINT (\S+) FOREIGN KEY \(([^()]*)\) REFERENCES (\S+) \(([^()]*)\)( ON DELETE CASCADE)?$`)
+	reColumn         = regexp.MustCompile(`^(\S+) (.+?)( NOT NULL)?$`)
+	reIdentifier     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	oracleMaxIdent   = 30
 )
 
 // normalizeStatement strips comments, folds whitespace and, for SQL Server, the statement's
@@ -195,6 +210,7 @@ func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
 		return ddlSchema{}, err
 	}
 	var out ddlSchema
+	pkName := map[string]string{} // table → its primary key constraint
 	find := func(name string) *Table {
 		for i := range out.Tables {
 			if out.Tables[i].Name == name {
@@ -218,6 +234,9 @@ func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
 			}
 			out.Tables = append(out.Tables, t)
 			out.Constraints = append(out.Constraints, constraints...)
+			if t.PrimaryKey != nil {
+				pkName[t.Name] = constraints[0]
+			}
 			continue
 		}
 		if m := reCreateIndex.FindStringSubmatch(s); m != nil {
@@ -256,6 +275,31 @@ func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
 			if err := dropColumn(d, find, m[1], m[2]); err != nil {
 				return ddlSchema{}, err
 			}
+			continue
+		}
+		if m := reAddDefaultColumn[d].FindStringSubmatch(s); m != nil {
+			if err := addColumn(d, typeOf, find, m[1], m[2], m[3]); err != nil {
+				return ddlSchema{}, err
+			}
+			t := find(strings.ToLower(m[1]))
+			t.Columns[len(t.Columns)-1].Nullable = false
+			if d == SQLServer {
+				out.Constraints = append(out.Constraints, strings.ToLower(m[4]))
+			}
+			continue
+		}
+		if m := reDropConstraint.FindStringSubmatch(s); m != nil {
+			if err := dropPrimaryKey(d, find, pkName, m[1], m[2], m[3] != ""); err != nil {
+				return ddlSchema{}, err
+			}
+			out.Constraints = slices.DeleteFunc(out.Constraints, func(c string) bool { return c == strings.ToLower(m[2]) })
+			continue
+		}
+		if m := reAddPrimaryKey.FindStringSubmatch(s); m != nil {
+			if err := addPrimaryKey(d, find, pkName, m[1], m[2], m[3]); err != nil {
+				return ddlSchema{}, err
+			}
+			out.Constraints = append(out.Constraints, strings.ToLower(m[2]))
 			continue
 		}
 		if m := reAddNullColumn.FindStringSubmatch(s); m != nil {
@@ -347,6 +391,58 @@ func addColumn(d Dialect, typeOf physicalType, find func(string) *Table, rawTabl
 		return fmt.Errorf("column %s.%s: %w", table, column, err)
 	}
 	t.Columns = append(t.Columns, Column{Name: column, Type: typ, Length: length, Nullable: true})
+	return nil
+}
+
+// dropPrimaryKey removes a table's primary key by its constraint name, the only constraint this
+// parser drops; on Oracle the key's index must go with it (DROP INDEX), so the key that replaces
+// it can take the name.
+func dropPrimaryKey(d Dialect, find func(string) *Table, pkName map[string]string, rawTable, rawName string, dropIndex bool) error {
+	table, err := ident(d, rawTable)
+	if err != nil {
+		return err
+	}
+	name, err := ident(d, rawName)
+	if err != nil {
+		return err
+	}
+	t := find(table)
+	if t == nil || t.PrimaryKey == nil || pkName[table] != name {
+		return fmt.Errorf("constraint %s dropped: not the primary key of a known table %s", name, table)
+	}
+	if dropIndex != (d == Oracle) {
+		return fmt.Errorf("%s: DROP INDEX with a dropped key is Oracle's, and Oracle needs it", d)
+	}
+	t.PrimaryKey = nil
+	delete(pkName, table)
+	return nil
+}
+
+// addPrimaryKey gives a table without one a primary key over existing NOT NULL columns.
+func addPrimaryKey(d Dialect, find func(string) *Table, pkName map[string]string, rawTable, rawName, rawColumns string) error {
+	table, err := ident(d, rawTable)
+	if err != nil {
+		return err
+	}
+	name, err := ident(d, rawName)
+	if err != nil {
+		return err
+	}
+	columns, err := identList(d, rawColumns)
+	if err != nil {
+		return err
+	}
+	t := find(table)
+	if t == nil || t.PrimaryKey != nil {
+		return fmt.Errorf("primary key %s added to %s, which is unknown or has one", name, table)
+	}
+	for _, c := range columns {
+		col, ok := t.Column(c)
+		if !ok || col.Nullable {
+			return fmt.Errorf("primary key %s on unknown or nullable column %s.%s", name, table, c)
+		}
+	}
+	t.PrimaryKey, pkName[table] = columns, name
 	return nil
 }
 
@@ -453,6 +549,9 @@ func parseDown(d Dialect, statements []string) ([]string, error) {
 		}
 		if reDropColumn.MatchString(s) {
 			continue // a later migration's Down dropping the column it added (00011)
+		}
+		if reInsertInto.MatchString(s) || reDelete.MatchString(s) || reDropConstraint.MatchString(s) {
+			continue // a later migration's Down merging stripes and restoring a primary key (00012)
 		}
 		m := reDropTable.FindStringSubmatch(s)
 		if m == nil {

@@ -89,7 +89,7 @@ var (
 	recDropTable   = regexp.MustCompile(`(?is)^\s*DROP\s+TABLE\s+(\w+)`)
 	recCreateIndex = regexp.MustCompile(`(?is)^\s*CREATE\s+(UNIQUE\s+)?INDEX\s+\w+\s+ON\s+(\w+)`)
 	recDropIndex   = regexp.MustCompile(`(?is)^\s*DROP\s+INDEX\s+\w+(\s+ON\s+(\w+))?`)
-	recDataChange  = regexp.MustCompile(`(?is)^\s*(?:INSERT\s+INTO|UPDATE|ALTER\s+TABLE)\s+(\w+)`)
+	recDataChange  = regexp.MustCompile(`(?is)^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|ALTER\s+TABLE)\s+(\w+)`)
 )
 
 func (r *recorder) isStoreSQL(query string) bool {

@@ -16,6 +16,11 @@ import (
 // inside the transaction of the change it counts, with one guarded UPDATE (or one INSERT for a
 // day's first count), so a rolled-back change counts nothing and a replay, which writes
 // nothing, counts nothing either.
+//
+// Each counter is split into stripes (migration 00012), like the tenant's open-task count
+// (tenant_counter.go): a change raises the stripe its task id picks, so a tenant's writers that
+// count the same workflow, metric and bucket on one day lock different rows instead of queueing
+// on one. A counter is the sum of its stripes; the dashboard's read sums them anyway.
 
 type dailyStatRecord struct {
 	TenantID               string    `gorm:"column:tenant_id;primaryKey"`
@@ -23,6 +28,7 @@ type dailyStatRecord struct {
 	WorkflowDefinitionID   string    `gorm:"column:workflow_definition_id;primaryKey"`
 	Metric                 string    `gorm:"column:metric;primaryKey"`
 	Bucket                 int       `gorm:"column:bucket;primaryKey;autoIncrement:false"`
+	Stripe                 int       `gorm:"column:stripe;primaryKey;autoIncrement:false"`
 	WorkflowDefinitionName *string   `gorm:"column:workflow_definition_name"`
 	EventCount             int64     `gorm:"column:event_count"`
 	UpdatedAt              time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
@@ -64,14 +70,17 @@ func rollupOf(before, after *models.Task, ev *models.Event, now time.Time) (metr
 	return "", 0, false
 }
 
-// countDaily raises one counter of the rollup by one. A concurrent first count of the same
-// day wins the primary key; the whole transaction then runs again and finds the row.
+// countDaily raises the task's stripe of one counter of the rollup by one. A concurrent first
+// count of the same stripe wins the primary key; the whole transaction then runs again and finds
+// the row. The stripes are as many as the open-task counter's: one on SQLite, whose single
+// writer gains nothing from more.
 func (s *Store) countDaily(tx *gorm.DB, t *models.Task, metric string, bucket int, now time.Time) error {
 	day := statDay(now)
 	name := opt(t.Workflow.DefinitionName)
+	stripe := stripeOf(t.ID, s.counterStripes())
 	res := tx.Model(&dailyStatRecord{}).
-		Where("tenant_id = ? AND stat_day = ? AND workflow_definition_id = ? AND metric = ? AND bucket = ?",
-			t.Tenant, day, t.Workflow.DefinitionID, metric, bucket).
+		Where("tenant_id = ? AND stat_day = ? AND workflow_definition_id = ? AND metric = ? AND bucket = ? AND stripe = ?",
+			t.Tenant, day, t.Workflow.DefinitionID, metric, bucket, stripe).
 		Updates(map[string]any{"event_count": gorm.Expr("event_count + 1"), "workflow_definition_name": name, "updated_at": now})
 	if res.Error != nil {
 		return translate(res.Error)
@@ -80,7 +89,7 @@ func (s *Store) countDaily(tx *gorm.DB, t *models.Task, metric string, bucket in
 		return nil
 	}
 	rec := dailyStatRecord{TenantID: t.Tenant, StatDay: day, WorkflowDefinitionID: t.Workflow.DefinitionID, Metric: metric,
-		Bucket: bucket, WorkflowDefinitionName: name, EventCount: 1, UpdatedAt: now}
+		Bucket: bucket, Stripe: stripe, WorkflowDefinitionName: name, EventCount: 1, UpdatedAt: now}
 	if err := translate(tx.Create(&rec).Error); err != nil {
 		if errors.Is(err, errDuplicate) {
 			return fmt.Errorf("%w: daily counter created concurrently", errRetry)
@@ -93,9 +102,10 @@ func (s *Store) countDaily(tx *gorm.DB, t *models.Task, metric string, bucket in
 // DailyRollup sums the tenant's rollup counters from the UTC day fromDay (YYYY-MM-DD) on, per
 // day and metric and per workflow, metric and bucket: two aggregates over one range of
 // ix_daily_stats_read, which holds every column read. The range holds up to days × workflows
-// × metrics × buckets counters (20,000 at the scale target); the sums are a few hundred rows,
-// so the database adds them up rather than handing every counter to Go. A workflow renamed
-// within the range shows one of its names.
+// × metrics × buckets counters (20,000 at the scale target), each in up to 16 stripe rows; the
+// sums are a few hundred rows, so the database adds them up (a counter's stripes with the rest)
+// rather than handing every row to Go. A workflow renamed within the range shows one of its
+// names.
 func (s *Store) DailyRollup(ctx context.Context, tenant, fromDay string) (models.Rollup, error) {
 	var days []struct {
 		StatDay string

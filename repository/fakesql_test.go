@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,7 +22,7 @@ import (
 // values only by type) with transaction markers, and answers from the scenario's script.
 //
 // It is not a SQL engine. It answers the Oracle dialector's version probe, the database clock,
-// COUNT(*) and SELECTs from one table (rows are the store's own records, so every column it
+// COUNT(*), SELECTs from one table and UNION ALLs of them (rows are the store's own records, so every column it
 // reads exists in the fixture), and counts rows affected by writes. A statement it cannot
 // place (an unknown verb, a column missing from a fixture record) is an error, so nothing passes
 // by being ignored.
@@ -214,6 +216,9 @@ func (f *fakeServer) query(q string, args []driver.NamedValue) (driver.Rows, err
 	if q == f.clockSQL {
 		return &fakeRows{columns: []string{"NOW"}, rows: [][]driver.Value{{f.now}}}, nil
 	}
+	if strings.Contains(q, " UNION ALL ") {
+		return f.union(q)
+	}
 	p, err := parseStatement(q)
 	if err != nil {
 		return nil, err
@@ -229,6 +234,43 @@ func (f *fakeServer) query(q string, args []driver.NamedValue) (driver.Rows, err
 		}
 		return &fakeRows{columns: []string{f.columnName("count(*)")}, rows: [][]driver.Value{{c}}}, nil
 	}
+	return f.selectRows(p, q)
+}
+
+// union answers SELECT … UNION ALL SELECT … [ORDER BY …]: each branch from its own table's
+// fixture, in branch order, under the first branch's column names (the fake does not sort).
+func (f *fakeServer) union(q string) (driver.Rows, error) {
+	body := q
+	if i := strings.LastIndex(body, " ORDER BY "); i >= 0 {
+		body = body[:i]
+	}
+	var out *fakeRows
+	for _, branch := range strings.Split(body, " UNION ALL ") {
+		p, err := parseStatement(branch)
+		if err != nil || p.verb != "SELECT" || p.count {
+			return nil, fmt.Errorf("fake: a UNION ALL branch must be a plain SELECT: %q", branch)
+		}
+		rows, err := f.selectRows(p, q)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = rows
+			continue
+		}
+		if len(rows.columns) != len(out.columns) {
+			return nil, fmt.Errorf("fake: UNION ALL branches differ in width: %q", q)
+		}
+		out.rows = append(out.rows, rows.rows...)
+	}
+	return out, nil
+}
+
+// constantColumn reads a select-list constant, NULL or an integer, with an optional alias
+// (tokens joined without spaces: "0ASrow_kind").
+var constantColumn = regexp.MustCompile(`^(?i:(NULL|-?[0-9]+)(?:AS([a-z_]+))?)$`)
+
+func (f *fakeServer) selectRows(p parsed, q string) (*fakeRows, error) {
 	n := f.next("SELECT", p.table)
 	if f.script.Fail != nil {
 		if err := f.script.Fail("SELECT", p.table, n); err != nil {
@@ -249,6 +291,9 @@ func (f *fakeServer) query(q string, args []driver.NamedValue) (driver.Rows, err
 		p.columns = cols
 	}
 	for _, c := range p.columns {
+		if m := constantColumn.FindStringSubmatch(c); m != nil && m[2] != "" {
+			c = m[2]
+		}
 		out.columns = append(out.columns, f.columnName(c))
 	}
 	for _, rec := range recs {
@@ -258,6 +303,13 @@ func (f *fakeServer) query(q string, args []driver.NamedValue) (driver.Rows, err
 		}
 		row := make([]driver.Value, len(p.columns))
 		for i, c := range p.columns {
+			if m := constantColumn.FindStringSubmatch(c); m != nil {
+				if !strings.EqualFold(m[1], "NULL") {
+					v, _ := strconv.ParseInt(m[1], 10, 64)
+					row[i] = v
+				}
+				continue
+			}
 			col := unquote(c)
 			if j := strings.LastIndexByte(col, '.'); j >= 0 {
 				col = col[j+1:]

@@ -21,11 +21,17 @@ import (
 //
 // A command with an operation id that loses a race is decided once more on fresh state: if
 // the winner was the same operation, the decision replays it instead of reporting a conflict.
+//
+// The stored operation of the id is looked up only when the decision on the task as it stands
+// fails (a replay's stale revision or changed status): the common, first-time command skips
+// that read while it holds the task's lock. A replay the decision would accept anyway writes
+// its operation row again, which the operation's unique key refuses; the retry then looks the
+// operation up first.
 // A committed change (not a replay) is told to the change notifier after the commit.
 func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
-	change, err := s.mutateOnce(ctx, tenant, taskID, operationID, decide)
+	change, err := s.mutateOnce(ctx, tenant, taskID, operationID, decide, false)
 	if operationID != "" && isRevisionConflict(err) {
-		change, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide)
+		change, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide, true)
 	}
 	if err == nil && change.Replay == nil {
 		s.changed(change.Task.Tenant, change.Task.ID, change.Task.Revision)
@@ -82,7 +88,7 @@ func isRevisionConflict(err error) bool {
 	return models.ErrorCode(err) == models.CodeRevisionConflict
 }
 
-func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
+func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc, lookupFirst bool) (models.Change, error) {
 	var change models.Change
 	parts := models.ProtectedReads(ctx)
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
@@ -90,11 +96,22 @@ func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID stri
 		if err != nil {
 			return err
 		}
-		prior, err := s.findOperation(tx, tenant, taskID, operationID)
-		if err != nil {
-			return err
+		var prior *models.Operation
+		if lookupFirst {
+			if prior, err = s.findOperation(tx, tenant, taskID, operationID); err != nil {
+				return err
+			}
 		}
 		change, err = decide(now, current, prior)
+		if err != nil && !lookupFirst && operationID != "" {
+			stored, ferr := s.findOperation(tx, tenant, taskID, operationID)
+			if ferr != nil {
+				return ferr
+			}
+			if stored != nil {
+				change, err = decide(now, current, stored)
+			}
+		}
 		if err != nil || change.Replay != nil {
 			return err
 		}

@@ -23,6 +23,7 @@ const (
 	rawContended  = "cas transaction, contended"
 	rawUncontend  = "cas transaction"
 	rawPage       = "indexed SELECT page"
+	rawFullClaim  = "claim transaction, full shape"
 	pageSize      = 50
 	settleTimeout = 2 * time.Minute
 )
@@ -32,7 +33,8 @@ type round struct {
 	opts   Options
 	rep    *Report
 	tenant string
-	raw    *baseline // nil without a database
+	raw    *baseline     // nil without a database
+	full   *fullBaseline // nil without a database
 }
 
 // tally counts one round's outcomes of a figure (the meter counts every round).
@@ -165,7 +167,13 @@ func claimRound(ctx context.Context, r *round) error {
 	if err != nil {
 		return err
 	}
-	return r.raw.contended(ctx, r.rep.meter(rawContended, ""), r.opts.Tasks, r.opts.Writers)
+	if err := r.raw.contended(ctx, r.rep.meter(rawContended, ""), r.opts.Tasks, r.opts.Writers); err != nil {
+		return err
+	}
+	if r.full == nil {
+		return nil
+	}
+	return r.full.contended(ctx, r, r.rep.fullShape(figClaim, rawFullClaim))
 }
 
 // readers is the mixed mode's reader count: half the writers, at least one.
@@ -218,9 +226,11 @@ func mixedRound(ctx context.Context, r *round) error {
 			r.read(ctx, claimer(r.tenant, 1000+j), pages, pt, done)
 		}, pages)
 	})
+	// The tasks whose completion was applied, for the in-process runtime below.
+	completed := make(chan string, len(items))
 	if fin, ok := r.opts.Target.(Finalizer); ok {
 		// As a server's runtime would, finalize completions while the workers run.
-		readers.Go(func() { r.finalizeUntil(ctx, fin, items, done) })
+		readers.Go(func() { r.finalizeUntil(ctx, fin, completed, done) })
 	}
 	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
@@ -235,10 +245,13 @@ func mixedRound(ctx context.Context, r *round) error {
 			if o != Applied {
 				continue
 			}
-			wt.observe(writes, func() (Outcome, error) {
+			o = wt.observe(writes, func() (Outcome, error) {
 				_, o, err := r.opts.Target.Complete(ctx, a, items[i].ID, rev, fmt.Sprintf("mixed-complete-%d", i))
 				return o, err
 			})
+			if o == Applied {
+				completed <- items[i].ID
+			}
 		}
 	}, writes)
 	close(done)
@@ -302,17 +315,32 @@ func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, do
 	}
 }
 
-// finalizeUntil finalizes the round's waiting tasks until done is closed; a failed pass is
-// tried again (settle reports what stays unfinalized).
-func (r *round) finalizeUntil(ctx context.Context, fin Finalizer, items []Item, done <-chan struct{}) {
+// finalizeUntil finalizes each task as its completion is applied, until done is closed; a
+// failed one is tried again a little later (settle finalizes what is left). It touches only
+// the completed tasks, as a runtime hears only of those: reading every task of the round on
+// every pass would load the store beside the workers and count against the store's figures.
+func (r *round) finalizeUntil(ctx context.Context, fin Finalizer, completed <-chan string, done <-chan struct{}) {
+	var failed []string
 	for {
-		_ = fin.Finalize(ctx, r.tenant, ids(items))
 		select {
+		case id := <-completed:
+			if err := fin.Finalize(ctx, r.tenant, []string{id}); err != nil {
+				failed = append(failed, id)
+			}
+		case <-time.After(10 * time.Millisecond):
+			if len(failed) > 0 {
+				retry := failed
+				failed = nil
+				for _, id := range retry {
+					if err := fin.Finalize(ctx, r.tenant, []string{id}); err != nil {
+						failed = append(failed, id)
+					}
+				}
+			}
 		case <-done:
 			return
 		case <-ctx.Done():
 			return
-		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }
@@ -397,12 +425,17 @@ func (r *round) audit(ctx context.Context) error {
 	if r.opts.Store == nil {
 		return nil
 	}
-	found, err := r.opts.Store.AuditTenantCounters(ctx, r.tenant)
+	return r.auditTenant(ctx, r.rep.Mode, r.tenant)
+}
+
+// auditTenant records the audit's findings over tenant, which must be none.
+func (r *round) auditTenant(ctx context.Context, name, tenant string) error {
+	found, err := r.opts.Store.AuditTenantCounters(ctx, tenant)
 	if err != nil {
 		return err
 	}
 	findings := len(found)
-	f := repository.AuditFilter{Tenant: r.tenant}
+	f := repository.AuditFilter{Tenant: tenant}
 	for {
 		p, err := r.opts.Store.Audit(ctx, f, 200)
 		if err != nil {
@@ -414,6 +447,6 @@ func (r *round) audit(ctx context.Context) error {
 		}
 		f.AfterTenant, f.AfterID = p.LastTenant, p.LastID
 	}
-	r.rep.check(r.rep.Mode+": audit findings", 0, findings)
+	r.rep.check(name+": audit findings", 0, findings)
 	return nil
 }

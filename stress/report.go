@@ -23,6 +23,7 @@ type Report struct {
 	meters   map[string]*meter
 	order    []string
 	baseline map[string]string // our figure → the raw figure it is compared with
+	full     map[string]string // our figure → the raw full-shape figure it is compared with
 }
 
 // Figure is one measured operation: counts by outcome, throughput over the wall time of the
@@ -45,6 +46,11 @@ type Figure struct {
 	Baseline        *Figure `json:"baseline,omitempty"`
 	ThroughputRatio float64 `json:"throughputRatio,omitempty"`
 	P95Ratio        float64 `json:"p95Ratio,omitempty"`
+	// FullShape is the raw baseline on the real schema: the store's own statements, issued by
+	// hand (the claim mode); the ratios are ours over it.
+	FullShape           *Figure `json:"fullShape,omitempty"`
+	FullThroughputRatio float64 `json:"fullThroughputRatio,omitempty"`
+	FullP95Ratio        float64 `json:"fullP95Ratio,omitempty"`
 }
 
 // Check is one invariant: what it must be and what it was.
@@ -57,7 +63,7 @@ type Check struct {
 
 func newReport(mode string, o Options) Report {
 	r := Report{Mode: mode, Target: o.Target.Name(), Tasks: o.Tasks, Writers: o.Writers, Rounds: o.Rounds,
-		Figures: []Figure{}, Checks: []Check{}, meters: map[string]*meter{}, baseline: map[string]string{}}
+		Figures: []Figure{}, Checks: []Check{}, meters: map[string]*meter{}, baseline: map[string]string{}, full: map[string]string{}}
 	if o.Store != nil {
 		r.Dialect = string(o.Store.Dialect())
 	}
@@ -79,6 +85,12 @@ func (r *Report) meter(name, raw string) *meter {
 	return m
 }
 
+// fullShape is the meter of the raw full-shape figure that ours is compared with.
+func (r *Report) fullShape(ours, raw string) *meter {
+	r.full[ours] = raw
+	return r.meter(raw, "")
+}
+
 // check records an invariant; per round, so a name may repeat with the round's values.
 func (r *Report) check(name string, want, got any) {
 	w, g := fmt.Sprint(want), fmt.Sprint(got)
@@ -89,6 +101,9 @@ func (r *Report) check(name string, want, got any) {
 func (r *Report) finish() {
 	raws := map[string]bool{}
 	for _, raw := range r.baseline {
+		raws[raw] = true
+	}
+	for _, raw := range r.full {
 		raws[raw] = true
 	}
 	for _, name := range r.order {
@@ -104,6 +119,16 @@ func (r *Report) finish() {
 			}
 			if b.P95 > 0 {
 				f.P95Ratio = f.P95 / b.P95
+			}
+		}
+		if raw, ok := r.meters[r.full[name]]; ok && raw.figure("").Ops > 0 {
+			b := raw.figure(r.full[name])
+			f.FullShape = &b
+			if b.PerSecond > 0 {
+				f.FullThroughputRatio = f.PerSecond / b.PerSecond
+			}
+			if b.P95 > 0 {
+				f.FullP95Ratio = f.P95 / b.P95
 			}
 		}
 		r.Figures = append(r.Figures, f)
@@ -128,6 +153,10 @@ func (r Report) Print(w io.Writer) {
 		if f.Baseline != nil {
 			printFigure(w, "  raw: "+f.Baseline.Name, *f.Baseline)
 			fmt.Fprintf(w, "  %-34s %8s %9s %26s\n", "  ratio (ours / raw)", "", ratio(f.ThroughputRatio), ratio(f.P95Ratio))
+		}
+		if f.FullShape != nil {
+			printFigure(w, "  raw: "+f.FullShape.Name, *f.FullShape)
+			fmt.Fprintf(w, "  %-34s %8s %9s %26s\n", "  ratio (ours / full shape)", "", ratio(f.FullThroughputRatio), ratio(f.FullP95Ratio))
 		}
 		if f.FirstError != "" {
 			fmt.Fprintf(w, "    first error: %s\n", f.FirstError)

@@ -115,6 +115,7 @@ var workloads = map[string]workload{
 func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 	rep := newReport(mode, o)
 	var raw *baseline
+	var full *fullBaseline
 	switch {
 	case o.Store != nil && o.NoBaseline:
 		rep.Notes = append(rep.Notes, "the raw baseline was not run (NoBaseline)")
@@ -125,11 +126,14 @@ func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 		}
 		defer b.close(context.WithoutCancel(ctx))
 		raw = b
+		if full, err = openFullBaseline(o.Store); err != nil {
+			return rep, fmt.Errorf("baseline: %w", err)
+		}
 	default:
 		rep.Notes = append(rep.Notes, "no database configured: the store's audit and the raw baseline were skipped")
 	}
 	for i := 1; i <= o.Rounds; i++ {
-		r := &round{opts: o, rep: &rep, tenant: fmt.Sprintf("stress-%s-%s-%d", run, mode, i), raw: raw}
+		r := &round{opts: o, rep: &rep, tenant: fmt.Sprintf("stress-%s-%s-%d", run, mode, i), raw: raw, full: full}
 		fmt.Fprintf(o.Progress, "stress %s: round %d of %d in tenant %s\n", mode, i, o.Rounds, r.tenant)
 		if err := workloads[mode](ctx, r); err != nil {
 			return rep, err

@@ -109,6 +109,9 @@ func (d *benchDialect) addWriteFigures() (worst string) {
 				if f.Baseline != nil {
 					bf.Raw = f.Baseline.PerSecond
 				}
+				if f.FullShape != nil {
+					bf.RawFull = f.FullShape.PerSecond
+				}
 				bf.addStore(benchStressFigure(d.StoreStress, w.mode, w.figure))
 				if w.min > 0 {
 					bf.Target = fmt.Sprintf("≥ %.1f× raw", w.min)

@@ -58,6 +58,9 @@ func TestStressBenchEndToEnd(t *testing.T) {
 		if i < 4 && (f.Store <= 0 || f.StoreRatio <= 0 || f.HTTPStoreRatio <= 0) {
 			t.Errorf("%s: no store-direct figure or its ratios: %+v", f.Name, f)
 		}
+		if strings.HasPrefix(f.Name, "claim, contended") && (f.RawFull <= 0 || f.StoreFullRatio <= 0) {
+			t.Errorf("%s: no raw full-shape figure or store/full ratio: %+v", f.Name, f)
+		}
 	}
 	if n := 2 * len(benchCases()); !strings.Contains(errOut, fmt.Sprintf("inbox matrix %d/%d pages", n, n)) {
 		t.Errorf("no progress line after the matrix's last page in the output:\n%s", errOut)

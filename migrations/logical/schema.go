@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 11
+const Version int64 = 12
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -533,8 +533,10 @@ func Schema() []Table {
 				{"workflow_definition_name", Varchar, 256, Null},
 				{"event_count", BigInt, 0, NotNull},
 				{"updated_at", Timestamp, 0, NotNull},
+				// 00012: the counter's stripe; a counter is the sum of its stripes' rows.
+				{"stripe", Integer, 0, NotNull},
 			},
-			PrimaryKey: []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket"},
+			PrimaryKey: []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket", "stripe"},
 			// 00006: the dashboard's 30-day read from the index alone.
 			Indexes: []Index{index("ix_daily_stats_read", "tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket",
 				"event_count", "workflow_definition_name")},

@@ -22,6 +22,7 @@ func Group(tenant, id string) models.ParticipantRef {
 
 // TaskOpts describes a fixture task; zero values take sensible defaults.
 type TaskOpts struct {
+	ID              string // default a new id
 	Tenant          string // default "t1"
 	Title           string
 	Summary         string
@@ -83,8 +84,11 @@ func NewTask(o TaskOpts, now time.Time) models.Change {
 	if o.Priority != nil {
 		prio = *o.Priority
 	}
+	if o.ID == "" {
+		o.ID = models.NewID()
+	}
 	t := models.Task{
-		ID: models.NewID(), Tenant: o.Tenant,
+		ID: o.ID, Tenant: o.Tenant,
 		Workflow: models.WorkflowLink{DefinitionID: o.WorkflowDef, DefinitionName: o.WorkflowName, InstanceID: o.WorkflowInst, ActivityInstanceID: o.ActivityID, BookmarkID: o.BookmarkID},
 		Title:    o.Title, Summary: o.Summary, Reference: o.Reference, TaskType: o.TaskType, Tags: o.Tags,
 		Priority: prio, DueAt: o.DueAt, IsOverdue: o.IsOverdue,

@@ -69,6 +69,30 @@ func testMutation(t *testing.T, h Harness) {
 		}
 	})
 
+	t.Run("ReplayTheDecisionWouldAccept", func(t *testing.T) {
+		// Bump checks no revision, so a repeated command is accepted by the decision on the
+		// task as it stands: only the stored operation can make it a replay (a store may look
+		// the id up first, or learn of it from the operation's unique key and decide again).
+		task := CreateTask(t, s, TaskOpts{})
+		first, err := s.Mutate(ctx(t), "t1", task.ID, "op-again", Bump("op-again", "hash-a"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := s.Mutate(ctx(t), "t1", task.ID, "op-again", Bump("op-again", "hash-a"))
+		if err != nil {
+			t.Fatalf("replay: %v", err)
+		}
+		if again.Replay == nil || string(again.Replay.Result) != string(first.Operation.Result) {
+			t.Fatalf("replay answered %+v, want the original result %s", again.Replay, first.Operation.Result)
+		}
+		_, err = s.Mutate(ctx(t), "t1", task.ID, "op-again", Bump("op-again", "hash-b"))
+		wantCode(t, err, models.CodeIdempotencyConflict)
+		got := mustGet(t, s, "t1", task.ID)
+		if got.Revision != task.Revision+1 || got.LastEventSeq != task.LastEventSeq+1 {
+			t.Fatalf("the repeated command was applied again: revision %d, event seq %d", got.Revision, got.LastEventSeq)
+		}
+	})
+
 	t.Run("ErrIdempotencyConflictDifferentHash", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{})
 		if _, err := s.Mutate(ctx(t), "t1", task.ID, "op-2", BumpAt(task.Revision, "op-2", "hash-a")); err != nil {

@@ -32,6 +32,7 @@ type Store interface {
 	Workers
 	WebSessions
 	SavedViews
+	Counters
 	Operations
 }
 
@@ -116,11 +117,16 @@ type SavedViews interface {
 	DeleteSavedView(ctx context.Context, a models.Actor, id string) (models.SavedView, error)
 }
 
+// Counters audit the tenant's open-task counter against its open tasks; a store can have it
+// before the rest of Operations (the document store does).
+type Counters interface {
+	AuditTenantCounters(ctx context.Context, tenant string) ([]models.AuditFinding, error)
+}
+
 // Operations are audit, key rotation and retention purge.
 type Operations interface {
 	Audit(ctx context.Context, f models.AuditFilter, size int) (models.AuditPage, error)
 	AuditSealed(ctx context.Context, table, after string, limit int) (models.KeyPage, error)
-	AuditTenantCounters(ctx context.Context, tenant string) ([]models.AuditFinding, error)
 	RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (models.KeyPage, error)
 	Purge(ctx context.Context, tenant string, p models.RetentionPolicy, progress func(models.PurgeCounts)) (models.PurgeCounts, error)
 }
@@ -180,7 +186,12 @@ type (
 	}
 	opsStore interface {
 		Tasks
+		Counters
 		Operations
+	}
+	counterStore interface {
+		Tasks
+		Counters
 	}
 	savedViewStore interface {
 		Tasks

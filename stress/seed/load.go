@@ -65,7 +65,7 @@ func Load(ctx context.Context, db *sql.DB, d migrations.Dialect, o Options) ([]R
 	var out []Result
 	done := 0
 	for i, t := range o.Tenants {
-		g := newGenerator(t.Name, t.Open, t.Terminal, o.Now, o.Seed+uint64(i))
+		g := newGenerator(t.Name, t.Open, t.Terminal, w.rollupStripes(), o.Now, o.Seed+uint64(i))
 		err := w.load(ctx, g, func(n int) {
 			o.Progress(Progress{Phase: PhaseTasks, Done: done + n, Total: total, Tenant: t.Name})
 		})
@@ -95,6 +95,15 @@ type writer struct {
 	conn    *sql.Conn
 	dialect migrations.Dialect
 	batch   int
+}
+
+// rollupStripes is how many stripes the store spreads a rollup counter over on the dialect
+// (repository.Store.counterStripes): one on SQLite's single writer, 16 elsewhere.
+func (w *writer) rollupStripes() int {
+	if w.dialect == migrations.SQLite {
+		return 1
+	}
+	return 16
 }
 
 // placeholder is the n-th (1-based) bind placeholder of the dialect.
@@ -307,7 +316,7 @@ func (w *writer) load(ctx context.Context, g *generator, progress func(int)) err
 		progress(end)
 	}
 	for k, n := range g.stats {
-		g.rollup.add(g.tenant, k.day, k.workflow, k.metric, k.bucket, g.names[k.workflow], n, g.now)
+		g.rollup.add(g.tenant, k.day, k.workflow, k.metric, k.bucket, g.names[k.workflow], n, g.now, k.stripe)
 	}
 	g.res.Stats = len(g.rollup.rows)
 	g.res.Workflows = len(g.names)

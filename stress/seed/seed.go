@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -184,7 +185,7 @@ var (
 	resumptionColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "state", "attempts",
 		"available_at", "lease_generation", "created_at", "updated_at"}
 	statColumns = []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket",
-		"workflow_definition_name", "event_count", "updated_at"}
+		"workflow_definition_name", "event_count", "updated_at", "stripe"}
 )
 
 // generator makes one tenant's rows, task by task, and keeps the rollup they add up to.
@@ -196,6 +197,7 @@ type generator struct {
 	actions         string
 	res             Result
 	stats           map[statKey]int64
+	stripes         int               // rollup stripes per counter, as the store uses on the dialect
 	names           map[string]string // workflow definition id → name
 	tasks, cands    table
 	events, ops     table
@@ -204,22 +206,27 @@ type generator struct {
 
 type statKey struct {
 	day, workflow, metric string
-	bucket                int
+	bucket, stripe        int
 }
 
-func newGenerator(tenant string, open, terminal int, now time.Time, seed uint64) *generator {
+func newGenerator(tenant string, open, terminal, stripes int, now time.Time, seed uint64) *generator {
 	actions, _ := json.Marshal(models.DefaultActions())
 	return &generator{tenant: tenant, open: open, terminal: terminal, now: now,
 		rng: rand.New(rand.NewPCG(seed, seed*7919)), actions: string(actions),
 		res:   Result{Tenant: tenant, Tasks: open + terminal, ByStatus: map[models.Status]int{}},
-		stats: map[statKey]int64{}, names: map[string]string{},
+		stats: map[statKey]int64{}, stripes: stripes, names: map[string]string{},
 		tasks: table{name: "user_tasks", columns: taskColumns}, cands: table{name: "user_task_candidates", columns: candidateColumns},
 		events: table{name: "user_task_events", columns: eventColumns}, ops: table{name: "user_task_operations", columns: operationColumns},
 		resumes: table{name: "user_task_resumptions", columns: resumptionColumns}, rollup: table{name: "user_task_daily_stats", columns: statColumns}}
 }
 
-func (g *generator) count(at time.Time, wf, metric string, bucket int) {
-	g.stats[statKey{at.UTC().Format(time.DateOnly), wf, metric, bucket}]++
+// count adds one to the rollup counter of a change of task id, on the stripe the store would
+// pick for the task (migration 00012, repository/daily_stats.go: FNV-1a of the id).
+func (g *generator) count(at time.Time, id, wf, metric string, bucket int) {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	stripe := int(h.Sum32() % uint32(g.stripes))
+	g.stats[statKey{at.UTC().Format(time.DateOnly), wf, metric, bucket, stripe}]++
 }
 
 // pick returns the index of the weight w falls under.
@@ -262,7 +269,7 @@ func (g *generator) task(i int) {
 	if i == g.open/2 {
 		g.res.SampleID = id
 	}
-	g.count(created, wf, models.MetricCreated, 0)
+	g.count(created, id, wf, models.MetricCreated, 0)
 	priority := []int{0, 25, 50, 75, 100}[g.pick(5, 20, 50, 20, 5)]
 	var due *time.Time
 	if g.rng.IntN(10) < 6 {
@@ -290,7 +297,7 @@ func (g *generator) task(i int) {
 		assignedAt = &at
 		assignee = []any{models.DefaultProvider, string(models.UserParticipant), pid, pname}
 		ev.add(models.EventClaimed, at, &person)
-		g.count(at, wf, models.MetricClaimed, models.DurationBucket(at.Sub(created)))
+		g.count(at, id, wf, models.MetricClaimed, models.DurationBucket(at.Sub(created)))
 	}
 	updated := at
 	var completedBy = []any{nil, nil, nil, nil}
@@ -323,14 +330,14 @@ func (g *generator) task(i int) {
 					metric = models.MetricCompletedOnTime
 				}
 			}
-			g.count(done, wf, metric, models.DurationBucket(done.Sub(created)))
+			g.count(done, id, wf, metric, models.DurationBucket(done.Sub(created)))
 			completedBy, actionKey = assignee, models.ActionComplete
 			ev.add(models.EventCompleted, done, &person)
 		case models.StatusCancelled:
-			g.count(done, wf, models.MetricCancelled, 0)
+			g.count(done, id, wf, models.MetricCancelled, 0)
 			ev.add(models.EventCancelled, done, nil)
 		default:
-			g.count(done, wf, models.MetricTimedOut, 0)
+			g.count(done, id, wf, models.MetricTimedOut, 0)
 			ev.add(models.EventTimedOut, done, nil)
 		}
 	}

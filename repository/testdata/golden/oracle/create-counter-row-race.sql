@@ -15,8 +15,8 @@ INSERT INTO user_tasks (id,tenant_id,workflow_definition_id,workflow_definition_
 --   binds: string x4, int, string x9, NULL, string, NULL x4, int, NULL, int, string, time.Time x2, NULL x7, string, int x3, string, int x2, NULL x13, int x2
 INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
 --   binds: string x3, int x2, string, time.Time, NULL x7
-UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7
---   binds: time.Time, string x5, int
+UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7 AND stripe = :8
+--   binds: time.Time, string x5, int x2
 UPDATE user_task_tenant_counters SET open_tasks=open_tasks + 1,updated_at=:1 WHERE tenant_id = :2 AND stripe = :3 AND open_tasks < :4
 --   binds: time.Time, string, int x2
 SELECT * FROM user_task_tenant_counters WHERE tenant_id = :1 ORDER BY stripe
@@ -62,8 +62,8 @@ INSERT INTO user_tasks (id,tenant_id,workflow_definition_id,workflow_definition_
 --   binds: string x4, int, string x9, NULL, string, NULL x4, int, NULL, int, string, time.Time x2, NULL x7, string, int x3, string, int x2, NULL x13, int x2
 INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
 --   binds: string x3, int x2, string, time.Time, NULL x7
-UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7
---   binds: time.Time, string x5, int
+UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7 AND stripe = :8
+--   binds: time.Time, string x5, int x2
 UPDATE user_task_tenant_counters SET open_tasks=open_tasks + 1,updated_at=:1 WHERE tenant_id = :2 AND stripe = :3 AND open_tasks < :4
 --   binds: time.Time, string, int x2
 COMMIT

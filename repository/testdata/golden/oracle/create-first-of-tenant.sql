@@ -51,8 +51,8 @@ INSERT INTO user_task_candidates (id,tenant_id,task_id,provider,participant_type
 --   binds: string x9, NULL x2, string, time.Time x2
 INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
 --   binds: string x3, int x2, string, time.Time, NULL x7
-UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7
---   binds: time.Time, string x5, int
+UPDATE user_task_daily_stats SET event_count=event_count + 1,updated_at=:1,workflow_definition_name=:2 WHERE tenant_id = :3 AND stat_day = :4 AND workflow_definition_id = :5 AND metric = :6 AND bucket = :7 AND stripe = :8
+--   binds: time.Time, string x5, int x2
 UPDATE user_task_tenant_counters SET open_tasks=open_tasks + 1,updated_at=:1 WHERE tenant_id = :2 AND stripe = :3 AND open_tasks < :4
 --   binds: time.Time, string, int x2
 COMMIT

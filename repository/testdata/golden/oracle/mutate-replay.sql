@@ -6,10 +6,23 @@ UPDATE user_tasks SET revision=revision WHERE tenant_id = :1 AND id = :2
 --   binds: string x2
 SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
 --   binds: string x2, int
-SELECT * FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 ORDER BY source, provider, participant_type, participant_id, source_key
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = :3 AND tenant_id = :4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
+UPDATE user_tasks SET priority=:1,revision=:2,last_event_seq=:3 WHERE (tenant_id = :4 AND revision = :5 AND last_event_seq = :6) AND id = :7
+--   binds: int x3, string, int x2, string
+INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
+--   binds: string x3, int x2, string, time.Time, string, NULL x6
+INSERT INTO user_task_operations (id,tenant_id,task_id,operation_id,kind,expected_revision,request_hash,state,attempts,action_key,reason,actor_provider,actor_type,actor_id,actor_display,result_json,payload_enc,created_at,updated_at,completed_at) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14,:15,:16,:17,:18,:19,:20)
+--   binds: string x5, int, string x2, int, NULL x6, string, NULL, time.Time x2, NULL
+ROLLBACK
+BEGIN
+SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+UPDATE user_tasks SET revision=revision WHERE tenant_id = :1 AND id = :2
 --   binds: string x2
-SELECT * FROM user_task_exclusions WHERE task_id = :1 AND tenant_id = :2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
+SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
+--   binds: string x2, int
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = :3 AND tenant_id = :4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 SELECT * FROM user_task_operations WHERE tenant_id = :1 AND task_id = :2 AND operation_id = :3 ORDER BY id  FETCH NEXT :4 ROWS ONLY
 --   binds: string x3, int
 COMMIT

@@ -6,12 +6,8 @@ UPDATE user_tasks SET revision=revision WHERE tenant_id = :1 AND id = :2
 --   binds: string x2
 SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
 --   binds: string x2, int
-SELECT * FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM user_task_exclusions WHERE task_id = :1 AND tenant_id = :2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
-SELECT * FROM user_task_operations WHERE tenant_id = :1 AND task_id = :2 AND operation_id = :3 ORDER BY id  FETCH NEXT :4 ROWS ONLY
---   binds: string x3, int
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = :3 AND tenant_id = :4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE user_tasks SET status=:1,transitioned_at=:2,completion_data_enc=:3,completion_action_key=:4,revision=:5,last_event_seq=:6 WHERE (tenant_id = :7 AND revision = :8 AND last_event_seq = :9) AND id = :10
 --   binds: string, time.Time, string x2, int x2, string, int x2, string
 UPDATE user_task_candidates SET task_status=:1,updated_at=:2 WHERE task_id = :3 AND tenant_id = :4

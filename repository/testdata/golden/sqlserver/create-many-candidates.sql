@@ -21,8 +21,8 @@ INSERT INTO "user_task_candidates" ("id","tenant_id","task_id","provider","parti
 --   binds: string x9, NULL x2, string, time.Time x2
 INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);
 --   binds: string x3, int x2, string, time.Time, NULL x7
-UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7
---   binds: time.Time, string x5, int
+UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7 AND stripe = @p8
+--   binds: time.Time, string x5, int x2
 UPDATE "user_task_tenant_counters" SET "open_tasks"=open_tasks + 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND stripe = @p3 AND open_tasks < @p4
 --   binds: time.Time, string, int x2
 COMMIT

@@ -6,10 +6,8 @@ UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
-SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = @p1 AND tenant_id = @p2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = @p3 AND tenant_id = @p4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE "user_tasks" SET "priority"=@p1,"candidate_users"=@p2,"revision"=@p3,"last_event_seq"=@p4 WHERE (tenant_id = @p5 AND revision = @p6 AND last_event_seq = @p7) AND "id" = @p8
 --   binds: int x4, string, int x2, string
 DELETE FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2

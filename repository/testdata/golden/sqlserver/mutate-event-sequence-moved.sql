@@ -6,10 +6,8 @@ UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
-SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = @p1 AND tenant_id = @p2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = @p3 AND tenant_id = @p4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE "user_tasks" SET "priority"=@p1,"revision"=@p2,"last_event_seq"=@p3 WHERE (tenant_id = @p4 AND revision = @p5 AND last_event_seq = @p6) AND "id" = @p7
 --   binds: int x3, string, int x2, string
 SELECT "revision" FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
@@ -21,10 +19,8 @@ UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
-SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = @p1 AND tenant_id = @p2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = @p3 AND tenant_id = @p4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE "user_tasks" SET "priority"=@p1,"revision"=@p2,"last_event_seq"=@p3 WHERE (tenant_id = @p4 AND revision = @p5 AND last_event_seq = @p6) AND "id" = @p7
 --   binds: int x3, string, int x2, string
 INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","event_type","occurred_at","operation_id","actor_provider","actor_type","actor_id","actor_display","reason","metadata") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14);

@@ -6,12 +6,8 @@ UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
-SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
-SELECT * FROM "user_task_operations" WHERE tenant_id = @p1 AND task_id = @p2 AND operation_id = @p3 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
---   binds: string x3
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = @p1 AND tenant_id = @p2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = @p3 AND tenant_id = @p4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE "user_tasks" SET "status"=@p1,"completed_at"=@p2,"revision"=@p3,"last_event_seq"=@p4 WHERE (tenant_id = @p5 AND revision = @p6 AND last_event_seq = @p7) AND "id" = @p8
 --   binds: string, time.Time, int x2, string, int x2, string
 UPDATE "user_task_candidates" SET "task_status"=@p1,"updated_at"=@p2 WHERE task_id = @p3 AND tenant_id = @p4
@@ -24,6 +20,6 @@ INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","eve
 --   binds: string x3, int x2, string, time.Time, string, NULL x6
 UPDATE "user_task_tenant_counters" SET "open_tasks"=open_tasks - 1,"updated_at"=@p1 WHERE tenant_id = @p2 AND stripe = @p3 AND open_tasks > 0
 --   binds: time.Time, string, int
-UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7
---   binds: time.Time, string x5, int
+UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7 AND stripe = @p8
+--   binds: time.Time, string x5, int x2
 COMMIT

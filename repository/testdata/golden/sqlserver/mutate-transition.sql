@@ -6,12 +6,8 @@ UPDATE "user_tasks" SET "revision"=revision WHERE tenant_id = @p1 AND id = @p2
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
-SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
-SELECT * FROM "user_task_operations" WHERE tenant_id = @p1 AND task_id = @p2 AND operation_id = @p3 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
---   binds: string x3
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = @p1 AND tenant_id = @p2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = @p3 AND tenant_id = @p4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE "user_tasks" SET "status"=@p1,"transitioned_at"=@p2,"completion_data_enc"=@p3,"completion_action_key"=@p4,"revision"=@p5,"last_event_seq"=@p6 WHERE (tenant_id = @p7 AND revision = @p8 AND last_event_seq = @p9) AND "id" = @p10
 --   binds: string, time.Time, string x2, int x2, string, int x2, string
 UPDATE "user_task_candidates" SET "task_status"=@p1,"updated_at"=@p2 WHERE task_id = @p3 AND tenant_id = @p4

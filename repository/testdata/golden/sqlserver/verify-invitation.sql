@@ -12,10 +12,8 @@ SELECT * FROM "user_task_invitations" WHERE tenant_id = @p1 AND id = @p2 ORDER B
 --   binds: string x2
 SELECT * FROM "user_tasks" WHERE tenant_id = @p1 AND id = @p2 ORDER BY "id" OFFSET 0 ROW FETCH NEXT 1 ROWS ONLY
 --   binds: string x2
-SELECT * FROM "user_task_candidates" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY source, provider, participant_type, participant_id, source_key
---   binds: string x2
-SELECT * FROM "user_task_exclusions" WHERE task_id = @p1 AND tenant_id = @p2 ORDER BY provider, participant_type, participant_id
---   binds: string x2
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = @p1 AND tenant_id = @p2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = @p3 AND tenant_id = @p4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
 UPDATE "user_tasks" SET "status"=@p1,"assigned_at"=@p2,"assignee_provider"=@p3,"assignee_type"=@p4,"assignee_id"=@p5,"assignee_display"=@p6,"revision"=@p7,"last_event_seq"=@p8 WHERE (tenant_id = @p9 AND revision = @p10 AND last_event_seq = @p11) AND "id" = @p12
 --   binds: string, time.Time, string x4, int x2, string, int x2, string
 UPDATE "user_task_candidates" SET "task_status"=@p1,"updated_at"=@p2 WHERE task_id = @p3 AND tenant_id = @p4

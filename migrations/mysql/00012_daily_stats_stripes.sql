@@ -1,0 +1,20 @@
+-- The daily rollup counter in stripes (issue 13): every claim and every end of a task raised the
+-- one user_task_daily_stats row of its tenant, day, workflow, metric and bucket, so all writers
+-- of a tenant claiming in the same workflow on a day queued on that row lock for the rest of
+-- their transaction. The stripe joins the primary key; a writer raises the stripe its task id
+-- picks (repository/daily_stats.go), and the dashboard already sums the counters it reads, so
+-- it sums over the stripes. Existing counters become stripe 0. The Down writes each counter's
+-- sum over its stripes as stripe -1, deletes the stripes, then restores the old key.
+-- One ALTER each way, so InnoDB rebuilds the table once.
+
+-- +goose Up
+ALTER TABLE user_task_daily_stats ADD COLUMN stripe INT NOT NULL DEFAULT 0, DROP PRIMARY KEY,
+    ADD PRIMARY KEY (tenant_id, stat_day, workflow_definition_id, metric, bucket, stripe);
+
+-- +goose Down
+INSERT INTO user_task_daily_stats (tenant_id, stat_day, workflow_definition_id, metric, bucket, workflow_definition_name, event_count, updated_at, stripe)
+    SELECT tenant_id, stat_day, workflow_definition_id, metric, bucket, MAX(workflow_definition_name), SUM(event_count), MAX(updated_at), -1
+    FROM user_task_daily_stats GROUP BY tenant_id, stat_day, workflow_definition_id, metric, bucket;
+DELETE FROM user_task_daily_stats WHERE stripe <> -1;
+ALTER TABLE user_task_daily_stats DROP PRIMARY KEY, DROP COLUMN stripe,
+    ADD PRIMARY KEY (tenant_id, stat_day, workflow_definition_id, metric, bucket);
