@@ -16,7 +16,7 @@ import (
 
 // TestContractMongo runs the store contract suite (repository/storetest) on the document store:
 // the embedded FerretDB, or the MongoDB at USERTASKS_TEST_MONGODB_URL. The store has the task
-// aggregate only (storetest.Tasks); every case that needs more is reported "not applicable on
+// aggregate (storetest.Tasks) and the groups asserted below; every case that needs more is reported "not applicable on
 // MongoDB: <case> — not built on the document store yet", and the cases that need an option or a
 // storage hook the document store cannot honour are reported with their own reason.
 func TestContractMongo(t *testing.T) {
@@ -27,6 +27,7 @@ func TestContractMongo(t *testing.T) {
 var (
 	_ storetest.Tasks       = (*Store)(nil)
 	_ storetest.Counters    = (*Store)(nil)
+	_ storetest.Dashboards  = (*Store)(nil)
 	_ storetest.WebSessions = (*Store)(nil)
 	_ storetest.SavedViews  = (*Store)(nil)
 	_ storetest.Workers     = (*Store)(nil)

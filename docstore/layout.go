@@ -59,7 +59,8 @@ type Collection struct {
 // (docs/document-store.md, "Schema"): a table embedded in the aggregate has no collection and
 // its non-unique indexes become multikey indexes of the aggregate; every other table has its
 // collection with its indexes under the same names (a single-column primary key is _id, a
-// composite one the unique index pk_<table>). The claim collection is the document store's own.
+// composite one the unique index pk_<table>). The claim and daily count collections are the
+// document store's own.
 func Layout(schema []logical.Table) ([]Collection, error) {
 	var out []Collection
 	var onAggregate []Index
@@ -94,7 +95,7 @@ func Layout(schema []logical.Table) ([]Collection, error) {
 	}
 	out[i].Indexes = append(out[i].Indexes, onAggregate...)
 	out[i].Indexes = append(out[i].Indexes, relayIndex)
-	out = append(out, Collection{Name: ClaimCollection})
+	out = append(out, Collection{Name: ClaimCollection}, Collection{Name: DailyCountCollection, Indexes: []Index{dailyCountIndex}})
 	for _, c := range out {
 		if err := distinct(c); err != nil {
 			return nil, err

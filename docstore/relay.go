@@ -110,6 +110,8 @@ func (s *Store) applyEffect(ctx context.Context, d *taskDoc, e effectDoc) error 
 		return s.settleResumptions(ctx, d.TenantID, d.ID, e.Exclude, e.CreatedAt)
 	case effectReleasePlace:
 		return s.releasePlace(ctx, d.TenantID, d.ID)
+	case effectCountDaily:
+		return s.applyCountDaily(ctx, d, e.Count)
 	}
 	return &models.CorruptError{TaskID: d.ID, Reason: "unknown pending effect " + e.Kind}
 }

@@ -50,6 +50,8 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		if err != nil {
 			return models.Task{}, false, err
 		}
+		// The daily rollup counts the creation once the relay applies this effect.
+		d.PendingEffects = append(d.PendingEffects, countDaily(t, models.MetricCreated, 0, now))
 		if err := s.queue(d, &change); err != nil {
 			return models.Task{}, false, err
 		}

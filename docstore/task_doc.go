@@ -189,6 +189,8 @@ type effectDoc struct {
 	Kind      string    `bson:"kind"`
 	Exclude   []string  `bson:"exclude"`
 	CreatedAt time.Time `bson:"created_at"`
+	// Count is what a count-daily effect counts (daily_stats.go).
+	Count *dailyCountDoc `bson:"count,omitempty"`
 }
 
 // claimDoc is a version claim (user_task_claims): the writer that inserts it alone may write

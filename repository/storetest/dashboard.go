@@ -18,7 +18,7 @@ import (
 // kept per tenant.
 func testDashboard(t *testing.T, h Harness) {
 	t.Run("RollupCountsEachCommittedChangeOnce", func(t *testing.T) {
-		s := openAs[dashboardStore](t, h, Options{})
+		s := openAs[dashboardCountStore](t, h, Options{})
 		ann := queryActor("t1", "ann", false)
 		due := time.Now().UTC().Add(48 * time.Hour)
 		done := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}, DueAt: &due, WorkflowDef: "loan"})
@@ -115,7 +115,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("RollupCountsConcurrentFirstCreationsExactly", func(t *testing.T) {
-		s := openAs[dashboardStore](t, h, Options{})
+		s := openAs[dashboardCountStore](t, h, Options{})
 		const n = 8
 		errs := make(chan error, n)
 		for i := 0; i < n; i++ {
@@ -142,7 +142,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("CountsAreTheTenantsOwn", func(t *testing.T) {
-		s := openAs[dashboardStore](t, h, Options{})
+		s := openAs[dashboardCountStore](t, h, Options{})
 		ben, cy := User("t1", "ben"), User("t1", "cy")
 		old := time.Now().UTC().Add(-5 * time.Hour)
 		CreateTask(t, s, TaskOpts{Assignee: &ben, IsOverdue: true})
@@ -183,7 +183,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("BacklogCountsPendingResumptions", func(t *testing.T) {
-		s := openAs[dashboardStore](t, h, Options{})
+		s := openAs[dashboardCountStore](t, h, Options{})
 		ann := queryActor("t1", "ann", false)
 		a := User("t1", "ann")
 		task := CreateTask(t, s, TaskOpts{Assignee: &a})
@@ -272,7 +272,7 @@ func testDashboard(t *testing.T, h Harness) {
 }
 
 // rollupTotals sums a tenant's rollup counters per metric over all days, from the per-day sums.
-func rollupTotals(t *testing.T, s dashboardStore, tenant string) map[string]int64 {
+func rollupTotals(t *testing.T, s dashboardCountStore, tenant string) map[string]int64 {
 	t.Helper()
 	r, err := s.DailyRollup(ctx(t), tenant, "0000-01-01")
 	if err != nil {

@@ -165,6 +165,10 @@ type (
 		Dashboards
 		Workers
 	}
+	dashboardCountStore interface {
+		Tasks
+		Dashboards
+	}
 	leaseStore interface {
 		Tasks
 		Resumptions
