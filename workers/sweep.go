@@ -16,6 +16,16 @@ type SweepStore interface {
 	DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error)
 }
 
+// RollupFolder is a store whose daily rollup keeps stripes that a closed day no longer needs
+// (repository.Store.FoldDailyStats); the due sweep folds them, at most once per FoldEvery.
+type RollupFolder interface {
+	FoldDailyStats(ctx context.Context) (int, error)
+}
+
+// FoldEvery is how often the due sweep folds the rollup's closed days: a day closes once a day,
+// so an hourly pass keeps the dashboard's reads at one row per counter but for the last days.
+const FoldEvery = time.Hour
+
 // SweepLease is the name of the due sweep's lease.
 const SweepLease = "due-sweep"
 
@@ -33,9 +43,10 @@ type SweepOptions struct {
 // is a revision compare-and-swap, a task another node or a person changed meanwhile is skipped,
 // never written twice.
 type DueSweeper struct {
-	store SweepStore
-	o     SweepOptions
-	log   *slog.Logger
+	store    SweepStore
+	o        SweepOptions
+	log      *slog.Logger
+	lastFold time.Time // of this process; a new process folds on its first sweep
 }
 
 // NewDueSweeper builds a DueSweeper.
@@ -67,6 +78,8 @@ type SweepCounts struct {
 type SweepResult struct {
 	SweepCounts
 	Busy bool // another node holds the sweep's lease; nothing was done
+	// FoldedStats counts the rollup's stripe rows of closed days folded into one (RollupFolder).
+	FoldedStats int
 	// Tenants holds each tenant's share of the counts (tenants without any are left out).
 	Tenants map[string]SweepCounts
 }
@@ -108,10 +121,28 @@ func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 		if res.TimedOut+res.Overdue+res.Skipped > 0 {
 			s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped)
 		}
-		return nil
+		return s.fold(ctx, &res)
 	})
 	res.Busy = !held && err == nil
 	return res, err
+}
+
+// fold folds the rollup's closed days when the store keeps stripes and FoldEvery has passed.
+func (s *DueSweeper) fold(ctx context.Context, res *SweepResult) error {
+	folder, ok := s.store.(RollupFolder)
+	if !ok || (!s.lastFold.IsZero() && time.Since(s.lastFold) < FoldEvery) {
+		return nil
+	}
+	n, err := folder.FoldDailyStats(ctx)
+	if err != nil {
+		return err
+	}
+	s.lastFold = time.Now()
+	res.FoldedStats = n
+	if n > 0 {
+		s.log.Info("daily rollup folded", "stripeRows", n)
+	}
+	return nil
 }
 
 // sweep applies the due transition to one task. Conflicts and refusals are skipped; only a

@@ -2,6 +2,7 @@ package workers_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -67,5 +68,41 @@ func TestSweepRacingNodesWriteOnce(t *testing.T) {
 			t.Errorf("results %+v: %d changes, want 40", results, done)
 		}
 		t.Logf("%s: sweeper a %+v, sweeper b %+v", db.name, results[0], results[1])
+	})
+}
+
+// The due sweep folds the rollup's closed days (RollupFolder), once per FoldEvery per process.
+func TestSweepFoldsTheRollupsClosedDays(t *testing.T) {
+	wkProviders(t, func(t *testing.T, db wkDB) {
+		s := db.open(t, nil)
+		now, _ := s.Now(t.Context())
+		closed := now.Add(-72 * time.Hour).UTC().Format(time.DateOnly)
+		conn, err := s.DB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stripe := range []int{0, 5, 11} {
+			_, err := conn.ExecContext(t.Context(), fmt.Sprintf("INSERT INTO user_task_daily_stats (tenant_id, stat_day, "+
+				"workflow_definition_id, metric, bucket, stripe, event_count, updated_at) "+
+				"VALUES ('t1', '%s', 'loan', 'claimed', 0, %d, 2, '2026-01-01 00:00:00')", closed, stripe))
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		log, _ := wkLogger(t)
+		sweeper := workers.NewDueSweeper(&wkNode{Store: s}, workers.SweepOptions{Logger: log})
+		for i, want := range []int{2, 0} {
+			res, err := sweeper.RunOnce(t.Context())
+			if err != nil || res.FoldedStats != want {
+				t.Fatalf("sweep %d folded %d stripe rows (%v), want %d", i, res.FoldedStats, err, want)
+			}
+		}
+		var rows, sum int
+		if err := conn.QueryRowContext(t.Context(), "SELECT COUNT(*), SUM(event_count) FROM user_task_daily_stats").Scan(&rows, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if rows != 1 || sum != 6 {
+			t.Fatalf("%d rollup rows summing to %d after the fold, want 1 summing to 6", rows, sum)
+		}
 	})
 }

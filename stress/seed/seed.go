@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/repository"
 )
 
 // Tenant is one tenant to load: its name and how many tasks of each kind.
@@ -221,12 +222,17 @@ func newGenerator(tenant string, open, terminal, stripes int, now time.Time, see
 }
 
 // count adds one to the rollup counter of a change of task id, on the stripe the store would
-// pick for the task (migration 00012, repository/daily_stats.go: FNV-1a of the id).
+// pick for the task (migration 00012, repository/daily_stats.go: FNV-1a of the id), or on
+// stripe 0 for a day the due sweep has folded already (repository.FoldDailyStatsAfter).
 func (g *generator) count(at time.Time, id, wf, metric string, bucket int) {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(id))
 	stripe := int(h.Sum32() % uint32(g.stripes))
-	g.stats[statKey{at.UTC().Format(time.DateOnly), wf, metric, bucket, stripe}]++
+	day := at.UTC().Format(time.DateOnly)
+	if day <= g.now.Add(-repository.FoldDailyStatsAfter).AddDate(0, 0, -1).UTC().Format(time.DateOnly) {
+		stripe = 0
+	}
+	g.stats[statKey{day, wf, metric, bucket, stripe}]++
 }
 
 // pick returns the index of the weight w falls under.
