@@ -25,9 +25,13 @@ func TestContractMongo(t *testing.T) {
 
 // The document store is the suite's core, and the groups below.
 var (
-	_ storetest.Tasks      = (*Store)(nil)
-	_ storetest.Counters   = (*Store)(nil)
-	_ storetest.Dashboards = (*Store)(nil)
+	_ storetest.Tasks       = (*Store)(nil)
+	_ storetest.Counters    = (*Store)(nil)
+	_ storetest.Dashboards  = (*Store)(nil)
+	_ storetest.WebSessions = (*Store)(nil)
+	_ storetest.SavedViews  = (*Store)(nil)
+	_ storetest.Workers     = (*Store)(nil)
+	_ storetest.Resumptions = (*Store)(nil)
 )
 
 func mongoHarness() storetest.Harness {
@@ -52,6 +56,8 @@ func mongoHarness() storetest.Harness {
 		Tamper: func(t *testing.T, st storetest.Tasks, what storetest.Tampering, args ...any) error {
 			return tamper(t, contractStore(t, st), what, args...)
 		},
+		CountRecords:    countRecords,
+		CountContaining: countContaining,
 		CounterStripes: func(t *testing.T, st storetest.Tasks, tenant string) []int {
 			return counterStripes(t, contractStore(t, st), tenant)
 		},
@@ -126,6 +132,8 @@ func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error
 			t.Fatalf("tamper %s: %v", what, err)
 		}
 		return updateTask(ctx, t, s, args[1], bson.D{{Key: "instructions_enc", Value: from.InstructionsEnc}})
+	case what == storetest.MoveRefreshToken:
+		return moveRefreshToken(t, s, args[0], args[1])
 	case what == storetest.CorruptCandidateStatus:
 		return errors.New("the document store keeps no status copy on its candidates (known difference)")
 	case what == storetest.CounterOnStripeZero:
