@@ -27,6 +27,10 @@ var (
 	_ storetest.Tasks          = (*Store)(nil)
 	_ storetest.Counters       = (*Store)(nil)
 	_ storetest.Dashboards     = (*Store)(nil)
+	_ storetest.WebSessions    = (*Store)(nil)
+	_ storetest.SavedViews     = (*Store)(nil)
+	_ storetest.Workers        = (*Store)(nil)
+	_ storetest.Resumptions    = (*Store)(nil)
 	_ storetest.Health         = (*Store)(nil)
 	_ storetest.Lists          = (*Store)(nil)
 	_ storetest.ChangeNotifier = (*Store)(nil)
@@ -54,6 +58,8 @@ func mongoHarness() storetest.Harness {
 		Tamper: func(t *testing.T, st storetest.Tasks, what storetest.Tampering, args ...any) error {
 			return tamper(t, contractStore(t, st), what, args...)
 		},
+		CountRecords:    countRecords,
+		CountContaining: countContaining,
 		CounterStripes: func(t *testing.T, st storetest.Tasks, tenant string) []int {
 			return counterStripes(t, contractStore(t, st), tenant)
 		},
@@ -121,6 +127,8 @@ func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error
 			t.Fatalf("tamper %s: %v", what, err)
 		}
 		return updateTask(ctx, t, s, args[1], bson.D{{Key: "instructions_enc", Value: from.InstructionsEnc}})
+	case what == storetest.MoveRefreshToken:
+		return moveRefreshToken(t, s, args[0], args[1])
 	case what == storetest.CorruptCandidateStatus:
 		return errors.New("the document store keeps no status copy on its candidates (known difference)")
 	case what == storetest.CounterOnStripeZero:

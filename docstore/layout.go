@@ -34,6 +34,13 @@ var alsoOnAggregate = map[string]string{
 // relayIndex serves the relay: aggregates with entries waiting to move to their collections.
 var relayIndex = Index{Name: "ix_tasks_relay", Keys: []string{"relay_due"}}
 
+// ownIndexes are the document store's own indexes of collections the logical schema lists,
+// for invariants SQL keeps with a transaction: a saved view holds one of its owner's numbered
+// slots, so the per-owner cap holds without one (saved_view.go).
+var ownIndexes = map[string][]Index{
+	"user_task_saved_views": {{Name: "ux_saved_views_slot", Keys: []string{"tenant_id", "owner_provider", "owner_type", "owner_id", "slot"}, Unique: true}},
+}
+
 // Index is one index of a collection: its name, its key fields in order (ascending) and whether
 // it is unique.
 type Index struct {
@@ -79,6 +86,7 @@ func Layout(schema []logical.Table) ([]Collection, error) {
 				onAggregate = append(onAggregate, Index{Name: ix.Name, Keys: embeddedKeys(field, ix.Columns)})
 			}
 		}
+		c.Indexes = append(c.Indexes, ownIndexes[t.Name]...)
 		out = append(out, c)
 	}
 	i := slices.IndexFunc(out, func(c Collection) bool { return c.Name == Aggregate })

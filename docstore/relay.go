@@ -107,16 +107,7 @@ func (s *Store) insertOnce(ctx context.Context, collection string, doc any) erro
 func (s *Store) applyEffect(ctx context.Context, d *taskDoc, e effectDoc) error {
 	switch e.Kind {
 	case effectSettleResumptions:
-		exclude := bson.A{}
-		for _, id := range e.Exclude {
-			exclude = append(exclude, id)
-		}
-		_, err := s.db.Collection(resumptionCollection).UpdateMany(ctx,
-			bson.D{{Key: "tenant_id", Value: d.TenantID}, {Key: "task_id", Value: d.ID},
-				{Key: "state", Value: string(models.DeliveryPending)}, {Key: "_id", Value: bson.D{{Key: "$nin", Value: exclude}}}},
-			bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(models.DeliverySettled)}, {Key: "updated_at", Value: e.CreatedAt},
-				{Key: "lease_owner", Value: nil}, {Key: "lease_token", Value: nil}, {Key: "lease_expires_at", Value: nil}}}})
-		return translate(err)
+		return s.settleResumptions(ctx, d.TenantID, d.ID, e.Exclude, e.CreatedAt)
 	case effectReleasePlace:
 		return s.releasePlace(ctx, d.TenantID, d.ID)
 	case effectCountDaily:

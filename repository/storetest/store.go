@@ -199,7 +199,6 @@ type (
 	}
 	savedViewStore interface {
 		Tasks
-		Lists
 		SavedViews
 	}
 	webStore interface {

@@ -1,0 +1,402 @@
+package docstore
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"usertasks/keyring"
+	"usertasks/models"
+)
+
+// Browser sessions (SPEC 5.4) as documents of user_task_web_sessions, _id the id hash (the raw
+// id never reaches the store). Every expiry is decided with the database clock (Now), and the
+// refresh and ID tokens are sealed as the SQL store seals them: the key ring, with the id hash
+// and the field as associated data. A session is written by its requests' touches and by
+// identity refreshes at the same time, so every update is a claimed write (doc_claim.go).
+
+const webSessionCollection = "user_task_web_sessions"
+
+// The sealed fields of an OIDC session, named as the SQL columns (their associated data).
+const (
+	fieldRefreshToken = "refresh_token_enc"
+	fieldIDToken      = "id_token_enc"
+)
+
+// webSessionTouchEvery is how stale last_seen_at may get before a read moves it forward, as on SQL.
+const webSessionTouchEvery = time.Minute
+
+type webSessionDoc struct {
+	IDHash             string    `bson:"_id"`
+	TenantID           string    `bson:"tenant_id"`
+	SubjectProvider    string    `bson:"subject_provider"`
+	SubjectID          string    `bson:"subject_id"`
+	DisplayName        *string   `bson:"display_name"`
+	GroupsJSON         string    `bson:"groups_json"`
+	PermissionsJSON    string    `bson:"permissions_json"`
+	IsManager          bool      `bson:"is_manager"`
+	Via                string    `bson:"via"`
+	RefreshTokenEnc    *string   `bson:"refresh_token_enc"`
+	TimeZone           *string   `bson:"time_zone"`
+	IdleTimeoutSeconds int       `bson:"idle_timeout_seconds"`
+	CreatedAt          time.Time `bson:"created_at"`
+	LastSeenAt         time.Time `bson:"last_seen_at"`
+	RefreshedAt        time.Time `bson:"refreshed_at"`
+	ExpiresAt          time.Time `bson:"expires_at"`
+	IdleExpiresAt      time.Time `bson:"idle_expires_at"`
+	IDTokenEnc         *string   `bson:"id_token_enc"`
+	Version            int64     `bson:"version"`
+}
+
+func (s *Store) webSessions() *mongo.Collection { return s.db.Collection(webSessionCollection) }
+
+func webSessionRef(d *webSessionDoc) docRef {
+	return docRef{coll: webSessionCollection, id: d.IDHash, tenant: d.TenantID, key: "web-session:" + d.IDHash}
+}
+
+// CreateWebSession stores a new session for ws.IDHash, its clock starting now (the database's),
+// and returns it as stored.
+func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error) {
+	if err := checkWebSession(ws, lifetime); err != nil {
+		return models.WebSession{}, err
+	}
+	now, err := s.Now(ctx)
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
+	ws.ExpiresAt = now.Add(lifetime)
+	ws.IdleExpiresAt = idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+	d, err := s.webSessionDocOf(&ws)
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	if _, err := s.webSessions().InsertOne(ctx, d); err != nil {
+		if mongo.IsDuplicateKeyError(err) {
+			return models.WebSession{}, fmt.Errorf("docstore: a web session with this id hash exists already")
+		}
+		return models.WebSession{}, translate(err)
+	}
+	return ws, nil
+}
+
+// WebSession returns the live session with that id hash; an unknown, expired or idle one is
+// models.ErrNotFound. A read more than a minute after the last one moves last_seen_at and the
+// idle expiry forward; of concurrent reads, the one that claims the write moves it.
+func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSession, error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	d, err := s.liveWebSession(ctx, idHash, now)
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	ws, err := s.webSessionOf(d)
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	ws.Now = now
+	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
+		return ws, nil
+	}
+	idle := idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+	err = s.claimedSet(ctx, webSessionRef(d), d.Version,
+		bson.D{{Key: "last_seen_at", Value: now}, {Key: "idle_expires_at", Value: idle}}, now)
+	switch {
+	case err == nil:
+		ws.LastSeenAt, ws.IdleExpiresAt = now, idle
+	case errors.Is(err, errClaimLost):
+		// Another request wrote the session meanwhile (its touch, or a refresh): as on SQL, one
+		// touch is enough.
+	default:
+		return models.WebSession{}, err
+	}
+	return ws, nil
+}
+
+// liveWebSession reads the session with that id hash while it is live at now.
+func (s *Store) liveWebSession(ctx context.Context, idHash string, now time.Time) (*webSessionDoc, error) {
+	if !isSessionHash(idHash) {
+		return nil, models.ErrNotFound
+	}
+	var d webSessionDoc
+	err := s.webSessions().FindOne(ctx, bson.D{{Key: "_id", Value: idHash},
+		{Key: "expires_at", Value: bson.D{{Key: "$gt", Value: now}}},
+		{Key: "idle_expires_at", Value: bson.D{{Key: "$gt", Value: now}}}}).Decode(&d)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return &d, nil
+}
+
+// updateLiveWebSession applies what change sets to the live session with that id hash, under a
+// claimed write, re-reading after a lost claim. change may refuse the session (not found).
+func (s *Store) updateLiveWebSession(ctx context.Context, idHash string, change func(d *webSessionDoc, now time.Time) (bson.D, error)) error {
+	return retryClaimed(ctx, func() error {
+		now, err := s.Now(ctx)
+		if err != nil {
+			return err
+		}
+		d, err := s.liveWebSession(ctx, idHash, now)
+		if err != nil {
+			return err
+		}
+		set, err := change(d, now)
+		if err != nil {
+			return err
+		}
+		return s.claimedSet(ctx, webSessionRef(d), d.Version, set, now)
+	})
+}
+
+// DeleteWebSession ends one session (logout). Ending one that is already gone is no error.
+func (s *Store) DeleteWebSession(ctx context.Context, idHash string) error {
+	_, err := s.webSessions().DeleteOne(ctx, bson.D{{Key: "_id", Value: idHash}})
+	return translate(err)
+}
+
+// EndWebSession ends one session and returns it as it was, tokens included, for the sign-out at
+// the identity provider: one past its expiry too. No session is models.ErrNotFound; a token that
+// no longer opens is left empty, and the session goes all the same.
+func (s *Store) EndWebSession(ctx context.Context, idHash string) (models.WebSession, error) {
+	ended, err := s.endWebSessions(ctx, bson.D{{Key: "_id", Value: idHash}})
+	if err != nil {
+		return models.WebSession{}, err
+	}
+	if len(ended) == 0 {
+		return models.WebSession{}, models.ErrNotFound
+	}
+	return ended[0], nil
+}
+
+// EndSubjectWebSessions ends every session of one person in one tenant ("sign out everywhere")
+// and returns them as EndWebSession does (index ix_web_sessions_subject). A session started
+// while this runs may stay: the read and the deletes are separate steps, as they are one
+// statement each on SQL.
+func (s *Store) EndSubjectWebSessions(ctx context.Context, tenant, provider, subject string) ([]models.WebSession, error) {
+	return s.endWebSessions(ctx, bson.D{{Key: "tenant_id", Value: tenant},
+		{Key: "subject_provider", Value: provider}, {Key: "subject_id", Value: subject}})
+}
+
+// endWebSessions reads the sessions filter selects and deletes each one it read; only the
+// sessions this call deleted are returned, so two concurrent ends never both return one.
+func (s *Store) endWebSessions(ctx context.Context, filter bson.D) ([]models.WebSession, error) {
+	var docs []webSessionDoc
+	if err := s.findAll(ctx, webSessionCollection, filter, options.Find().SetLimit(1000), &docs); err != nil {
+		return nil, err
+	}
+	ended := make([]models.WebSession, 0, len(docs))
+	for i := range docs {
+		res, err := s.webSessions().DeleteOne(ctx, bson.D{{Key: "_id", Value: docs[i].IDHash}})
+		if err != nil {
+			return nil, translate(err)
+		}
+		if res.DeletedCount == 0 {
+			continue
+		}
+		ws, err := s.webSessionOf(&docs[i])
+		if err != nil {
+			// Undecodable identity or tokens: the session ends without them.
+			ws = models.WebSession{IDHash: docs[i].IDHash, Via: docs[i].Via}
+		}
+		ended = append(ended, ws)
+	}
+	return ended, nil
+}
+
+// SetWebSessionTimeZone stores the browser's IANA zone name on a live session. An ended session
+// is models.ErrNotFound.
+func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error {
+	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
+		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
+	}
+	return s.updateLiveWebSession(ctx, idHash, func(*webSessionDoc, time.Time) (bson.D, error) {
+		return bson.D{{Key: "time_zone", Value: zone}}, nil
+	})
+}
+
+// UpdateWebSessionIdentity stores a re-read identity on a live session of the same person and
+// marks it refreshed now; a non-empty token replaces the stored one. An ended session, or one of
+// another person, is models.ErrNotFound.
+func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
+	if err := checkWebIdentity(id); err != nil {
+		return err
+	}
+	groups, perms, err := identityJSON(id)
+	if err != nil {
+		return err
+	}
+	return s.updateLiveWebSession(ctx, idHash, func(d *webSessionDoc, now time.Time) (bson.D, error) {
+		if d.TenantID != id.Tenant || d.SubjectProvider != id.Provider || d.SubjectID != id.Subject {
+			return nil, models.ErrNotFound
+		}
+		set := bson.D{{Key: "display_name", Value: opt(truncateRunes(id.DisplayName, models.MaxDisplayNameLength))},
+			{Key: "groups_json", Value: groups}, {Key: "permissions_json", Value: perms},
+			{Key: "is_manager", Value: id.Manager}, {Key: "refreshed_at", Value: now}}
+		for _, t := range []struct{ field, value string }{{fieldRefreshToken, tokens.Refresh}, {fieldIDToken, tokens.ID}} {
+			if t.value == "" {
+				continue
+			}
+			sealed, err := s.seal(idHash, t.field, []byte(t.value))
+			if err != nil {
+				return nil, err
+			}
+			set = append(set, bson.E{Key: t.field, Value: sealed})
+		}
+		return set, nil
+	})
+}
+
+// PurgeWebSessions deletes the sessions past their absolute or idle expiry and reports how many
+// went: one delete per expiry index (ix_web_sessions_expiry, ix_web_sessions_idle), as on SQL.
+func (s *Store) PurgeWebSessions(ctx context.Context) (int64, error) {
+	now, err := s.Now(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, field := range []string{"expires_at", "idle_expires_at"} {
+		res, err := s.webSessions().DeleteMany(ctx, bson.D{{Key: field, Value: bson.D{{Key: "$lte", Value: now}}}})
+		if err != nil {
+			return n, translate(err)
+		}
+		n += res.DeletedCount
+	}
+	return n, nil
+}
+
+// idleExpiry is when a session seen at now ends without another request: never past its
+// absolute expiry.
+func idleExpiry(now time.Time, idle time.Duration, expires time.Time) time.Time {
+	if t := now.Add(idle); t.Before(expires) {
+		return t
+	}
+	return expires
+}
+
+func checkWebSession(ws models.WebSession, lifetime time.Duration) error {
+	if !isSessionHash(ws.IDHash) {
+		return errors.New("docstore: a web session id hash is 64 hex digits")
+	}
+	if ws.Via != models.WebViaDev && ws.Via != models.WebViaOIDC {
+		return fmt.Errorf("docstore: unknown web session sign-in %q", ws.Via)
+	}
+	if lifetime <= 0 || ws.IdleTimeout < time.Second {
+		return errors.New("docstore: a web session needs a lifetime and an idle timeout")
+	}
+	return checkWebIdentity(ws.WebIdentity)
+}
+
+// checkWebIdentity refuses identities the logical fields cannot hold, as the SQL store does.
+func checkWebIdentity(id models.WebIdentity) error {
+	switch {
+	case id.Tenant == "" || len(id.Tenant) > models.MaxTenantLength:
+		return models.InvalidField("tenant", fmt.Sprintf("must have 1 to %d characters", models.MaxTenantLength))
+	case id.Provider == "" || len(id.Provider) > models.MaxProviderLength:
+		return models.InvalidField("provider", fmt.Sprintf("must have 1 to %d characters", models.MaxProviderLength))
+	case id.Subject == "" || len(id.Subject) > models.MaxParticipantIDLength:
+		return models.InvalidField("subject", fmt.Sprintf("must have 1 to %d characters", models.MaxParticipantIDLength))
+	}
+	return nil
+}
+
+// identityJSON encodes groups and permissions as JSON arrays, as the SQL columns hold them.
+func identityJSON(id models.WebIdentity) (groups, perms string, err error) {
+	enc := func(field string, v []string) (string, error) {
+		if v == nil {
+			v = []string{}
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		if len(b) > models.MaxWebIdentityBytes {
+			return "", models.InvalidField(field, fmt.Sprintf("must fit in %d bytes as JSON", models.MaxWebIdentityBytes))
+		}
+		return string(b), nil
+	}
+	if groups, err = enc("groups", id.Groups); err != nil {
+		return "", "", err
+	}
+	perms, err = enc("permissions", id.Permissions)
+	return groups, perms, err
+}
+
+func (s *Store) webSessionDocOf(ws *models.WebSession) (*webSessionDoc, error) {
+	groups, perms, err := identityJSON(ws.WebIdentity)
+	if err != nil {
+		return nil, err
+	}
+	d := &webSessionDoc{
+		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
+		DisplayName: opt(truncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
+		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
+		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
+		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
+	}
+	if d.RefreshTokenEnc, err = s.seal(ws.IDHash, fieldRefreshToken, []byte(ws.RefreshToken)); err != nil {
+		return nil, err
+	}
+	d.IDTokenEnc, err = s.seal(ws.IDHash, fieldIDToken, []byte(ws.IDToken))
+	return d, err
+}
+
+func (s *Store) webSessionOf(d *webSessionDoc) (models.WebSession, error) {
+	ws := models.WebSession{
+		IDHash: d.IDHash,
+		WebIdentity: models.WebIdentity{Tenant: d.TenantID, Provider: d.SubjectProvider, Subject: d.SubjectID,
+			DisplayName: str(d.DisplayName), Manager: d.IsManager},
+		Via: d.Via, TimeZone: str(d.TimeZone), IdleTimeout: time.Duration(d.IdleTimeoutSeconds) * time.Second,
+		CreatedAt: utc(d.CreatedAt), LastSeenAt: utc(d.LastSeenAt), RefreshedAt: utc(d.RefreshedAt),
+		ExpiresAt: utc(d.ExpiresAt), IdleExpiresAt: utc(d.IdleExpiresAt),
+	}
+	if json.Unmarshal([]byte(d.GroupsJSON), &ws.Groups) != nil || json.Unmarshal([]byte(d.PermissionsJSON), &ws.Permissions) != nil {
+		return models.WebSession{}, fmt.Errorf("%w: a web session's groups or permissions do not decode", models.ErrCorrupt)
+	}
+	var err error
+	if ws.RefreshToken, err = s.openWebSessionToken(d.IDHash, fieldRefreshToken, d.RefreshTokenEnc); err != nil {
+		return models.WebSession{}, err
+	}
+	if ws.IDToken, err = s.openWebSessionToken(d.IDHash, fieldIDToken, d.IDTokenEnc); err != nil {
+		return models.WebSession{}, err
+	}
+	return ws, nil
+}
+
+// openWebSessionToken opens a sealed token of a session; "" when none is stored.
+func (s *Store) openWebSessionToken(idHash, field string, sealed *string) (string, error) {
+	if sealed == nil || *sealed == "" {
+		return "", nil
+	}
+	plain, err := s.keys.Open(*sealed, aad(idHash, field))
+	if errors.Is(err, keyring.ErrUndecodable) {
+		return "", fmt.Errorf("%w: a web session's %s does not decrypt", models.ErrCorrupt, field)
+	}
+	if err != nil {
+		return "", err
+	}
+	return string(plain), nil
+}
+
+// isSessionHash reports whether h is a session's id hash: 64 hex digits.
+func isSessionHash(h string) bool {
+	b, err := hex.DecodeString(h)
+	return err == nil && len(b) == 32
+}
+
+// truncateRunes shortens s to at most n characters (display names are shown, not matched).
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}

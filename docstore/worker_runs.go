@@ -1,0 +1,127 @@
+package docstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"usertasks/models"
+)
+
+// Worker runs as documents of user_task_worker_runs: every node records its background
+// workers' runs, and recording a run deletes what lies beyond the latest KeepWorkerRuns of its
+// tenant and worker (index ix_worker_runs_latest), as on SQL. Runs are inserted, never updated;
+// two nodes pruning at once delete the same documents, which is harmless.
+
+const workerRunCollection = "user_task_worker_runs"
+
+// KeepWorkerRuns is how many runs are kept per tenant and worker, as on SQL.
+const KeepWorkerRuns = 20
+
+// maxCountsJSON is the logical counts_json length.
+const maxCountsJSON = 1000
+
+type workerRunDoc struct {
+	ID         string    `bson:"_id"`
+	Worker     string    `bson:"worker"`
+	TenantID   string    `bson:"tenant_id"`
+	StartedAt  time.Time `bson:"started_at"`
+	FinishedAt time.Time `bson:"finished_at"`
+	CountsJSON string    `bson:"counts_json"`
+	ErrorCode  *string   `bson:"error_code"`
+}
+
+// RecordWorkerRuns stores finished runs: each finishes at the database's now and started its
+// Elapsed before. A run over the bounds is refused before anything is stored. Without a
+// transaction, a failure of the database half-way leaves the runs before it stored (each
+// is a finished run of its own; nothing depends on them being stored together).
+func (s *Store) RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error {
+	docs := make([]workerRunDoc, 0, len(runs))
+	elapsed := make([]time.Duration, 0, len(runs))
+	for _, r := range runs {
+		if r.Worker == "" || r.Tenant == "" || len(r.Worker) > 32 || len(r.Tenant) > 64 || len(r.ErrorCode) > 64 || r.Elapsed < 0 {
+			return fmt.Errorf("docstore: worker run %q of tenant %q is malformed", r.Worker, r.Tenant)
+		}
+		if len(r.Counts) > models.MaxWorkerRunCounts {
+			return fmt.Errorf("docstore: worker run %q has %d counts, at most %d", r.Worker, len(r.Counts), models.MaxWorkerRunCounts)
+		}
+		counts := r.Counts
+		if counts == nil {
+			counts = map[string]int{}
+		}
+		raw, err := json.Marshal(counts) // map keys come out sorted
+		if err != nil {
+			return err
+		}
+		if len(raw) > maxCountsJSON {
+			return fmt.Errorf("docstore: worker run %q counts exceed %d bytes", r.Worker, maxCountsJSON)
+		}
+		docs = append(docs, workerRunDoc{ID: models.NewID(), Worker: string(r.Worker), TenantID: r.Tenant,
+			CountsJSON: string(raw), ErrorCode: opt(r.ErrorCode)})
+		elapsed = append(elapsed, r.Elapsed)
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	now, err := s.Now(ctx)
+	if err != nil {
+		return err
+	}
+	for i := range docs {
+		docs[i].FinishedAt = now
+		docs[i].StartedAt = utc(now.Add(-elapsed[i]))
+		if _, err := s.db.Collection(workerRunCollection).InsertOne(ctx, docs[i]); err != nil {
+			return translate(err)
+		}
+		if err := s.pruneWorkerRuns(ctx, docs[i].TenantID, docs[i].Worker); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// latestRuns sorts a tenant's runs of one worker newest first (ties in time broken by the
+// time-ordered id), as ix_worker_runs_latest serves them.
+var latestRuns = bson.D{{Key: "started_at", Value: -1}, {Key: "_id", Value: -1}}
+
+// pruneWorkerRuns deletes the runs of tenant and worker beyond the latest KeepWorkerRuns.
+func (s *Store) pruneWorkerRuns(ctx context.Context, tenant, worker string) error {
+	var old []struct {
+		ID string `bson:"_id"`
+	}
+	filter := bson.D{{Key: "tenant_id", Value: tenant}, {Key: "worker", Value: worker}}
+	opts := options.Find().SetSort(latestRuns).SetSkip(KeepWorkerRuns).SetLimit(500).SetProjection(bson.D{{Key: "_id", Value: 1}})
+	if err := s.findAll(ctx, workerRunCollection, filter, opts, &old); err != nil || len(old) == 0 {
+		return err
+	}
+	ids := make(bson.A, 0, len(old))
+	for _, o := range old {
+		ids = append(ids, o.ID)
+	}
+	_, err := s.db.Collection(workerRunCollection).DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+	return translate(err)
+}
+
+// WorkerRuns returns the latest runs (at most limit, newest first) of worker for tenant.
+func (s *Store) WorkerRuns(ctx context.Context, tenant string, worker models.Worker, limit int) ([]models.WorkerRun, error) {
+	limit = min(max(limit, 1), KeepWorkerRuns)
+	var docs []workerRunDoc
+	filter := bson.D{{Key: "tenant_id", Value: tenant}, {Key: "worker", Value: string(worker)}}
+	if err := s.findAll(ctx, workerRunCollection, filter, options.Find().SetSort(latestRuns).SetLimit(int64(limit)), &docs); err != nil {
+		return nil, err
+	}
+	out := make([]models.WorkerRun, 0, len(docs))
+	for _, d := range docs {
+		run := models.WorkerRun{Worker: models.Worker(d.Worker), Tenant: d.TenantID, StartedAt: utc(d.StartedAt),
+			FinishedAt: utc(d.FinishedAt), ErrorCode: str(d.ErrorCode)}
+		if err := json.Unmarshal([]byte(d.CountsJSON), &run.Counts); err != nil {
+			return nil, fmt.Errorf("%w: worker run %s: counts do not decode", models.ErrCorrupt, d.ID)
+		}
+		out = append(out, run)
+	}
+	return out, nil
+}
