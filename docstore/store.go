@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -27,6 +28,8 @@ type Config struct {
 	ClaimGrace time.Duration
 	// Clock, when set, adjusts the database clock (tests move time forward with it).
 	Clock func(dbNow time.Time) time.Time
+	// TotalCap is the most a list total counts (models.TotalCap). Default models.TotalCap.
+	TotalCap int
 	// OpenTasksPerTenant caps open and transitional tasks per tenant, as on SQL. Default
 	// models.DefaultOpenTasksPerTenant.
 	OpenTasksPerTenant int
@@ -41,6 +44,8 @@ type Store struct {
 	// crash, when set (tests only), is asked at each step a crash can interrupt: a non-nil
 	// answer ends the write there, as a killed process would.
 	crash func(step crashStep) error
+	// notify is the change notifier (NotifyChanges), nil when none.
+	notify atomic.Pointer[notifierRef]
 }
 
 // crashStep names a point between two writes of one logical step.

@@ -77,6 +77,7 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			return models.Task{}, false, translate(err)
 		}
 		s.relayAfterWrite(ctx, tenant, t.ID)
+		s.changed(tenant, t.ID, t.Revision)
 		return *t, true, nil
 	}
 }

@@ -25,6 +25,9 @@ func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, 
 	if operationID != "" && models.ErrorCode(err) == models.CodeRevisionConflict {
 		change, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide)
 	}
+	if err == nil && change.Replay == nil {
+		s.changed(tenant, taskID, change.Task.Revision)
+	}
 	return change, err
 }
 

@@ -28,7 +28,7 @@ type Store interface {
 	Dashboards
 	Resumptions
 	Guests
-	Notifiers
+	ChangeNotifier
 	Workers
 	WebSessions
 	SavedViews
@@ -76,12 +76,13 @@ type Guests interface {
 	RetryDelivery(ctx context.Context, d models.Delivery, delay time.Duration, errCode string, abandon bool) (int, error)
 	VerifyInvitation(ctx context.Context, v models.GuestVerification) (models.GuestSession, error)
 	GuestAccess(ctx context.Context, tokenHash string) (models.GuestAccess, error)
+	// NotifyDeliveries sets the hook told after a commit that queued deliveries.
+	NotifyDeliveries(fn func())
 }
 
-// Notifiers are the change and delivery notifications.
-type Notifiers interface {
+// ChangeNotifier is the hook told about each committed change of a task.
+type ChangeNotifier interface {
 	NotifyChanges(n models.ChangeNotifier)
-	NotifyDeliveries(fn func())
 }
 
 // Workers are the background workers' leases and the runs they record.
@@ -158,7 +159,7 @@ type (
 	notifyStore interface {
 		Tasks
 		Health
-		Notifiers
+		ChangeNotifier
 	}
 	dashboardStore interface {
 		Tasks
@@ -181,7 +182,6 @@ type (
 	expiryStore interface {
 		Tasks
 		Guests
-		Notifiers
 	}
 	rekeyStore interface {
 		Tasks

@@ -1,0 +1,334 @@
+package docstore
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"usertasks/models"
+)
+
+// valueKind is the type of a sort field's values, as carried by a cursor.
+type valueKind int
+
+const (
+	kindTime valueKind = iota + 1
+	kindInt
+	kindText
+)
+
+// sortField is how one sort key orders the aggregates: by the field, then _id, in the same
+// direction. Each is served by the SQL store's index of the same name, (tenant_id, field, _id)
+// in the layout. Nullable fields put nulls last in both directions, as SQL does (MongoDB sorts
+// null first ascending), so their pages are read in two walks (page).
+type sortField struct {
+	field    string
+	nullable bool
+	kind     valueKind
+	value    func(d *taskDoc) sortValue
+}
+
+func timeValue(t *time.Time) sortValue {
+	if t == nil {
+		return sortValue{null: true}
+	}
+	return sortValue{time: t.UTC()}
+}
+
+var sortFields = map[models.SortKey]sortField{
+	models.SortCreated: {field: "created_at", kind: kindTime,
+		value: func(d *taskDoc) sortValue { return timeValue(&d.CreatedAt) }},
+	models.SortDue: {field: "due_at", nullable: true, kind: kindTime,
+		value: func(d *taskDoc) sortValue { return timeValue(d.DueAt) }},
+	models.SortPriority: {field: "priority", kind: kindInt,
+		value: func(d *taskDoc) sortValue { return sortValue{int: d.Priority} }},
+	models.SortTitle: {field: "title", kind: kindText,
+		value: func(d *taskDoc) sortValue { return sortValue{text: d.Title} }},
+	models.SortUpdated: {field: "updated_at", kind: kindTime,
+		value: func(d *taskDoc) sortValue { return timeValue(&d.UpdatedAt) }},
+	models.SortCompleted: {field: "completed_at", nullable: true, kind: kindTime,
+		value: func(d *taskDoc) sortValue { return timeValue(d.CompletedAt) }},
+}
+
+// summaryFields is the projection of a list item: the safe fields only, never a sealed *_enc
+// field, the embedded rows, the pending entries or search_text (it only serves the search).
+var summaryFields = func() bson.D {
+	var p bson.D
+	for _, f := range []string{
+		"_id", "tenant_id",
+		"workflow_definition_id", "workflow_definition_name", "workflow_definition_version",
+		"workflow_instance_id", "workflow_instance_reference", "activity_instance_id", "bookmark_id",
+		"materialization_key",
+		"title", "summary", "reference", "task_type", "tags",
+		"requester_provider", "requester_type", "requester_id", "requester_display",
+		"priority", "due_at", "is_overdue", "status",
+		"created_at", "updated_at", "assigned_at", "completed_at", "transitioned_at",
+		"assignee_provider", "assignee_type", "assignee_id", "assignee_display",
+		"membership_mode", "allow_exclusion_override", "candidate_users", "candidate_groups",
+		"actions_json", "timeout_enabled", "cancellation_enabled",
+		"health_severity", "health_code", "health_message",
+		"completion_action_key",
+		"completed_by_provider", "completed_by_type", "completed_by_id", "completed_by_display",
+		"revision", "last_event_seq",
+	} {
+		p = append(p, bson.E{Key: f, Value: 1})
+	}
+	return p
+}()
+
+// maxSearchLength bounds the search needle (bytes), as on SQL.
+const maxSearchLength = 1000
+
+// taskQuery is a validated list filter.
+type taskQuery struct {
+	f       models.TaskFilter
+	sort    sortField
+	limit   int
+	after   *sortValue // the cursor position, nil on the first page
+	afterID string
+	// check, when set, is the part of the scope the filter cannot say exactly (the available
+	// scope's candidate entries): an aggregate the filter finds is listed only if it passes.
+	check func(d *taskDoc) bool
+}
+
+// Query returns one page of task summaries f.Actor may see in f.Scope, with the SQL store's
+// semantics (repository.Store.Query): the same scopes and authorization, filters, orders
+// (nulls last), keyset cursors bound to the filters, and totals capped at Config.TotalCap.
+func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error) {
+	q, err := newTaskQuery(f)
+	if err != nil {
+		return models.TaskPage{}, err
+	}
+	now, err := s.Now(ctx)
+	if err != nil {
+		return models.TaskPage{}, err
+	}
+	page := models.TaskPage{Now: now}
+	where, err := s.conditions(ctx, q, now)
+	if err != nil {
+		return models.TaskPage{}, err
+	}
+	if q.f.IncludeTotal {
+		total, capped, err := s.cappedTotal(ctx, q, where)
+		if err != nil {
+			return models.TaskPage{}, err
+		}
+		page.Total, page.TotalCapped = &total, capped
+	}
+	docs, err := s.page(ctx, q, where)
+	if err != nil {
+		return models.TaskPage{}, err
+	}
+	if len(docs) > q.limit {
+		docs = docs[:q.limit]
+		last := &docs[len(docs)-1]
+		if page.NextCursor, err = encodeCursor(q.f.Sort, q.f.Descending, filterDigest(q.f), q.sort.value(last), last.ID); err != nil {
+			return models.TaskPage{}, err
+		}
+	}
+	page.Items = make([]models.Task, 0, len(docs))
+	for i := range docs {
+		t, err := s.fromDoc(&docs[i], 0)
+		if err != nil {
+			return models.TaskPage{}, err
+		}
+		page.Items = append(page.Items, t)
+	}
+	return page, nil
+}
+
+// cappedTotal counts at most TotalCap+1 matches: past the cap the total is the cap, capped.
+func (s *Store) cappedTotal(ctx context.Context, q *taskQuery, where []bson.D) (int, bool, error) {
+	limit := s.cfg.TotalCap
+	if limit <= 0 {
+		limit = models.TotalCap
+	}
+	var n int64
+	if q.check == nil {
+		var err error
+		if n, err = s.tasks().CountDocuments(ctx, allOf(where), options.Count().SetLimit(int64(limit)+1)); err != nil {
+			return 0, false, translate(err)
+		}
+	} else {
+		cur, err := s.tasks().Find(ctx, allOf(where), options.Find().SetProjection(append(bson.D{{Key: "membership_mode", Value: 1}}, checkFields...)))
+		if err != nil {
+			return 0, false, translate(err)
+		}
+		defer func() { _ = cur.Close(ctx) }()
+		for n <= int64(limit) && cur.Next(ctx) {
+			var d taskDoc
+			if err := cur.Decode(&d); err != nil {
+				return 0, false, translate(err)
+			}
+			if q.check(&d) {
+				n++
+			}
+		}
+		if err := cur.Err(); err != nil {
+			return 0, false, translate(err)
+		}
+	}
+	if n > int64(limit) {
+		return limit, true, nil
+	}
+	return int(n), false, nil
+}
+
+// page reads limit+1 summaries after the cursor in the query's order. A nullable sort is read
+// in up to two walks of its index: first the aggregates with a value, in (field, _id) order,
+// then, when the page is not full, those without one in _id order (nulls last, as on SQL). A
+// cursor among the nulls skips the first walk.
+func (s *Store) page(ctx context.Context, q *taskQuery, where []bson.D) ([]taskDoc, error) {
+	field := q.sort.field
+	var out []taskDoc
+	after, afterID := q.after, q.afterID
+	if after == nil || !after.null {
+		dated := slices.Clip(where)
+		if q.sort.nullable {
+			dated = append(dated, fieldOp(field, "$ne", nil))
+		}
+		if err := s.walk(ctx, q, dated, false, after, afterID, &out); err != nil {
+			return nil, err
+		}
+		if len(out) > q.limit || !q.sort.nullable {
+			return out, nil
+		}
+		after, afterID = nil, ""
+	}
+	return out, s.walk(ctx, q, append(slices.Clip(where), fieldEq(field, nil)), true, after, afterID, &out)
+}
+
+// walk appends to out the aggregates of base after (after, afterID) in the query's order that
+// pass the query's check, until out holds limit+1 or base has no more. nulls says base holds
+// only aggregates whose sort field is null, which then follow each other in _id order.
+func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls bool, after *sortValue, afterID string, out *[]taskDoc) error {
+	dir, op := 1, "$gt"
+	if q.f.Descending {
+		dir, op = -1, "$lt"
+	}
+	field := q.sort.field
+	order := bson.D{{Key: field, Value: dir}, {Key: "_id", Value: dir}}
+	project := summaryFields
+	if q.check != nil {
+		project = append(slices.Clip(summaryFields), checkFields...)
+	}
+	for {
+		conds := slices.Clip(base)
+		switch {
+		case afterID == "":
+		case nulls:
+			conds = append(conds, fieldOp("_id", op, afterID))
+		default:
+			v := after.bson(q.sort.kind)
+			conds = append(conds, anyOf(fieldOp(field, op, v), bson.D{{Key: field, Value: v}, {Key: "_id", Value: bson.D{{Key: op, Value: afterID}}}}))
+		}
+		need := q.limit + 1 - len(*out)
+		batch := need
+		if q.check != nil {
+			batch = max(need, 2*models.DefaultPageSize) // some found aggregates may not pass
+		}
+		var docs []taskDoc
+		cur, err := s.tasks().Find(ctx, allOf(conds), options.Find().SetProjection(project).SetSort(order).SetLimit(int64(batch)))
+		if err != nil {
+			return translate(err)
+		}
+		if err := cur.All(ctx, &docs); err != nil {
+			return translate(err)
+		}
+		for i := range docs {
+			d := &docs[i]
+			if q.check != nil && !q.check(d) {
+				continue
+			}
+			d.Candidates, d.Exclusions = nil, nil // read for the check only: a list item has none
+			if *out = append(*out, *d); len(*out) > q.limit {
+				return nil
+			}
+		}
+		if len(docs) < batch {
+			return nil
+		}
+		last := &docs[len(docs)-1]
+		v := q.sort.value(last)
+		after, afterID = &v, last.ID
+	}
+}
+
+// and is the conjunction of conds.
+func allOf(conds []bson.D) bson.D {
+	if len(conds) == 1 {
+		return conds[0]
+	}
+	a := make(bson.A, len(conds))
+	for i, c := range conds {
+		a[i] = c
+	}
+	return bson.D{{Key: "$and", Value: a}}
+}
+
+// newTaskQuery checks f in the order of SPEC 4, as the SQL store does: the scope and the
+// caller's right to it, then the filters, then the cursor.
+func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
+	if f.Scope == "" {
+		f.Scope = models.ScopeAssigned
+	}
+	if !f.Scope.Valid() {
+		return nil, models.InvalidField("scope", "must be one of assigned, available, history, all, needs-attention")
+	}
+	if f.Tenant == "" {
+		return nil, models.InvalidField("tenant", "is required")
+	}
+	if f.Actor.Guest != nil || (f.Actor.Tenant != "" && f.Actor.Tenant != f.Tenant) {
+		return nil, models.ErrForbidden
+	}
+	if (f.Scope.ManagerOnly() || f.FiltersHealth()) && !f.Actor.Manager {
+		return nil, models.ErrForbidden
+	}
+	if f.Sort == "" {
+		f.Sort = models.SortCreated
+	}
+	col, ok := sortFields[f.Sort]
+	if !ok {
+		return nil, models.InvalidField("sort", "must be one of created, due, priority, title, updated, completed")
+	}
+	for _, st := range f.Statuses {
+		if !st.Valid() {
+			return nil, models.InvalidField("status", "unknown status "+string(st))
+		}
+	}
+	switch f.Due {
+	case "", models.DueOverdue, models.DueToday, models.DueThisWeek, models.DueNoDueDate:
+	default:
+		return nil, models.InvalidField("due", "must be one of overdue, today, thisWeek, noDueDate")
+	}
+	if len(f.Search) > maxSearchLength {
+		return nil, models.InvalidField("search", "is too long")
+	}
+	if err := (models.TaskFilter{HealthCodes: f.HealthCodes, HealthSeverity: f.HealthSeverity, Assignee: f.Assignee}).Validate(); err != nil {
+		return nil, err
+	}
+	if f.StaleAfter <= 0 {
+		f.StaleAfter = models.DefaultStaleAfter
+	}
+	if f.UnassignedAfter <= 0 {
+		f.UnassignedAfter = models.DefaultUnassignedAttentionAfter
+	}
+	q := &taskQuery{f: f, sort: col, limit: f.Limit}
+	if q.limit <= 0 {
+		q.limit = models.DefaultPageSize
+	}
+	if q.limit > models.MaxPageSize {
+		q.limit = models.MaxPageSize
+	}
+	if f.Cursor != "" {
+		v, id, err := decodeCursor(f.Cursor, f.Sort, f.Descending, filterDigest(f))
+		if err != nil {
+			return nil, err
+		}
+		q.after, q.afterID = &v, id
+	}
+	return q, nil
+}
