@@ -1,20 +1,21 @@
 // Package docstoretest gives tests a document store: the MongoDB at USERTASKS_TEST_MONGODB_URL
-// when set, else an embedded FerretDB (SQLite handler, random port, data in a temporary folder)
-// started once per test binary. Production code never imports it.
+// when set, else FerretDB (SQLite handler, random port, data in a temporary folder) run by
+// ferretdbd in a process of its own, started once per test binary. Production code never
+// imports it.
 package docstoretest
 
 import (
-	"context"
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
-
-	"github.com/FerretDB/FerretDB/ferretdb"
 )
 
 var shared struct {
@@ -67,26 +68,43 @@ func start() (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
-		Logger:    slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
+	fail := func(err error) (string, func(), error) {
 		_ = os.RemoveAll(dir)
 		return "", nil, fmt.Errorf("embedded FerretDB: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = f.Run(ctx)
-	}()
+	// A plain build (no -race) of ferretdbd, from the build cache after the first time.
+	bin := filepath.Join(dir, "ferretdbd")
+	build := exec.Command("go", "build", "-o", bin, "usertasks/docstore/docstoretest/ferretdbd")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fail(fmt.Errorf("go build ferretdbd: %v: %s", err, out))
+	}
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o700); err != nil {
+		return fail(err)
+	}
+	cmd := exec.Command(bin, "-dir", data)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe() // closed by stop, or by the kernel when this process dies
+	if err != nil {
+		return fail(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fail(err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fail(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return fail(fmt.Errorf("ferretdbd printed no URL: %w", err))
+	}
 	stop := func() {
-		cancel()
-		<-done
+		_ = stdin.Close()
+		_ = cmd.Wait()
 		_ = os.RemoveAll(dir)
 	}
-	return f.MongoDBURI(), stop, nil
+	return strings.TrimSpace(line), stop, nil
 }
