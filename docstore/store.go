@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +47,8 @@ type Store struct {
 	crash func(step crashStep) error
 	// notify is the change notifier (NotifyChanges), nil when none.
 	notify atomic.Pointer[notifierRef]
+	// tenants are those recordTenant filed already (tenant → true).
+	tenants sync.Map
 }
 
 // crashStep names a point between two writes of one logical step.
