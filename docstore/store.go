@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +49,8 @@ type Store struct {
 	notify atomic.Pointer[notifierRef]
 	// issued is the NotifyDeliveries hook, nil when none.
 	issued atomic.Pointer[func()]
+	// tenants are those recordTenant filed already (tenant → true).
+	tenants sync.Map
 }
 
 // crashStep names a point between two writes of one logical step.
