@@ -34,6 +34,7 @@ var (
 	_ storetest.Health         = (*Store)(nil)
 	_ storetest.Lists          = (*Store)(nil)
 	_ storetest.ChangeNotifier = (*Store)(nil)
+	_ storetest.Operations     = (*Store)(nil)
 )
 
 func mongoHarness() storetest.Harness {
@@ -134,6 +135,9 @@ func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error
 	case what == storetest.CounterOnStripeZero:
 		return errors.New("the document store counts one place per open task and never had " +
 			"migration 00008's single-stripe count (known difference)")
+	}
+	if ok, err := tamperOps(t, s, what, args...); ok {
+		return err
 	}
 	return errors.New("not built on the document store yet")
 }
