@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/repository/storetest"
 	"usertasks/testfactory"
 )
 
@@ -113,12 +114,29 @@ func TestPurgeTerminal(t *testing.T) {
 		{Key: "health_severity", Value: string(models.SeverityAdvisory)}, {Key: "health_code", Value: models.HealthStaleTransition}}}}); err != nil {
 		t.Fatal(err)
 	}
+	// Terminal with its accepted operation left behind; terminal with a pending resumption only
+	// (the contract suite's tamperings).
+	pendingOp := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
+	transition(t, s, pendingOp, ann)
+	pendingResume := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
+	transition(t, s, pendingResume, ann)
+	for _, tm := range []struct {
+		what storetest.Tampering
+		task models.Task
+	}{{storetest.ForceCompleted, pendingOp}, {storetest.ForceCompleted, pendingResume}, {storetest.CompleteOperations, pendingResume}} {
+		if ok, err := tamperOps(t, s, tm.what, tm.task.ID); !ok || err != nil {
+			t.Fatalf("tamper %s: %v, %v", tm.what, ok, err)
+		}
+	}
 	other := createTask(t, s, &testfactory.TaskOpts{Tenant: "t2", Candidates: []string{"ann"}})
 	closeTask(t, s, other)
 	clock.Advance(testPurgeAge + time.Hour)
 	young := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
 	closeTask(t, s, young)
-	survivors := []models.Task{open, transitional, unhealthy, young}
+	survivors := []models.Task{open, transitional, unhealthy, young, pendingOp, pendingResume}
+	if n := countRecords(t, s, "user_task_tags", map[string]any{"task_id": full.ID}); n != 2 {
+		t.Fatalf("the full task has %d tag rows, want 2", n)
+	}
 	rollup, err := s.db.Collection(DailyCountCollection).CountDocuments(ctx, bson.D{})
 	if err != nil || rollup == 0 {
 		t.Fatalf("rollup documents %d, %v", rollup, err)
@@ -171,6 +189,9 @@ func TestPurgeTerminal(t *testing.T) {
 	}
 
 	for _, task := range gone {
+		if n := countRecords(t, s, "user_task_candidates", map[string]any{"task_id": task.ID}); n != 0 {
+			t.Fatalf("purged task %s left %d candidates", task.ID, n)
+		}
 		if n := taskDocuments(t, s, task.ID); n != 0 {
 			t.Fatalf("purged task %s left %d documents", task.ID, n)
 		}
