@@ -2,7 +2,6 @@ package docstore
 
 import (
 	"context"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -39,48 +38,14 @@ const (
 	invTokenHash        = "token-hash"
 )
 
-// auditInvitation, auditDelivery and auditSession are the parts of the guest units' documents
-// the audit reads, under their logical field names.
-type (
-	auditInvitation struct {
-		ID             string     `bson:"_id"`
-		TenantID       string     `bson:"tenant_id"`
-		TaskID         string     `bson:"task_id"`
-		SiblingGroupID *string    `bson:"sibling_group_id"`
-		TokenHash      string     `bson:"token_hash"`
-		Status         string     `bson:"status"`
-		VerifiedAt     *time.Time `bson:"verified_at"`
-		RecipientEnc   *string    `bson:"recipient_enc"`
-	}
-	auditDelivery struct {
-		ID           string  `bson:"_id"`
-		TenantID     string  `bson:"tenant_id"`
-		TaskID       string  `bson:"task_id"`
-		InvitationID string  `bson:"invitation_id"`
-		State        string  `bson:"state"`
-		PayloadEnc   *string `bson:"payload_enc"`
-	}
-	auditSession struct {
-		ID                  string     `bson:"_id"`
-		TenantID            string     `bson:"tenant_id"`
-		TaskID              string     `bson:"task_id"`
-		InvitationID        string     `bson:"invitation_id"`
-		TokenHash           string     `bson:"token_hash"`
-		ParticipantProvider string     `bson:"participant_provider"`
-		ParticipantID       string     `bson:"participant_id"`
-		ExpiresAt           time.Time  `bson:"expires_at"`
-		RevokedAt           *time.Time `bson:"revoked_at"`
-	}
-)
-
 // auditRows are one task's documents outside the aggregate, merged with its pending entries.
 type auditRows struct {
 	events      []eventDoc
 	operations  []operationDoc
 	resumptions []resumptionDoc
-	invitations []auditInvitation
-	deliveries  []auditDelivery
-	sessions    []auditSession
+	invitations []invitationDoc
+	deliveries  []deliveryDoc
+	sessions    []guestSessionDoc
 }
 
 // Audit reads up to size aggregates after the filter's resume key, ordered by (tenant, id),
@@ -176,9 +141,9 @@ func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
 		{eventCollection, "seq", &r.events},
 		{operationCollection, "_id", &r.operations},
 		{resumptionCollection, "_id", &r.resumptions},
-		{invitationUnit, "_id", &r.invitations},
+		{invitationCollection, "_id", &r.invitations},
 		{deliveryCollection, "_id", &r.deliveries},
-		{guestSessionUnit, "_id", &r.sessions},
+		{guestSessionCollection, "_id", &r.sessions},
 	} {
 		opts := options.Find().SetSort(bson.D{{Key: load.sort, Value: 1}})
 		if err := s.findAll(ctx, load.coll, of, opts, load.out); err != nil {
@@ -189,7 +154,36 @@ func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
 	sortEvents(r.events)
 	r.operations = mergeByID(r.operations, d.Operations, func(o operationDoc) string { return o.ID })
 	r.resumptions = mergeByID(r.resumptions, d.PendingResumptions, func(x resumptionDoc) string { return x.ID })
+	r.invitations = mergeByID(r.invitations, d.PendingInvitations, func(x invitationDoc) string { return x.ID })
+	r.deliveries = mergeByID(r.deliveries, d.PendingDeliveries, func(x deliveryDoc) string { return x.ID })
+	pendingInvitationEffects(d, r)
 	return r, nil
+}
+
+// pendingInvitationEffects applies the aggregate's invitation effects the relay has not applied
+// yet to the view, as the invitations' reads do (overlay): the status change, the deliveries it
+// settles and the sessions it ends.
+func pendingInvitationEffects(d *taskDoc, r *auditRows) {
+	for i := range r.invitations {
+		overlay(d, &r.invitations[i])
+	}
+	for _, e := range d.PendingEffects {
+		inv := e.Invitation
+		if e.Kind != effectInvitation || inv == nil {
+			continue
+		}
+		for j := range r.deliveries {
+			if dl := &r.deliveries[j]; inv.SettleDeliveries && dl.InvitationID == inv.InvitationID && dl.State == string(models.DeliveryPending) {
+				dl.State = string(models.DeliverySettled)
+			}
+		}
+		for j := range r.sessions {
+			if gs := &r.sessions[j]; inv.EndSessions && gs.InvitationID == inv.InvitationID && gs.RevokedAt == nil {
+				at := inv.At
+				gs.RevokedAt = &at
+			}
+		}
+	}
 }
 
 // mergeByID adds the pending entries not in the collection already (the relay inserts before

@@ -280,7 +280,7 @@ func verifiedStatus(s string) bool {
 // one verification per sibling group, a live session only for a verified invitation, a pending
 // delivery only while its invitation waits for it.
 func (c docCheck) invitations() {
-	byID := map[string]auditInvitation{}
+	byID := map[string]invitationDoc{}
 	verifiedIn := map[string]int{}
 	for _, inv := range c.rows.invitations {
 		byID[inv.ID] = inv
@@ -386,12 +386,12 @@ func (c docCheck) ciphertexts() error {
 		}
 	}
 	for _, inv := range c.rows.invitations {
-		if err := check(invitationUnit, inv.ID, inv.ID, "recipient_enc", inv.RecipientEnc); err != nil {
+		if err := check(invitationCollection, inv.ID, inv.ID, colRecipient, inv.RecipientEnc); err != nil {
 			return err
 		}
 	}
 	for _, dl := range c.rows.deliveries {
-		if err := check(deliveryCollection, dl.ID, dl.ID, colPayload, dl.PayloadEnc); err != nil {
+		if err := check(deliveryCollection, dl.ID, dl.ID, colPayload, &dl.PayloadEnc); err != nil {
 			return err
 		}
 	}

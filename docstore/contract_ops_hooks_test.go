@@ -33,17 +33,10 @@ func fixed(set bson.D) func([]any) bson.D { return func([]any) bson.D { return s
 
 // opsTamperings are the tamperings that are one $set per document, by their SQL statement.
 var opsTamperings = map[storetest.Tampering][]setWhere{
-	storetest.SetSiblingGroup: {{invitationUnit, byTask("task_id"),
-		func(args []any) bson.D { return bson.D{{Key: "sibling_group_id", Value: args[0]}} }}},
-	storetest.CompleteOperations: {{operationCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.OperationCompleted)}})}},
-	storetest.LeaseDelivery: {{deliveryCollection, byTask("invitation_id"), func(args []any) bson.D {
-		return bson.D{{Key: "lease_owner", Value: "node"}, {Key: "lease_token", Value: "tok"}, {Key: "lease_expires_at", Value: args[0]}}
-	}}},
 	storetest.AssignToGuest: {{Aggregate, byTask("_id"), func(args []any) bson.D {
 		return bson.D{{Key: "status", Value: string(models.StatusAssigned)}, {Key: "assignee_provider", Value: models.GuestProvider},
 			{Key: "assignee_type", Value: "user"}, {Key: "assignee_id", Value: args[0]}}
 	}}},
-	storetest.DeliverDelivery:    {{deliveryCollection, byTask("invitation_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})}},
 	storetest.DeliverResumptions: {{resumptionCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})}},
 
 	breakInv(repository.InvEventRevision):   {{eventCollection, seqOfTask(1), fixed(bson.D{{Key: "revision", Value: 9}})}},
@@ -56,15 +49,15 @@ var opsTamperings = map[storetest.Tampering][]setWhere{
 	breakInv(repository.InvResumption):  {{resumptionCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliverySettled)}})}},
 	breakInv(repository.InvChildTenant): {{eventCollection, seqOfTask(2), fixed(bson.D{{Key: "tenant_id", Value: "t9"}})}},
 	breakInv(repository.InvInvitationGuest): {
-		{invitationUnit, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationConsumed)}})},
+		{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationConsumed)}})},
 		{deliveryCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})},
 	},
-	breakInv(repository.InvInvitationGroup): {{invitationUnit, func(args []any) bson.D {
+	breakInv(repository.InvInvitationGroup): {{invitationCollection, func(args []any) bson.D {
 		return bson.D{{Key: "task_id", Value: args[0]}, {Key: "status", Value: string(models.InvitationRevoked)}}
 	}, fixed(bson.D{{Key: "status", Value: string(models.InvitationVerified)}})}},
-	breakInv(repository.InvGuestSession):  {{guestSessionUnit, byTask("task_id"), fixed(bson.D{{Key: "participant_id", Value: "invitation:other"}})}},
-	breakInv(repository.InvDeliveryState): {{invitationUnit, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationRevoked)}})}},
-	breakInv(repository.InvTokenHash):     {{invitationUnit, byTask("task_id"), fixed(bson.D{{Key: "token_hash", Value: "ABC"}})}},
+	breakInv(repository.InvGuestSession):  {{guestSessionCollection, byTask("task_id"), fixed(bson.D{{Key: "participant_id", Value: "invitation:other"}})}},
+	breakInv(repository.InvDeliveryState): {{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationRevoked)}})}},
+	breakInv(repository.InvTokenHash):     {{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "token_hash", Value: "ABC"}})}},
 }
 
 func breakInv(inv string) storetest.Tampering { return storetest.BreakInvariant(inv) }
@@ -73,7 +66,8 @@ func seqOfTask(seq int) func(args []any) bson.D {
 	return func(args []any) bson.D { return bson.D{{Key: "task_id", Value: args[0]}, {Key: "seq", Value: seq}} }
 }
 
-// tamperOps applies what to s, reporting false when it is none of the Operations group's.
+// tamperOps applies what to s, reporting false when it is none of the Operations group's (the
+// invitations' own states are tamperGuests').
 func tamperOps(t *testing.T, s *Store, what storetest.Tampering, args ...any) (bool, error) {
 	t.Helper()
 	ctx := testContext(t)
@@ -87,30 +81,20 @@ func tamperOps(t *testing.T, s *Store, what storetest.Tampering, args ...any) (b
 				t.Fatalf("tamper %s on %s: matched %v, %v", what, w.coll, r, err)
 			}
 		}
-		if what == storetest.CompleteOperations {
-			return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) {
-				for i := range d.Operations {
-					d.Operations[i].State = string(models.OperationCompleted)
-				}
-			})
-		}
 		return true, nil
 	}
 	switch what {
-	case storetest.ConsumeInvitationRecord, storetest.RevokeInvitationRecord:
-		var inv struct {
-			UpdatedAt any `bson:"updated_at"`
-		}
-		if err := s.db.Collection(invitationUnit).FindOne(ctx, bson.D{{Key: "_id", Value: args[0]}}).Decode(&inv); err != nil {
+	case storetest.CompleteOperations:
+		// The open ones are in the aggregate, the finished ones (if any) in their collection.
+		if _, err := s.db.Collection(operationCollection).UpdateMany(ctx, bson.D{{Key: "task_id", Value: args[0]}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(models.OperationCompleted)}}}}); err != nil {
 			t.Fatalf("tamper %s: %v", what, err)
 		}
-		set := bson.D{{Key: "status", Value: string(models.InvitationRevoked)}, {Key: "revoked_at", Value: inv.UpdatedAt}}
-		if what == storetest.ConsumeInvitationRecord {
-			set = bson.D{{Key: "status", Value: string(models.InvitationConsumed)}, {Key: "verified_at", Value: inv.UpdatedAt},
-				{Key: "consumed_at", Value: inv.UpdatedAt}}
-		}
-		_, err := s.db.Collection(invitationUnit).UpdateOne(ctx, bson.D{{Key: "_id", Value: args[0]}}, bson.D{{Key: "$set", Value: set}})
-		return true, err
+		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) {
+			for i := range d.Operations {
+				d.Operations[i].State = string(models.OperationCompleted)
+			}
+		})
 	case storetest.ForceCompleted:
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) {
 			d.Status, d.CompletedAt = string(models.StatusCompleted), &d.UpdatedAt

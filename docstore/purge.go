@@ -27,20 +27,13 @@ var purgeUnits = []struct {
 	coll  string
 	count func(c *models.PurgeCounts) *int
 }{
-	{guestSessionUnit, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
+	{guestSessionCollection, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
 	{deliveryCollection, func(c *models.PurgeCounts) *int { return &c.Deliveries }},
-	{invitationUnit, func(c *models.PurgeCounts) *int { return &c.Invitations }},
+	{invitationCollection, func(c *models.PurgeCounts) *int { return &c.Invitations }},
 	{resumptionCollection, func(c *models.PurgeCounts) *int { return &c.Resumptions }},
 	{operationCollection, func(c *models.PurgeCounts) *int { return &c.Operations }},
 	{eventCollection, func(c *models.PurgeCounts) *int { return &c.Events }},
 }
-
-// The collections of the guest units, named as their logical tables (the invitations'
-// code names its own; these are the purge's, so the two never collide).
-const (
-	invitationUnit   = "user_task_invitations"
-	guestSessionUnit = "user_task_guest_sessions"
-)
 
 // Purge applies p to tenant's documents and returns what went (in a dry run: what would go,
 // each policy counted on its own). progress, when set, receives the running totals after every
@@ -296,6 +289,8 @@ func (s *Store) purgeTask(ctx context.Context, d *taskDoc, c *models.PurgeCounts
 		c.Exclusions += len(d.Exclusions)
 		c.Candidates += len(d.Candidates)
 		c.Events += len(d.PendingEvents)
+		c.Invitations += len(d.PendingInvitations)
+		c.Deliveries += len(d.PendingDeliveries)
 	}
 	return nil
 }
@@ -315,5 +310,7 @@ func (s *Store) countTask(ctx context.Context, d *taskDoc, c *models.PurgeCounts
 	c.Exclusions += len(d.Exclusions)
 	c.Candidates += len(d.Candidates)
 	c.Events += len(d.PendingEvents)
+	c.Invitations += len(d.PendingInvitations)
+	c.Deliveries += len(d.PendingDeliveries)
 	return nil
 }

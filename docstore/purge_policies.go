@@ -107,13 +107,13 @@ func invitationEligible(tenant string, cutoff time.Time) bson.D {
 func (s *Store) purgeInvitations(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy,
 	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
 	eligible := func(now time.Time) bson.D { return invitationEligible(tenant, now.Add(-age)) }
-	return s.pagedPolicy(ctx, invitationUnit, eligible, p, total, progress,
+	return s.pagedPolicy(ctx, invitationCollection, eligible, p, total, progress,
 		func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error) {
 			var invs []struct {
 				ID     string `bson:"_id"`
 				TaskID string `bson:"task_id"`
 			}
-			if err := s.findAll(ctx, invitationUnit, bson.D{{Key: "tenant_id", Value: tenant}, idIn(ids)}, nil, &invs); err != nil {
+			if err := s.findAll(ctx, invitationCollection, bson.D{{Key: "tenant_id", Value: tenant}, idIn(ids)}, nil, &invs); err != nil {
 				return 0, err
 			}
 			held, err := s.guestHeldTasks(ctx, tenant, invs)
@@ -135,7 +135,7 @@ func (s *Store) purgeInvitations(ctx context.Context, tenant string, age time.Du
 					continue
 				}
 				of := bson.D{{Key: "tenant_id", Value: tenant}, {Key: "invitation_id", Value: inv.ID}}
-				if err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionUnit, of); err != nil {
+				if err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionCollection, of); err != nil {
 					return n, err
 				}
 				if err := s.drop(ctx, p.DryRun, &c.Deliveries, deliveryCollection, of); err != nil {
@@ -143,7 +143,7 @@ func (s *Store) purgeInvitations(ctx context.Context, tenant string, age time.Du
 				}
 				f := append(eligible(now), bson.E{Key: "_id", Value: inv.ID})
 				before := c.Invitations
-				if err := s.drop(ctx, p.DryRun, &c.Invitations, invitationUnit, f); err != nil {
+				if err := s.drop(ctx, p.DryRun, &c.Invitations, invitationCollection, f); err != nil {
 					return n, err
 				}
 				n += c.Invitations - before
@@ -188,10 +188,10 @@ func (s *Store) purgeGuestSessions(ctx context.Context, tenant string, age time.
 			bson.D{{Key: "revoked_at", Value: bson.D{{Key: "$lte", Value: cutoff}}}},
 		}}}
 	}
-	return s.pagedPolicy(ctx, guestSessionUnit, eligible, p, total, progress,
+	return s.pagedPolicy(ctx, guestSessionCollection, eligible, p, total, progress,
 		func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error) {
 			before := c.GuestSessions
-			err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionUnit, append(eligible(now), idIn(ids)))
+			err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionCollection, append(eligible(now), idIn(ids)))
 			return c.GuestSessions - before, err
 		})
 }

@@ -49,13 +49,13 @@ func insertGuestRows(t *testing.T, s *Store, task models.Task, status, deliveryS
 		coll string
 		doc  bson.D
 	}{
-		{invitationUnit, bson.D{{Key: "_id", Value: inv}, {Key: "tenant_id", Value: task.Tenant}, {Key: "task_id", Value: task.ID},
+		{invitationCollection, bson.D{{Key: "_id", Value: inv}, {Key: "tenant_id", Value: task.Tenant}, {Key: "task_id", Value: task.ID},
 			{Key: "status", Value: status}, {Key: "token_hash", Value: models.NewID()}, {Key: "expires_at", Value: updated.Add(24 * time.Hour)},
 			{Key: "updated_at", Value: updated}}},
 		{deliveryCollection, bson.D{{Key: "_id", Value: models.NewID()}, {Key: "tenant_id", Value: task.Tenant}, {Key: "task_id", Value: task.ID},
 			{Key: "invitation_id", Value: inv}, {Key: "state", Value: deliveryState}, {Key: "idempotency_key", Value: models.NewID()},
 			{Key: "updated_at", Value: updated}}},
-		{guestSessionUnit, bson.D{{Key: "_id", Value: models.NewID()}, {Key: "tenant_id", Value: task.Tenant}, {Key: "task_id", Value: task.ID},
+		{guestSessionCollection, bson.D{{Key: "_id", Value: models.NewID()}, {Key: "tenant_id", Value: task.Tenant}, {Key: "task_id", Value: task.ID},
 			{Key: "invitation_id", Value: inv}, {Key: "token_hash", Value: models.NewID()}, {Key: "expires_at", Value: updated.Add(time.Hour)}}},
 	}
 	for _, d := range docs {
@@ -70,8 +70,8 @@ func insertGuestRows(t *testing.T, s *Store, task models.Task, status, deliveryS
 func taskDocuments(t *testing.T, s *Store, id string) int {
 	t.Helper()
 	n := 0
-	for _, coll := range []string{Aggregate, eventCollection, operationCollection, resumptionCollection, invitationUnit,
-		deliveryCollection, guestSessionUnit, ClaimCollection, counterCollection} {
+	for _, coll := range []string{Aggregate, eventCollection, operationCollection, resumptionCollection, invitationCollection,
+		deliveryCollection, guestSessionCollection, ClaimCollection, counterCollection} {
 		field := "task_id"
 		if coll == Aggregate {
 			field = "_id"
@@ -251,12 +251,12 @@ func TestPurgeShorterPolicies(t *testing.T) {
 		return int(n)
 	}
 	for _, inv := range []string{revoked, lapsed} {
-		if n := count(invitationUnit, "_id", inv) + count(deliveryCollection, "invitation_id", inv) +
-			count(guestSessionUnit, "invitation_id", inv); n != 0 {
+		if n := count(invitationCollection, "_id", inv) + count(deliveryCollection, "invitation_id", inv) +
+			count(guestSessionCollection, "invitation_id", inv); n != 0 {
 			t.Fatalf("invitation %s left %d documents", inv, n)
 		}
 	}
-	if count(invitationUnit, "_id", leased) != 1 || count(deliveryCollection, "invitation_id", leased) != 1 {
+	if count(invitationCollection, "_id", leased) != 1 || count(deliveryCollection, "invitation_id", leased) != 1 {
 		t.Fatal("an invitation whose delivery is leased was purged")
 	}
 	if count(resumptionCollection, "task_id", closed.ID) != 0 || count(resumptionCollection, "task_id", transitional.ID) != 1 {

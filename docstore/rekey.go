@@ -40,7 +40,7 @@ type sealedUnit struct {
 var sealedUnits = []sealedUnit{
 	{Aggregate, Aggregate, []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}, "", true},
 	{operationCollection, operationCollection, []string{colPayload}, "", true},
-	{invitationUnit, invitationUnit, []string{"recipient_enc"}, "invitation:", true},
+	{invitationCollection, invitationCollection, []string{colRecipient}, "invitation:", true},
 	{deliveryCollection, deliveryCollection, []string{colPayload}, "delivery:", true},
 	{webSessionCollection, webSessionCollection, []string{fieldRefreshToken, fieldIDToken}, "web-session:", false},
 }
@@ -60,8 +60,11 @@ type sealedDoc struct {
 	TenantID string         `bson:"tenant_id"`
 	Version  int64          `bson:"version"`
 	Sealed   map[string]any `bson:",inline"`
-	// Operations are the aggregate's open operations (user_tasks only).
-	Operations []operationDoc `bson:"operations"`
+	// Operations are the aggregate's open operations, PendingInvitations and PendingDeliveries
+	// what an issue queued for the relay (user_tasks only): their values are sealed there.
+	Operations         []operationDoc  `bson:"operations"`
+	PendingInvitations []invitationDoc `bson:"pending_invitations"`
+	PendingDeliveries  []deliveryDoc   `bson:"pending_deliveries"`
 }
 
 // value is the envelope of field, "" when the field is null, missing or not a string.
@@ -78,7 +81,8 @@ func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, 
 	}
 	f := bson.D{}
 	if u.coll == Aggregate {
-		proj = append(proj, bson.E{Key: "operations", Value: 1})
+		proj = append(proj, bson.E{Key: "operations", Value: 1}, bson.E{Key: "pending_invitations", Value: 1},
+			bson.E{Key: "pending_deliveries", Value: 1})
 		f = append(f, bson.E{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}})
 	}
 	if after != "" {
@@ -181,6 +185,16 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 				return page, err
 			}
 		}
+		for _, inv := range d.PendingInvitations {
+			if err := note(inv.ID, colRecipient, str(inv.RecipientEnc)); err != nil {
+				return page, err
+			}
+		}
+		for _, dl := range d.PendingDeliveries {
+			if err := note(dl.ID, colPayload, dl.PayloadEnc); err != nil {
+				return page, err
+			}
+		}
 		if stale == 0 {
 			continue
 		}
@@ -222,8 +236,8 @@ func (s *Store) reseal(row, field, env string) (*string, error) {
 	return &sealed, err
 }
 
-// resealTask reseals the aggregate's stale values (its fields and its open operations'
-// payloads) with one claimed write on the aggregate as it is now.
+// resealTask reseals the aggregate's stale values (its fields, its open operations' payloads
+// and what an issue queued) with one claimed write on the aggregate as it is now.
 func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 	n := 0
 	err := s.write(ctx, seen.TenantID, seen.ID, func(_ time.Time, cur *taskDoc) (*taskDoc, error) {
@@ -246,6 +260,26 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 			}
 			if sealed != nil {
 				next.Operations[i].PayloadEnc = sealed
+				n++
+			}
+		}
+		for i, inv := range next.PendingInvitations {
+			sealed, err := s.reseal(inv.ID, colRecipient, str(inv.RecipientEnc))
+			if err != nil {
+				return nil, err
+			}
+			if sealed != nil {
+				next.PendingInvitations[i].RecipientEnc = sealed
+				n++
+			}
+		}
+		for i, dl := range next.PendingDeliveries {
+			sealed, err := s.reseal(dl.ID, colPayload, dl.PayloadEnc)
+			if err != nil {
+				return nil, err
+			}
+			if sealed != nil {
+				next.PendingDeliveries[i].PayloadEnc = *sealed
 				n++
 			}
 		}

@@ -104,7 +104,7 @@ func TestRekeyEverySealedField(t *testing.T) {
 	if _, err := s.CreateWebSession(ctx, ws, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []struct{ coll, field string }{{invitationUnit, "recipient_enc"}, {deliveryCollection, colPayload}} {
+	for _, u := range []struct{ coll, field string }{{invitationCollection, colRecipient}, {deliveryCollection, colPayload}} {
 		id := models.NewID()
 		sealed, err := s.seal(id, u.field, []byte("guest@example.org"))
 		if err != nil {
