@@ -17,9 +17,9 @@ import (
 
 // TestContractMongo runs the store contract suite (repository/storetest) on the document store:
 // the embedded FerretDB, or the MongoDB at USERTASKS_TEST_MONGODB_URL. The store has the task
-// aggregate (storetest.Tasks) and the groups asserted below; every case that needs more is reported "not applicable on
-// MongoDB: <case> — not built on the document store yet", and the cases that need an option or a
-// storage hook the document store cannot honour are reported with their own reason.
+// aggregate (storetest.Tasks) and every group asserted below; the cases that need an option or a
+// storage hook the document store cannot honour are reported "not applicable on MongoDB:
+// <case> — <reason>".
 func TestContractMongo(t *testing.T) {
 	storetest.Run(t, mongoHarness())
 }
@@ -132,10 +132,10 @@ var tamperings = map[storetest.Tampering]bson.D{
 	storetest.CorruptActions:      {{Key: "actions_json", Value: "not json"}},
 }
 
-// tamper changes the task aggregate behind the store's back, and invitations, deliveries and
-// guest sessions (tamperGuests). The rest of the Tamperings touch what the document store does
-// not have yet or a copy it does not keep (the candidates' status), and make their cases not
-// applicable.
+// tamper changes the task aggregate behind the store's back, the states the audit and purge
+// cases set (tamperOps), and invitations, deliveries and guest sessions (tamperGuests). A
+// Tampering of a copy the document store does not keep (the candidates' status) makes its case
+// not applicable.
 func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error {
 	t.Helper()
 	ctx := testContext(t)
