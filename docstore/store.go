@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -14,6 +13,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Config configures a Store.
@@ -45,7 +45,7 @@ type Store struct {
 	// answer ends the write there, as a killed process would.
 	crash func(step crashStep) error
 	// notify is the change notifier (NotifyChanges), nil when none.
-	notify atomic.Pointer[notifierRef]
+	notify storekit.Notifier
 }
 
 // crashStep names a point between two writes of one logical step.

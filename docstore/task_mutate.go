@@ -137,7 +137,7 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 		// The task's place in the tenant's open-task counter is freed by the relay.
 		next.PendingEffects = append(next.PendingEffects, effectDoc{ID: models.NewID(), Kind: effectReleasePlace, CreatedAt: utc(now)})
 	}
-	if metric, bucket, ok := rollupOf(before, t, c.Event, now); ok {
+	if metric, bucket, ok := storekit.Rollup(before, t, c.Event, now); ok {
 		next.PendingEffects = append(next.PendingEffects, countDaily(t, metric, bucket, now))
 	}
 	if err := s.queue(next, c); err != nil {
