@@ -12,8 +12,8 @@ import (
 	"usertasks/models"
 )
 
-// deliveryCollection is the invitation delivery outbox. Invitations are not built on the
-// document store yet, so it stays empty and its counts are zero, which is what is stored.
+// deliveryCollection is the invitation delivery outbox, where the relay moves the deliveries
+// IssueInvitation queued (delivery_claims.go).
 const deliveryCollection = "user_task_deliveries"
 
 // Backlog reads what waits in the resumption and invitation delivery outboxes, for the

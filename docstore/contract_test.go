@@ -34,6 +34,7 @@ var (
 	_ storetest.Health         = (*Store)(nil)
 	_ storetest.Lists          = (*Store)(nil)
 	_ storetest.ChangeNotifier = (*Store)(nil)
+	_ storetest.Guests         = (*Store)(nil)
 )
 
 func mongoHarness() storetest.Harness {
@@ -111,9 +112,10 @@ var tamperings = map[storetest.Tampering]bson.D{
 	storetest.CorruptActions:      {{Key: "actions_json", Value: "not json"}},
 }
 
-// tamper changes the task aggregate behind the store's back. The rest of the Tamperings touch
-// units the document store does not have yet (invitations, sessions, deliveries, the counter) or
-// a copy it does not keep (the candidates' status), and make their cases not applicable.
+// tamper changes the task aggregate behind the store's back, and invitations, deliveries and
+// guest sessions (tamperGuests). The rest of the Tamperings touch what the document store does
+// not have yet or a copy it does not keep (the candidates' status), and make their cases not
+// applicable.
 func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error {
 	t.Helper()
 	ctx := testContext(t)
@@ -135,7 +137,7 @@ func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error
 		return errors.New("the document store counts one place per open task and never had " +
 			"migration 00008's single-stripe count (known difference)")
 	}
-	return errors.New("not built on the document store yet")
+	return tamperGuests(t, s, what, args...)
 }
 
 func updateTask(ctx context.Context, t *testing.T, s *Store, id any, set bson.D) error {

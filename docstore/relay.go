@@ -13,8 +13,8 @@ import (
 
 // The relay (docs/document-store.md, "Collections and the relay") moves what a write queued in
 // the aggregate to its collection: pending events to user_task_events, finished operations to
-// user_task_operations, pending resumptions to user_task_resumptions, and applies the pending
-// effects. Each entry is inserted first (E11000 on its unique key means it is there already,
+// user_task_operations, pending resumptions to user_task_resumptions, pending invitations and
+// deliveries to user_task_invitations and user_task_deliveries, and applies the pending effects. Each entry is inserted first (E11000 on its unique key means it is there already,
 // and counts as done), then removed from the aggregate by a claimed write. A crash between
 // the two leaves the entry in both places, which the merged reads show once and the next pass
 // settles; nothing is lost because nothing leaves the aggregate before it is in its collection.
@@ -70,6 +70,20 @@ func (s *Store) relayTask(ctx context.Context, tenant, id string) error {
 		}
 	}
 	next.PendingResumptions = nil
+	// Invitations before deliveries: no guest is sent a token before its invitation is
+	// findable by token_hash. Both before the effects, which may change them.
+	for _, inv := range cur.PendingInvitations {
+		if err := s.insertInvitationOnce(ctx, inv); err != nil {
+			return err
+		}
+	}
+	next.PendingInvitations = nil
+	for _, d := range cur.PendingDeliveries {
+		if err := s.insertDeliveryOnce(ctx, d); err != nil {
+			return err
+		}
+	}
+	next.PendingDeliveries = nil
 	for _, e := range cur.PendingEffects {
 		if err := s.applyEffect(ctx, cur, e); err != nil {
 			return err
@@ -112,6 +126,8 @@ func (s *Store) applyEffect(ctx context.Context, d *taskDoc, e effectDoc) error 
 		return s.releasePlace(ctx, d.TenantID, d.ID)
 	case effectCountDaily:
 		return s.applyCountDaily(ctx, d, e.Count)
+	case effectInvitation:
+		return s.applyInvitationEffect(ctx, d, e.Invitation)
 	}
 	return &models.CorruptError{TaskID: d.ID, Reason: "unknown pending effect " + e.Kind}
 }

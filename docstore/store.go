@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -46,6 +48,10 @@ type Store struct {
 	crash func(step crashStep) error
 	// notify is the change notifier (NotifyChanges), nil when none.
 	notify storekit.Notifier
+	// issued is the NotifyDeliveries hook, nil when none.
+	issued atomic.Pointer[func()]
+	// tenants are those recordTenant filed already (tenant → true).
+	tenants sync.Map
 }
 
 // crashStep names a point between two writes of one logical step.
@@ -273,12 +279,15 @@ func (d *taskDoc) clone() *taskDoc {
 	c.PendingEvents = append([]eventDoc(nil), d.PendingEvents...)
 	c.PendingResumptions = append([]resumptionDoc(nil), d.PendingResumptions...)
 	c.PendingEffects = append([]effectDoc(nil), d.PendingEffects...)
+	c.PendingInvitations = append([]invitationDoc(nil), d.PendingInvitations...)
+	c.PendingDeliveries = append([]deliveryDoc(nil), d.PendingDeliveries...)
 	return &c
 }
 
 // relayDue reports whether anything in the aggregate waits for the relay.
 func (d *taskDoc) relayDue() bool {
-	if len(d.PendingEvents) > 0 || len(d.PendingResumptions) > 0 || len(d.PendingEffects) > 0 {
+	if len(d.PendingEvents) > 0 || len(d.PendingResumptions) > 0 || len(d.PendingEffects) > 0 ||
+		len(d.PendingInvitations) > 0 || len(d.PendingDeliveries) > 0 {
 		return true
 	}
 	for _, o := range d.Operations {

@@ -56,6 +56,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			return models.Task{}, false, err
 		}
 		d.Version = 1
+		if err := s.recordTenant(ctx, tenant, now); err != nil {
+			return models.Task{}, false, err
+		}
 		if err := s.reserveResumptionID(ctx, change.Resumption, now); err != nil {
 			return models.Task{}, false, err
 		}

@@ -81,6 +81,10 @@ type taskDoc struct {
 	PendingEvents      []eventDoc      `bson:"pending_events"`
 	PendingResumptions []resumptionDoc `bson:"pending_resumptions"`
 	PendingEffects     []effectDoc     `bson:"pending_effects"`
+	// PendingInvitations and PendingDeliveries are what IssueInvitation queued; the relay moves
+	// the invitations before the deliveries (invitation_doc.go).
+	PendingInvitations []invitationDoc `bson:"pending_invitations"`
+	PendingDeliveries  []deliveryDoc   `bson:"pending_deliveries"`
 }
 
 // tagDoc is one normalized tag (a user_task_tags row).
@@ -191,6 +195,8 @@ type effectDoc struct {
 	CreatedAt time.Time `bson:"created_at"`
 	// Count is what a count-daily effect counts (daily_stats.go).
 	Count *dailyCountDoc `bson:"count,omitempty"`
+	// Invitation is the invitation status change of an invitation effect (invitation_effect.go).
+	Invitation *invitationEffect `bson:"invitation,omitempty"`
 }
 
 // claimDoc is a version claim (user_task_claims): the writer that inserts it alone may write

@@ -30,6 +30,7 @@ type Store interface {
 	Guests
 	ChangeNotifier
 	Workers
+	Sweeps
 	WebSessions
 	SavedViews
 	Counters
@@ -92,6 +93,19 @@ type Workers interface {
 	ReleaseLease(ctx context.Context, name string, l models.Lease) error
 	RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error
 	WorkerRuns(ctx context.Context, tenant string, worker models.Worker, limit int) ([]models.WorkerRun, error)
+}
+
+// Sweeps are the background workers' reads and small writes beyond the outbox claims: the due
+// sweep, reconciliation, the tenants they visit, and a resumption's requeue, release and settle.
+type Sweeps interface {
+	DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error)
+	ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error)
+	KnownBookmarks(ctx context.Context, tenant string, bookmarkIDs []string) (map[string]bool, error)
+	Tenants(ctx context.Context) ([]string, error)
+	AcceptedOperation(ctx context.Context, tenant, taskID string) (*models.Operation, error)
+	RequeueResumption(ctx context.Context, tenant, taskID, operationID string) (bool, error)
+	ReleaseResumption(ctx context.Context, r models.Resumption) error
+	SettleResumption(ctx context.Context, r models.Resumption) error
 }
 
 // WebSessions are browser sessions and their notes.
@@ -174,6 +188,12 @@ type (
 		Tasks
 		Resumptions
 		Workers
+	}
+	sweepStore interface {
+		Tasks
+		Health
+		Resumptions
+		Sweeps
 	}
 	guestStore interface {
 		Tasks

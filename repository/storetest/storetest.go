@@ -91,6 +91,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Statements", func(t *testing.T) { testStatements(t, h) })
 	t.Run("ProtectedReads", func(t *testing.T) { testProtectedReads(t, h) })
 	t.Run("Leases", func(t *testing.T) { testLeases(t, h) })
+	t.Run("WorkerQueries", func(t *testing.T) { testWorkerQueries(t, h) })
 	t.Run("Corruption", func(t *testing.T) { testCorruption(t, h) })
 	t.Run("Durability", func(t *testing.T) { testDurability(t, h) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, h) })

@@ -1,4 +1,4 @@
-package repository_test
+package storetest
 
 import (
 	"context"
@@ -9,36 +9,19 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
-	"usertasks/migrations/migrationstest"
 	"usertasks/models"
-	"usertasks/repository"
-	"usertasks/repository/storetest"
-	"usertasks/repository/storetest/sqlharness"
 )
 
-// The background workers' store methods, on every dialect that runs here.
-
-func TestWorkerQueriesSQLite(t *testing.T) {
-	testWorkerQueries(t, sqlharness.Harness(migrations.SQLite))
-}
-
-func TestWorkerQueriesPostgres(t *testing.T) {
-	migrationstest.ServerURL(t, migrationstest.PostgresURLEnv, "PostgreSQL")
-	testWorkerQueries(t, sqlharness.Harness(migrations.Postgres))
-}
-
-func TestWorkerQueriesMySQL(t *testing.T) {
-	migrationstest.ServerURL(t, migrationstest.MySQLURLEnv, "MariaDB")
-	testWorkerQueries(t, sqlharness.Harness(migrations.MySQL))
-}
+// The background workers' store methods beyond the outbox claims (Sweeps): the due sweep,
+// reconciliation, the tenants, an accepted operation, and the resumption entries' requeue,
+// release and settle; and the health findings they set (Health).
 
 // wqClock shifts the database clock by an offset the test moves forward.
 type wqClock struct{ offset atomic.Int64 }
 
 func (c *wqClock) now(db time.Time) time.Time { return db.Add(time.Duration(c.offset.Load())) }
 func (c *wqClock) advance(d time.Duration)    { c.offset.Add(int64(d)) }
-func (c *wqClock) opts() storetest.Options    { return storetest.Options{Clock: c.now} }
+func (c *wqClock) opts() Options              { return Options{Clock: c.now} }
 func wqCtx(t *testing.T) context.Context      { return t.Context() }
 func wqIDs(ts []models.Task) (ids []string)   { return wqAppendIDs(ids, ts) }
 func wqAppendIDs(ids []string, ts []models.Task) []string {
@@ -51,7 +34,7 @@ func wqAppendIDs(ids []string, ts []models.Task) []string {
 const wqForm = `{"type":"object","properties":{"decision":{"type":"string"}}}`
 
 // wqProject creates an assigned task with a form through the real projection path.
-func wqProject(t *testing.T, s *repository.Store, tenant string, edit func(p *models.Projection)) models.Task {
+func wqProject(t *testing.T, s Tasks, tenant string, edit func(p *models.Projection)) models.Task {
 	t.Helper()
 	p := models.Projection{
 		Tenant:   tenant,
@@ -74,11 +57,11 @@ func wqProject(t *testing.T, s *repository.Store, tenant string, edit func(p *mo
 }
 
 func wqAnn(tenant string) models.Actor {
-	return models.Actor{Tenant: tenant, Subject: storetest.User(tenant, "ann"), Permissions: []string{"user-tasks:*"}}
+	return models.Actor{Tenant: tenant, Subject: User(tenant, "ann"), Permissions: []string{"user-tasks:*"}}
 }
 
 // wqComplete moves an assigned task to Completing with data.
-func wqComplete(t *testing.T, s *repository.Store, task models.Task, data string) models.Change {
+func wqComplete(t *testing.T, s Tasks, task models.Task, data string) models.Change {
 	t.Helper()
 	opID := "op-" + models.NewID()
 	ch, err := s.Mutate(wqCtx(t), task.Tenant, task.ID, opID, func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
@@ -91,7 +74,7 @@ func wqComplete(t *testing.T, s *repository.Store, task models.Task, data string
 	return ch
 }
 
-func wqFinalize(t *testing.T, s *repository.Store, task models.Task) {
+func wqFinalize(t *testing.T, s Tasks, task models.Task) {
 	t.Helper()
 	_, err := s.Mutate(wqCtx(t), task.Tenant, task.ID, "", func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) {
 		return models.Finalize(cur, now)
@@ -101,7 +84,7 @@ func wqFinalize(t *testing.T, s *repository.Store, task models.Task) {
 	}
 }
 
-func wqGet(t *testing.T, s *repository.Store, tenant, id string) models.Task {
+func wqGet(t *testing.T, s Tasks, tenant, id string) models.Task {
 	t.Helper()
 	task, err := s.Get(wqCtx(t), tenant, id)
 	if err != nil {
@@ -110,23 +93,23 @@ func wqGet(t *testing.T, s *repository.Store, tenant, id string) models.Task {
 	return task
 }
 
-func testWorkerQueries(t *testing.T, h storetest.Harness) {
+func testWorkerQueries(t *testing.T, h Harness) {
 	t.Run("DueTasks", func(t *testing.T) {
 		clock := &wqClock{}
-		s := sqlharness.Open(t, h, clock.opts())
+		s := openAs[sweepStore](t, h, clock.opts())
 		now, err := s.Now(wqCtx(t))
 		if err != nil {
 			t.Fatal(err)
 		}
 		past, future := now.Add(-time.Hour), now.Add(time.Hour)
-		timeout := storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past, Timeout: true})
-		overdue := storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past})
-		otherTenant := storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2", DueAt: &past})
-		storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past, IsOverdue: true})
-		storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past, Status: models.StatusCompleting})
-		storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past, Status: models.StatusCompleted})
-		storetest.CreateTask(t, s, storetest.TaskOpts{})
-		later := storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &future, Timeout: true})
+		timeout := CreateTask(t, s, TaskOpts{DueAt: &past, Timeout: true})
+		overdue := CreateTask(t, s, TaskOpts{DueAt: &past})
+		otherTenant := CreateTask(t, s, TaskOpts{Tenant: "t2", DueAt: &past})
+		CreateTask(t, s, TaskOpts{DueAt: &past, IsOverdue: true})
+		CreateTask(t, s, TaskOpts{DueAt: &past, Status: models.StatusCompleting})
+		CreateTask(t, s, TaskOpts{DueAt: &past, Status: models.StatusCompleted})
+		CreateTask(t, s, TaskOpts{})
+		later := CreateTask(t, s, TaskOpts{DueAt: &future, Timeout: true})
 
 		want := []string{timeout.ID, overdue.ID, otherTenant.ID}
 		slices.Sort(want)
@@ -135,11 +118,11 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 		}
 
 		t.Run("PagesOfOneCrossStatusesAndEqualDueDates", func(t *testing.T) {
-			s := sqlharness.Open(t, h, clock.opts())
+			s := openAs[sweepStore](t, h, clock.opts())
 			var want []string
 			for _, st := range []models.Status{models.StatusAssigned, models.StatusUnassigned, models.StatusAvailable} {
 				for range 3 {
-					want = append(want, storetest.CreateTask(t, s, storetest.TaskOpts{DueAt: &past, Status: st}).ID)
+					want = append(want, CreateTask(t, s, TaskOpts{DueAt: &past, Status: st}).ID)
 				}
 			}
 			slices.Sort(want)
@@ -169,18 +152,18 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 
 	t.Run("ReconcileTasks", func(t *testing.T) {
 		clock := &wqClock{}
-		s := sqlharness.Open(t, h, clock.opts())
-		open := storetest.CreateTask(t, s, storetest.TaskOpts{})
-		transitional := storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusTimingOut})
-		storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusCancelled})
-		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
+		s := openAs[sweepStore](t, h, clock.opts())
+		open := CreateTask(t, s, TaskOpts{})
+		transitional := CreateTask(t, s, TaskOpts{Status: models.StatusTimingOut})
+		CreateTask(t, s, TaskOpts{Status: models.StatusCancelled})
+		CreateTask(t, s, TaskOpts{Tenant: "t2"})
 
 		page, err := s.ReconcileTasks(wqCtx(t), "t1", 5*time.Minute, "", 100)
 		if err != nil || len(page) != 0 {
 			t.Fatalf("fresh tasks listed: %v, %v", wqIDs(page), err)
 		}
 		clock.advance(6 * time.Minute)
-		touched := storetest.CreateTask(t, s, storetest.TaskOpts{})
+		touched := CreateTask(t, s, TaskOpts{})
 		want := []string{open.ID, transitional.ID}
 		slices.Sort(want)
 		var got []string
@@ -206,10 +189,10 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("Tenants", func(t *testing.T) {
-		s := sqlharness.Open(t, h, storetest.Options{})
-		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
-		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t1"})
-		storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
+		s := openAs[sweepStore](t, h, Options{})
+		CreateTask(t, s, TaskOpts{Tenant: "t2"})
+		CreateTask(t, s, TaskOpts{Tenant: "t1"})
+		CreateTask(t, s, TaskOpts{Tenant: "t2"})
 		got, err := s.Tenants(wqCtx(t))
 		if err != nil || !slices.Equal(got, []string{"t1", "t2"}) {
 			t.Fatalf("tenants %v, %v", got, err)
@@ -217,10 +200,10 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("KnownBookmarks", func(t *testing.T) {
-		s := sqlharness.Open(t, h, storetest.Options{})
-		a := storetest.CreateTask(t, s, storetest.TaskOpts{})
-		b := storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusCompleted})
-		c := storetest.CreateTask(t, s, storetest.TaskOpts{Tenant: "t2"})
+		s := openAs[sweepStore](t, h, Options{})
+		a := CreateTask(t, s, TaskOpts{})
+		b := CreateTask(t, s, TaskOpts{Status: models.StatusCompleted})
+		c := CreateTask(t, s, TaskOpts{Tenant: "t2"})
 		known, err := s.KnownBookmarks(wqCtx(t), "t1", []string{a.Workflow.BookmarkID, b.Workflow.BookmarkID, c.Workflow.BookmarkID, "nope"})
 		if err != nil {
 			t.Fatal(err)
@@ -231,9 +214,9 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("SetHealth", func(t *testing.T) {
-		s := sqlharness.Open(t, h, storetest.Options{})
+		s := openAs[sweepStore](t, h, Options{})
 		ctx := wqCtx(t)
-		task := storetest.CreateTask(t, s, storetest.TaskOpts{CandidateUsers: []string{"ann"}})
+		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		failing := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing, Message: "The workflow runtime does not accept the resumption."}
 
 		t.Run("OK", func(t *testing.T) {
@@ -265,7 +248,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 		})
 		t.Run("BlockingFindingStays", func(t *testing.T) {
 			blocking := models.Health{Severity: models.SeverityBlocking, Code: models.HealthFormResolutionFailed}
-			b := storetest.CreateTask(t, s, storetest.TaskOpts{Health: blocking})
+			b := CreateTask(t, s, TaskOpts{Health: blocking})
 			if err := s.SetHealth(ctx, "t1", b.ID, failing); err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +260,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 			}
 		})
 		t.Run("TerminalTaskStays", func(t *testing.T) {
-			done := storetest.CreateTask(t, s, storetest.TaskOpts{Status: models.StatusCompleted})
+			done := CreateTask(t, s, TaskOpts{Status: models.StatusCompleted})
 			if err := s.SetHealth(ctx, "t1", done.ID, failing); err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +281,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("AcceptedOperation", func(t *testing.T) {
-		s := sqlharness.Open(t, h, storetest.Options{})
+		s := openAs[sweepStore](t, h, Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		if _, err := s.AcceptedOperation(ctx, "t1", task.ID); !errors.Is(err, models.ErrNotFound) {
@@ -323,7 +306,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("RequeueResumption", func(t *testing.T) {
-		s := sqlharness.Open(t, h, storetest.Options{})
+		s := openAs[sweepStore](t, h, Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		ch := wqComplete(t, s, task, "")
@@ -380,7 +363,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 
 	t.Run("ReleaseAndSettleResumption", func(t *testing.T) {
-		s := sqlharness.Open(t, h, storetest.Options{})
+		s := openAs[sweepStore](t, h, Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		wqComplete(t, s, task, "")
@@ -414,7 +397,7 @@ func testWorkerQueries(t *testing.T, h storetest.Harness) {
 	})
 }
 
-func wqDuePages(t *testing.T, s *repository.Store, size int) []string {
+func wqDuePages(t *testing.T, s sweepStore, size int) []string {
 	t.Helper()
 	var ids []string
 	var after *models.Task
