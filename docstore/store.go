@@ -15,6 +15,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Config configures a Store.
@@ -46,7 +47,7 @@ type Store struct {
 	// answer ends the write there, as a killed process would.
 	crash func(step crashStep) error
 	// notify is the change notifier (NotifyChanges), nil when none.
-	notify atomic.Pointer[notifierRef]
+	notify storekit.Notifier
 	// issued is the NotifyDeliveries hook, nil when none.
 	issued atomic.Pointer[func()]
 	// tenants are those recordTenant filed already (tenant → true).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The audit's rules, each derived from the transitions in models (transition_*.go): a store the
@@ -185,7 +186,7 @@ func (c taskCheck) projections() {
 	if !mapsEqual(want, got) {
 		c.report("", InvTagRows, "%d tags in the tags column, %d tag rows, and they differ", len(want), len(got))
 	}
-	if searchText(&t) != c.r.SearchText {
+	if storekit.SearchText(&t) != c.r.SearchText {
 		c.report("", InvSearchText, "search_text is not the projection of the safe fields")
 	}
 	if c.r.IsOverdue && (c.r.DueAt == nil || c.r.DueAt.After(c.a.now)) {

@@ -17,6 +17,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Config configures a Store.
@@ -54,7 +55,7 @@ type Store struct {
 	keys    *keyring.Keyring
 	cfg     Config
 	tenants sync.Map // tenants whose counter row is known to exist
-	notify  atomic.Pointer[notifierRef]
+	notify  storekit.Notifier
 	issued  atomic.Pointer[func()] // NotifyDeliveries
 	tracer  TxTracer               // TraceWith; nil traces nothing
 }

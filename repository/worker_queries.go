@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The queries and small writes of the background workers (SPEC 7): the due sweep, the
@@ -125,17 +126,8 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 // task is left alone (finalization cleared its health); both answer nil. The zero Health
 // clears an advisory finding. A missing task is ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	switch {
-	case h.Severity == models.SeverityNone && (h.Code != "" || h.Message != ""):
-		return models.InvalidField("health.severity", "is required with a code or message")
-	case h.Severity == models.SeverityBlocking:
-		return models.InvalidField("health.severity", "workers set advisory findings only")
-	case h.Severity != models.SeverityNone && h.Severity != models.SeverityAdvisory:
-		return models.InvalidField("health.severity", "must be advisory")
-	case h.Severity == models.SeverityAdvisory && (h.Code == "" || len(h.Code) > models.MaxActionKeyLength):
-		return models.InvalidField("health.code", "is required and at most 64 bytes")
-	case len(h.Message) > models.MaxHealthMessageLength:
-		return models.InvalidField("health.message", "is too long")
+	if err := storekit.CheckWorkerHealth(h); err != nil {
+		return err
 	}
 	return s.updateHealth(ctx, tenant, taskID, "", h)
 }
