@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The audit's rules: repository/audit_rules.go's, rule for rule, on the aggregate and its
@@ -178,7 +179,7 @@ func (c docCheck) projections() {
 	if len(want) != len(got) || len(c.d.TagKeys) != len(got) || !containsAll(got, want) {
 		c.report("", invTagRows, "%d tags in the tags field, %d tag keys, and they differ", len(want), len(c.d.TagKeys))
 	}
-	if searchText(&t) != c.d.SearchText {
+	if storekit.SearchText(&t) != c.d.SearchText {
 		c.report("", invSearchText, "search_text is not the projection of the safe fields")
 	}
 	if c.d.IsOverdue && (c.d.DueAt == nil || c.d.DueAt.After(c.a.now)) {
@@ -375,8 +376,8 @@ func (c docCheck) ciphertexts() error {
 		c.report(findingRow, invCiphertext, "%s.%s does not open with the configured keys", unit, field)
 		return nil
 	}
-	for _, f := range protectedFields {
-		if err := check(Aggregate, c.d.ID, "", f.column, *f.field(c.d)); err != nil {
+	for _, col := range storekit.ProtectedColumns {
+		if err := check(Aggregate, c.d.ID, "", col.Name, *c.d.sealedField(col.Name)); err != nil {
 			return err
 		}
 	}

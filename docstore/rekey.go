@@ -11,6 +11,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Key rotation over the sealed fields (repository/rekey.go has it on SQL). The key ring's first
@@ -243,13 +244,13 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 	err := s.write(ctx, seen.TenantID, seen.ID, func(_ time.Time, cur *taskDoc) (*taskDoc, error) {
 		n = 0
 		next := cur.clone()
-		for _, f := range protectedFields {
-			sealed, err := s.reseal(cur.ID, f.column, str(*f.field(cur)))
+		for _, col := range storekit.ProtectedColumns {
+			sealed, err := s.reseal(cur.ID, col.Name, str(*cur.sealedField(col.Name)))
 			if err != nil {
 				return nil, err
 			}
 			if sealed != nil {
-				*f.field(next) = sealed
+				*next.sealedField(col.Name) = sealed
 				n++
 			}
 		}
