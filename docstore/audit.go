@@ -17,27 +17,6 @@ import (
 // (a write or a relay pass ran) the task is read again. It never writes and never repairs.
 // The candidates' status copy has nothing to check here (the embedded candidates keep none).
 
-// Invariant codes, the SQL store's (repository/audit.go; docs/operations.md explains each).
-const (
-	invEventSequence    = "event-sequence"
-	invEventRevision    = "event-revision"
-	invStatusEvent      = "status-event"
-	invStatusFields     = "status-fields"
-	invCandidateSummary = "candidate-summary"
-	invTagRows          = "tag-rows"
-	invSearchText       = "search-text"
-	invOverdueFlag      = "overdue-flag"
-	invOperationState   = "operation-state"
-	invResumption       = "resumption-outbox"
-	invCiphertext       = "ciphertext"
-	invChildTenant      = "child-tenant"
-	invInvitationGuest  = "invitation-guest"
-	invInvitationGroup  = "invitation-siblings"
-	invGuestSession     = "guest-session"
-	invDeliveryState    = "delivery-state"
-	invTokenHash        = "token-hash"
-)
-
 // auditRows are one task's documents outside the aggregate, merged with its pending entries.
 type auditRows struct {
 	events      []eventDoc

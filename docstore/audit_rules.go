@@ -13,30 +13,8 @@ import (
 )
 
 // The audit's rules: repository/audit_rules.go's, rule for rule, on the aggregate and its
-// documents (change both together). A store the real transitions wrote passes every one.
-
-// impliedStatuses are the statuses an event type leaves a task in; event types that change no
-// status are absent.
-var impliedStatuses = map[models.EventType][]models.Status{
-	models.EventCreated:               models.OpenStatuses,
-	models.EventClaimed:               {models.StatusAssigned},
-	models.EventReleased:              {models.StatusAvailable, models.StatusUnassigned},
-	models.EventAssigned:              {models.StatusAssigned},
-	models.EventInvitationVerified:    {models.StatusAssigned},
-	models.EventCompletionRequested:   {models.StatusCompleting},
-	models.EventTimeoutRequested:      {models.StatusTimingOut},
-	models.EventCancellationRequested: {models.StatusCancelling},
-	models.EventCompleted:             {models.StatusCompleted},
-	models.EventTimedOut:              {models.StatusTimedOut},
-	models.EventCancelled:             {models.StatusCancelled},
-}
-
-// transitionKind is the kind of the accepted operation a transitional status waits on.
-var transitionKind = map[models.Status]models.OperationKind{
-	models.StatusCompleting: models.OpComplete,
-	models.StatusTimingOut:  models.OpTimeout,
-	models.StatusCancelling: models.OpCancel,
-}
+// documents (change both together; the codes, tables and checks both read are storekit's). A
+// store the real transitions wrote passes every one.
 
 func sortEvents(evs []eventDoc) {
 	slices.SortFunc(evs, func(a, b eventDoc) int { return cmp.Compare(a.Seq, b.Seq) })
@@ -79,7 +57,7 @@ func (c docCheck) events() {
 	evs := c.rows.events
 	for i, e := range evs {
 		if e.Seq != i+1 {
-			c.report(e.ID, invEventSequence, "event sequence %d where %d was expected", e.Seq, i+1)
+			c.report(e.ID, storekit.InvEventSequence, "event sequence %d where %d was expected", e.Seq, i+1)
 			break
 		}
 	}
@@ -88,25 +66,25 @@ func (c docCheck) events() {
 		if n > 0 {
 			last = evs[n-1].Seq
 		}
-		c.report("", invEventSequence, "last_event_seq is %d, the task has %d events ending at sequence %d", c.d.LastEventSeq, n, last)
+		c.report("", storekit.InvEventSequence, "last_event_seq is %d, the task has %d events ending at sequence %d", c.d.LastEventSeq, n, last)
 	}
 	prev := 0
 	for _, e := range evs {
 		if e.Revision < prev || e.Revision > c.d.Revision || e.Revision < 1 {
-			c.report(e.ID, invEventRevision, "event %d has revision %d after %d, task revision %d", e.Seq, e.Revision, prev, c.d.Revision)
+			c.report(e.ID, storekit.InvEventRevision, "event %d has revision %d after %d, task revision %d", e.Seq, e.Revision, prev, c.d.Revision)
 			return
 		}
 		prev = e.Revision
 	}
 	if len(evs) > 0 && prev != c.d.Revision {
-		c.report("", invEventRevision, "the last event has revision %d, the task %d", prev, c.d.Revision)
+		c.report("", storekit.InvEventRevision, "the last event has revision %d, the task %d", prev, c.d.Revision)
 	}
 }
 
 // lastStatusEvent returns the index of the last event that changes the status, or -1.
 func (c docCheck) lastStatusEvent() int {
 	for i := len(c.rows.events) - 1; i >= 0; i-- {
-		if _, ok := impliedStatuses[models.EventType(c.rows.events[i].EventType)]; ok {
+		if _, ok := storekit.ImpliedStatuses[models.EventType(c.rows.events[i].EventType)]; ok {
 			return i
 		}
 	}
@@ -117,32 +95,25 @@ func (c docCheck) lastStatusEvent() int {
 func (c docCheck) status() {
 	st := models.Status(c.d.Status)
 	if i := c.lastStatusEvent(); i < 0 {
-		c.report("", invStatusEvent, "no event records how the task reached %s", st)
-	} else if e := c.rows.events[i]; !slices.Contains(impliedStatuses[models.EventType(e.EventType)], st) {
-		c.report(e.ID, invStatusEvent, "status %s, but the last status-changing event is %s", st, e.EventType)
+		c.report("", storekit.InvStatusEvent, "no event records how the task reached %s", st)
+	} else if e := c.rows.events[i]; !slices.Contains(storekit.ImpliedStatuses[models.EventType(e.EventType)], st) {
+		c.report(e.ID, storekit.InvStatusEvent, "status %s, but the last status-changing event is %s", st, e.EventType)
 	}
 	assigned := c.d.AssigneeProvider != nil && c.d.AssigneeID != nil
 	switch {
 	case !st.Valid():
-		c.report("", invStatusFields, "unknown status %q", c.d.Status)
+		c.report("", storekit.InvStatusFields, "unknown status %q", c.d.Status)
 	case st.IsTerminal() != (c.d.CompletedAt != nil):
-		c.report("", invStatusFields, "status %s with completed_at %s", st, setOrNot(c.d.CompletedAt != nil))
+		c.report("", storekit.InvStatusFields, "status %s with completed_at %s", st, storekit.SetOrNot(c.d.CompletedAt != nil))
 	case st.IsTransitional() && c.d.TransitionedAt == nil:
-		c.report("", invStatusFields, "status %s without transitioned_at", st)
+		c.report("", storekit.InvStatusFields, "status %s without transitioned_at", st)
 	case st.IsOpen() && (st == models.StatusAssigned) != assigned:
-		c.report("", invStatusFields, "status %s with the assignee %s", st, setOrNot(assigned))
+		c.report("", storekit.InvStatusFields, "status %s with the assignee %s", st, storekit.SetOrNot(assigned))
 	case st == models.StatusCompleting && !assigned:
-		c.report("", invStatusFields, "status %s without an assignee", st)
+		c.report("", storekit.InvStatusFields, "status %s without an assignee", st)
 	case assigned != (c.d.AssignedAt != nil):
-		c.report("", invStatusFields, "assignee %s but assigned_at %s", setOrNot(assigned), setOrNot(c.d.AssignedAt != nil))
+		c.report("", storekit.InvStatusFields, "assignee %s but assigned_at %s", storekit.SetOrNot(assigned), storekit.SetOrNot(c.d.AssignedAt != nil))
 	}
-}
-
-func setOrNot(set bool) string {
-	if set {
-		return "set"
-	}
-	return "not set"
 }
 
 // candidates: the summary counts the embedded candidates.
@@ -157,7 +128,7 @@ func (c docCheck) candidates() {
 		}
 	}
 	if users != c.d.CandidateUsers || groups != c.d.CandidateGroups {
-		c.report("", invCandidateSummary, "summary says %d users and %d groups, the candidates %d and %d",
+		c.report("", storekit.InvCandidateSummary, "summary says %d users and %d groups, the candidates %d and %d",
 			c.d.CandidateUsers, c.d.CandidateGroups, users, groups)
 	}
 }
@@ -166,7 +137,7 @@ func (c docCheck) candidates() {
 func (c docCheck) projections() {
 	t, err := c.a.store.fromDoc(c.d, 0)
 	if err != nil {
-		c.report("", invTagRows, "the safe fields do not decode")
+		c.report("", storekit.InvTagRows, "the safe fields do not decode")
 		return
 	}
 	want, got := map[string]bool{}, map[string]bool{}
@@ -177,13 +148,13 @@ func (c docCheck) projections() {
 		got[tg.Tag] = true
 	}
 	if len(want) != len(got) || len(c.d.TagKeys) != len(got) || !containsAll(got, want) {
-		c.report("", invTagRows, "%d tags in the tags field, %d tag keys, and they differ", len(want), len(c.d.TagKeys))
+		c.report("", storekit.InvTagRows, "%d tags in the tags field, %d tag keys, and they differ", len(want), len(c.d.TagKeys))
 	}
 	if storekit.SearchText(&t) != c.d.SearchText {
-		c.report("", invSearchText, "search_text is not the projection of the safe fields")
+		c.report("", storekit.InvSearchText, "search_text is not the projection of the safe fields")
 	}
 	if c.d.IsOverdue && (c.d.DueAt == nil || c.d.DueAt.After(c.a.now)) {
-		c.report("", invOverdueFlag, "flagged overdue without a due date that has passed")
+		c.report("", storekit.InvOverdueFlag, "flagged overdue without a due date that has passed")
 	}
 }
 
@@ -207,18 +178,18 @@ func (c docCheck) operations() {
 			accepted = append(accepted, op)
 		}
 	}
-	kind, transitional := transitionKind[st]
+	kind, transitional := storekit.TransitionKind[st]
 	switch {
 	case !transitional && len(accepted) > 0:
-		c.report(accepted[0].ID, invOperationState, "accepted %s operation on a task in status %s", accepted[0].Kind, st)
+		c.report(accepted[0].ID, storekit.InvOperationState, "accepted %s operation on a task in status %s", accepted[0].Kind, st)
 	case transitional && len(accepted) != 1:
-		c.report("", invOperationState, "status %s with %d accepted operations", st, len(accepted))
+		c.report("", storekit.InvOperationState, "status %s with %d accepted operations", st, len(accepted))
 	case transitional && models.OperationKind(accepted[0].Kind) != kind:
-		c.report(accepted[0].ID, invOperationState, "status %s waits on an accepted %s operation, not %s", st, kind, accepted[0].Kind)
+		c.report(accepted[0].ID, storekit.InvOperationState, "status %s waits on an accepted %s operation, not %s", st, kind, accepted[0].Kind)
 	}
 	for _, res := range c.rows.resumptions {
 		if !transitional && models.DeliveryState(res.State) == models.DeliveryPending {
-			c.report(res.ID, invResumption, "pending resumption on a task in status %s", st)
+			c.report(res.ID, storekit.InvResumption, "pending resumption on a task in status %s", st)
 		}
 	}
 	if !transitional || len(accepted) != 1 {
@@ -229,7 +200,7 @@ func (c docCheck) operations() {
 			return
 		}
 	}
-	c.report("", invResumption, "status %s without an unsettled resumption for its operation", st)
+	c.report("", storekit.InvResumption, "status %s without an unsettled resumption for its operation", st)
 }
 
 // childTenants: every document of the task in another collection carries the task's tenant
@@ -237,7 +208,7 @@ func (c docCheck) operations() {
 func (c docCheck) childTenants() {
 	check := func(row, tenant string) {
 		if tenant != c.d.TenantID {
-			c.report(row, invChildTenant, "a document of the task carries another tenant")
+			c.report(row, storekit.InvChildTenant, "a document of the task carries another tenant")
 		}
 	}
 	for _, r := range c.rows.events {
@@ -260,23 +231,6 @@ func (c docCheck) childTenants() {
 	}
 }
 
-// isTokenHash reports whether h is a SHA-256 hex digest as the invitations package writes it.
-func isTokenHash(h string) bool {
-	if len(h) != 64 {
-		return false
-	}
-	for _, ch := range h {
-		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-func verifiedStatus(s string) bool {
-	return s == string(models.InvitationVerified) || s == string(models.InvitationConsumed)
-}
-
 // invitations (SPEC 6): a verified invitation's guest holds the task (or an event moved it on),
 // one verification per sibling group, a live session only for a verified invitation, a pending
 // delivery only while its invitation waits for it.
@@ -285,20 +239,20 @@ func (c docCheck) invitations() {
 	verifiedIn := map[string]int{}
 	for _, inv := range c.rows.invitations {
 		byID[inv.ID] = inv
-		if !isTokenHash(inv.TokenHash) {
-			c.report(inv.ID, invTokenHash, "invitation token hash is not 64 lowercase hex digits")
+		if !storekit.IsTokenHash(inv.TokenHash) {
+			c.report(inv.ID, storekit.InvTokenHash, "invitation token hash is not 64 lowercase hex digits")
 		}
-		if !verifiedStatus(inv.Status) {
+		if !storekit.VerifiedInvitation(inv.Status) {
 			continue
 		}
 		if g := inv.SiblingGroupID; g != nil && *g != "" {
 			if verifiedIn[*g]++; verifiedIn[*g] > 1 {
-				c.report(inv.ID, invInvitationGroup, "a second verified invitation in one sibling group")
+				c.report(inv.ID, storekit.InvInvitationGroup, "a second verified invitation in one sibling group")
 				continue
 			}
 		}
 		if !c.guestHolds(inv.ID) && !c.movedOnFrom(inv.ID) {
-			c.report(inv.ID, invInvitationGuest, "invitation %s, but the task is not assigned to its guest and no event moved it on", inv.Status)
+			c.report(inv.ID, storekit.InvInvitationGuest, "invitation %s, but the task is not assigned to its guest and no event moved it on", inv.Status)
 		}
 	}
 	if c.d.AssigneeProvider != nil && c.d.AssigneeID != nil {
@@ -306,7 +260,7 @@ func (c docCheck) invitations() {
 		if ref.IsGuest() {
 			inv, ok := byID[strings.TrimPrefix(ref.ID, "invitation:")]
 			if !ok || inv.VerifiedAt == nil {
-				c.report("", invInvitationGuest, "assigned to a guest without a verified invitation of the task")
+				c.report("", storekit.InvInvitationGuest, "assigned to a guest without a verified invitation of the task")
 			}
 		}
 	}
@@ -314,25 +268,25 @@ func (c docCheck) invitations() {
 		inv, ok := byID[dl.InvitationID]
 		switch {
 		case !ok:
-			c.report(dl.ID, invDeliveryState, "delivery of an invitation of another task")
+			c.report(dl.ID, storekit.InvDeliveryState, "delivery of an invitation of another task")
 		case models.DeliveryState(dl.State) == models.DeliveryPending &&
 			inv.Status != string(models.InvitationPending) && inv.Status != string(models.InvitationDispatched):
-			c.report(dl.ID, invDeliveryState, "pending delivery of an invitation in status %s", inv.Status)
+			c.report(dl.ID, storekit.InvDeliveryState, "pending delivery of an invitation in status %s", inv.Status)
 		}
 	}
 	for _, gs := range c.rows.sessions {
-		if !isTokenHash(gs.TokenHash) {
-			c.report(gs.ID, invTokenHash, "guest session token hash is not 64 lowercase hex digits")
+		if !storekit.IsTokenHash(gs.TokenHash) {
+			c.report(gs.ID, storekit.InvTokenHash, "guest session token hash is not 64 lowercase hex digits")
 		}
 		if gs.ParticipantProvider != models.GuestProvider || gs.ParticipantID != "invitation:"+gs.InvitationID {
-			c.report(gs.ID, invGuestSession, "session participant is not its invitation's guest")
+			c.report(gs.ID, storekit.InvGuestSession, "session participant is not its invitation's guest")
 			continue
 		}
 		if gs.RevokedAt != nil || !gs.ExpiresAt.After(c.a.now) {
 			continue
 		}
-		if inv, ok := byID[gs.InvitationID]; !ok || !verifiedStatus(inv.Status) {
-			c.report(gs.ID, invGuestSession, "live session without a verified invitation of the task")
+		if inv, ok := byID[gs.InvitationID]; !ok || !storekit.VerifiedInvitation(inv.Status) {
+			c.report(gs.ID, storekit.InvGuestSession, "live session without a verified invitation of the task")
 		}
 	}
 }
@@ -357,7 +311,7 @@ func (c docCheck) movedOnFrom(invitationID string) bool {
 			continue
 		}
 		for _, later := range c.rows.events[i+1:] {
-			if _, ok := impliedStatuses[models.EventType(later.EventType)]; ok {
+			if _, ok := storekit.ImpliedStatuses[models.EventType(later.EventType)]; ok {
 				return true
 			}
 		}
@@ -373,7 +327,7 @@ func (c docCheck) ciphertexts() error {
 		if err != nil || st != sealedUnreadable {
 			return err
 		}
-		c.report(findingRow, invCiphertext, "%s.%s does not open with the configured keys", unit, field)
+		c.report(findingRow, storekit.InvCiphertext, "%s.%s does not open with the configured keys", unit, field)
 		return nil
 	}
 	for _, col := range storekit.ProtectedColumns {
