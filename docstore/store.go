@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -49,7 +48,7 @@ type Store struct {
 	// notify is the change notifier (NotifyChanges), nil when none.
 	notify storekit.Notifier
 	// issued is the NotifyDeliveries hook, nil when none.
-	issued atomic.Pointer[func()]
+	issued storekit.Hook
 	// tenants are those recordTenant filed already (tenant → true).
 	tenants sync.Map
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -56,8 +55,8 @@ type Store struct {
 	cfg     Config
 	tenants sync.Map // tenants whose counter row is known to exist
 	notify  storekit.Notifier
-	issued  atomic.Pointer[func()] // NotifyDeliveries
-	tracer  TxTracer               // TraceWith; nil traces nothing
+	issued  storekit.Hook // NotifyDeliveries
+	tracer  TxTracer      // TraceWith; nil traces nothing
 }
 
 // Open connects to the database named by cfg.URL. It neither creates nor migrates the schema:

@@ -27,7 +27,7 @@ var transitionKinds = []string{string(models.OpComplete), string(models.OpTimeou
 // however many tasks are overdue (ordered by id, it sorted all of them: 45,000 at the scale
 // target). Items carry safe columns only.
 func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error) {
-	limit = pageLimit(limit)
+	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		now, err := s.dbNow(tx)
@@ -70,7 +70,7 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 // changed within skipTouchedWithin by the database clock, ordered by id after afterID. Items
 // carry safe columns only.
 func (s *Store) ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error) {
-	limit = pageLimit(limit)
+	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		now, err := s.dbNow(tx)
@@ -270,12 +270,4 @@ func (s *Store) safeTasks(recs []taskRecord) ([]models.Task, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// pageLimit clamps a worker page size to 1..MaxPageSize.
-func pageLimit(limit int) int {
-	if limit <= 0 || limit > models.MaxPageSize {
-		return models.MaxPageSize
-	}
-	return limit
 }

@@ -29,3 +29,23 @@ func (c *Notifier) Changed(tenant, taskID string, revision int) {
 		ref.n.Changed(tenant, taskID, revision)
 	}
 }
+
+// Hook holds a function a store calls after certain commits (NotifyDeliveries), swapped
+// atomically like Notifier. The zero Hook calls nothing.
+type Hook struct{ p atomic.Pointer[func()] }
+
+// Set makes Call call fn; nil stops it.
+func (h *Hook) Set(fn func()) {
+	if fn == nil {
+		h.p.Store(nil)
+		return
+	}
+	h.p.Store(&fn)
+}
+
+// Call calls the function, if any. Call it only after the commit.
+func (h *Hook) Call() {
+	if fn := h.p.Load(); fn != nil {
+		(*fn)()
+	}
+}
