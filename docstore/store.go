@@ -167,6 +167,8 @@ func claimID(tenant, taskID string, version int64) string {
 // is never behind a write that was claimed more than ClaimGrace ago. A younger claim belongs
 // to a writer still at work, and the aggregate as it stands is the latest committed state.
 func (s *Store) load(ctx context.Context, filter bson.D) (*taskDoc, error) {
+	// A task a purge has marked is gone for every reader and writer (purge.go).
+	filter = append(filter[:len(filter):len(filter)], bson.E{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}})
 	for range maxAttempts {
 		var d taskDoc
 		if err := s.tasks().FindOne(ctx, filter).Decode(&d); err != nil {
