@@ -20,6 +20,9 @@ import (
 func countRecords(t *testing.T, st storetest.Tasks, unit string, where map[string]any) int {
 	t.Helper()
 	s := contractStore(t, st)
+	if _, ok := embedded[unit]; ok {
+		return countEmbedded(t, s, unit, where)
+	}
 	coll := hookCollection(t, unit)
 	filter := bson.D{}
 	for field, v := range where {

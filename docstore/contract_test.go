@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/docstore/docstoretest"
@@ -15,9 +17,9 @@ import (
 
 // TestContractMongo runs the store contract suite (repository/storetest) on the document store:
 // the embedded FerretDB, or the MongoDB at USERTASKS_TEST_MONGODB_URL. The store has the task
-// aggregate (storetest.Tasks) and the groups asserted below; every case that needs more is reported "not applicable on
-// MongoDB: <case> — not built on the document store yet", and the cases that need an option or a
-// storage hook the document store cannot honour are reported with their own reason.
+// aggregate (storetest.Tasks) and every group asserted below; the cases that need an option or a
+// storage hook the document store cannot honour are reported "not applicable on MongoDB:
+// <case> — <reason>".
 func TestContractMongo(t *testing.T) {
 	storetest.Run(t, mongoHarness())
 }
@@ -35,6 +37,7 @@ var (
 	_ storetest.Lists          = (*Store)(nil)
 	_ storetest.ChangeNotifier = (*Store)(nil)
 	_ storetest.Guests         = (*Store)(nil)
+	_ storetest.Operations     = (*Store)(nil)
 )
 
 func mongoHarness() storetest.Harness {
@@ -45,7 +48,8 @@ func mongoHarness() storetest.Harness {
 		},
 		Reopen: func(t *testing.T, st storetest.Tasks, o storetest.Options) storetest.Tasks {
 			s := contractStore(t, st)
-			if err := s.Close(); err != nil {
+			// A store reopened inside a subtest was closed when that subtest ended.
+			if err := s.Close(); err != nil && !errors.Is(err, mongo.ErrClientDisconnected) {
 				t.Fatalf("close: %v", err)
 			}
 			return openContract(t, s.cfg.URL, o, false)
@@ -79,8 +83,9 @@ func unsupported(o storetest.Options) string {
 	return ""
 }
 
-// openContract opens a Store on the database at url, migrating it first when fresh; the
-// database is dropped when the test ends.
+// openContract opens a Store on the database at url, migrating it first when fresh. A fresh
+// database is dropped when the test that made it ends; a reopened store is only closed when
+// its test (maybe a subtest of that one) ends, so the next Reopen still finds the data.
 func openContract(t *testing.T, url string, o storetest.Options, fresh bool) *Store {
 	t.Helper()
 	ctx := testContext(t)
@@ -88,10 +93,25 @@ func openContract(t *testing.T, url string, o storetest.Options, fresh bool) *St
 	if cfg.Keys == nil {
 		cfg.Keys = testfactory.Keys()
 	}
-	s := openDropped(t, ctx, cfg)
-	if fresh {
-		mustUp(t, ctx, s.db)
+	if !fresh {
+		s, err := Open(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
 	}
+	s := openDropped(t, ctx, cfg)
+	mustUp(t, ctx, s.db)
+	t.Cleanup(func() {
+		// The store may be closed by a Reopen by now: drop with a connection of its own.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if conn, err := Connect(ctx, url); err == nil {
+			_ = conn.DB.Drop(ctx)
+			_ = conn.Close(ctx)
+		}
+	})
 	return s
 }
 
@@ -112,10 +132,10 @@ var tamperings = map[storetest.Tampering]bson.D{
 	storetest.CorruptActions:      {{Key: "actions_json", Value: "not json"}},
 }
 
-// tamper changes the task aggregate behind the store's back, and invitations, deliveries and
-// guest sessions (tamperGuests). The rest of the Tamperings touch what the document store does
-// not have yet or a copy it does not keep (the candidates' status), and make their cases not
-// applicable.
+// tamper changes the task aggregate behind the store's back, the states the audit and purge
+// cases set (tamperOps), and invitations, deliveries and guest sessions (tamperGuests). A
+// Tampering of a copy the document store does not keep (the candidates' status) makes its case
+// not applicable.
 func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error {
 	t.Helper()
 	ctx := testContext(t)
@@ -136,6 +156,9 @@ func tamper(t *testing.T, s *Store, what storetest.Tampering, args ...any) error
 	case what == storetest.CounterOnStripeZero:
 		return errors.New("the document store counts one place per open task and never had " +
 			"migration 00008's single-stripe count (known difference)")
+	}
+	if ok, err := tamperOps(t, s, what, args...); ok {
+		return err
 	}
 	return tamperGuests(t, s, what, args...)
 }

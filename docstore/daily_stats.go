@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The daily rollup behind the dashboard's charts (docs/document-store.md, "The daily rollup").
@@ -47,47 +48,13 @@ type dailyCountDoc struct {
 	EventCount             int64   `bson:"event_count"`
 }
 
-// statDay is the rollup's day of a database time.
-func statDay(t time.Time) string { return t.UTC().Format(time.DateOnly) }
-
 // countDaily is the effect that counts task t's change at revision in metric and bucket.
 func countDaily(t *models.Task, metric string, bucket int, now time.Time) effectDoc {
 	return effectDoc{ID: models.NewID(), Kind: effectCountDaily, CreatedAt: utc(now), Count: &dailyCountDoc{
 		ID:       t.ID + "/" + strconv.Itoa(t.Revision) + "/" + metric,
-		TenantID: t.Tenant, StatDay: statDay(now), WorkflowDefinitionID: t.Workflow.DefinitionID,
+		TenantID: t.Tenant, StatDay: storekit.StatDay(now), WorkflowDefinitionID: t.Workflow.DefinitionID,
 		WorkflowDefinitionName: opt(t.Workflow.DefinitionName), Metric: metric, Bucket: bucket, EventCount: 1,
 	}}
-}
-
-// rollupOf says what a change counts, as repository's rollupOf: a claim, or the end of a task
-// (completed on time, late or without a due date, timed out, cancelled); ok false otherwise.
-func rollupOf(before, after *models.Task, ev *models.Event, now time.Time) (metric string, bucket int, ok bool) {
-	if ev != nil && ev.Type == models.EventClaimed {
-		return models.MetricClaimed, models.DurationBucket(now.Sub(after.CreatedAt)), true
-	}
-	if before.Status == after.Status || !after.Status.IsTerminal() {
-		return "", 0, false
-	}
-	switch after.Status {
-	case models.StatusCompleted:
-		done := now
-		if after.CompletedAt != nil {
-			done = *after.CompletedAt
-		}
-		metric = models.MetricCompleted
-		if after.DueAt != nil {
-			metric = models.MetricCompletedLate
-			if !done.After(*after.DueAt) {
-				metric = models.MetricCompletedOnTime
-			}
-		}
-		return metric, models.DurationBucket(done.Sub(after.CreatedAt)), true
-	case models.StatusTimedOut:
-		return models.MetricTimedOut, 0, true
-	case models.StatusCancelled:
-		return models.MetricCancelled, 0, true
-	}
-	return "", 0, false
 }
 
 // applyCountDaily inserts the counted change; its _id names the task's change, so a duplicate

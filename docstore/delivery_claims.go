@@ -30,20 +30,10 @@ func deliveryRef(d *deliveryDoc) docRef {
 // NotifyDeliveries makes the store call fn after each commit that queued an invitation
 // delivery (IssueInvitation), as repository.Store.NotifyDeliveries. nil stops it. fn must not
 // block.
-func (s *Store) NotifyDeliveries(fn func()) {
-	if fn == nil {
-		s.issued.Store(nil)
-		return
-	}
-	s.issued.Store(&fn)
-}
+func (s *Store) NotifyDeliveries(fn func()) { s.issued.Set(fn) }
 
 // deliveryQueued calls the NotifyDeliveries hook, if any. Call it only after the commit.
-func (s *Store) deliveryQueued() {
-	if fn := s.issued.Load(); fn != nil {
-		(*fn)()
-	}
-}
+func (s *Store) deliveryQueued() { s.issued.Call() }
 
 // insertDeliveryOnce inserts a queued delivery. A duplicate key is an earlier pass's insert only
 // when the stored delivery is this one; another with the same idempotency key is an error that

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -111,7 +112,7 @@ func TestSavedViewCapHoldsUnderConcurrency(t *testing.T) {
 			switch {
 			case err == nil:
 				stored++
-			case errors.Is(err, errTooManyViews):
+			case errors.Is(err, storekit.ErrTooManyViews):
 				refused++
 			default:
 				t.Error(err)

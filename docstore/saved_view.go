@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Saved inbox views (issue 10) as documents of user_task_saved_views. Who may see, rename or
@@ -56,18 +57,13 @@ func (d *savedViewDoc) view() models.SavedView {
 	return v
 }
 
-var (
-	errViewNameTaken = models.Invalid(models.CodeValidationFailed, models.FieldError{Field: "name", Message: "is already used by another of your views"})
-	errTooManyViews  = models.Invalid(models.CodeValidationFailed, models.FieldError{Field: "views", Message: "at most 50 saved views per person"})
-)
-
 func (s *Store) savedViews() *mongo.Collection { return s.db.Collection(savedViewCollection) }
 
 // CreateSavedView stores v under a new id, at the database's time, and returns it. The name must
 // be new to the owner (case-insensitively) and the owner may hold at most models.MaxSavedViews
 // views; both refusals are validation errors.
 func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models.SavedView, error) {
-	if err := checkSavedView(v); err != nil {
+	if err := storekit.CheckSavedView(v); err != nil {
 		return models.SavedView{}, err
 	}
 	now, err := s.Now(ctx)
@@ -77,9 +73,7 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 	d := savedViewDoc{
 		ID: models.NewID(), TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
 		Name: v.Name, NameKey: models.SavedViewNameKey(v.Name), InboxQuery: v.Query, IsShared: v.Shared, CreatedAt: now, UpdatedAt: now,
-	}
-	if dn := v.Owner.DisplayName; dn != "" && len(dn) <= 256 && models.TextProblem(dn, models.Label) == "" {
-		d.OwnerDisplay = &dn
+		OwnerDisplay: storekit.SavedViewOwnerDisplay(v.Owner),
 	}
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		var owned []savedViewDoc
@@ -91,7 +85,7 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 		used := map[int]bool{}
 		for _, o := range owned {
 			if o.NameKey == d.NameKey {
-				return models.SavedView{}, errViewNameTaken
+				return models.SavedView{}, storekit.ErrViewNameTaken
 			}
 			used[o.Slot] = true
 		}
@@ -102,7 +96,7 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 			}
 		}
 		if len(free) == 0 {
-			return models.SavedView{}, errTooManyViews
+			return models.SavedView{}, storekit.ErrTooManyViews
 		}
 		// A random free slot, so concurrent creations of one owner seldom pick the same.
 		d.Slot = free[rand.IntN(len(free))]
@@ -164,7 +158,7 @@ func (s *Store) RenameSavedView(ctx context.Context, a models.Actor, id, name st
 		return models.SavedView{}, err
 	}
 	v.Name, v.UpdatedAt = name, now
-	if err := checkSavedView(v); err != nil {
+	if err := storekit.CheckSavedView(v); err != nil {
 		return models.SavedView{}, err
 	}
 	// FerretDB 1.24 reports an update that breaks a unique index as an internal error rather
@@ -175,13 +169,13 @@ func (s *Store) RenameSavedView(ctx context.Context, a models.Actor, id, name st
 	case err != nil:
 		return models.SavedView{}, translate(err)
 	case n > 0:
-		return models.SavedView{}, errViewNameTaken
+		return models.SavedView{}, storekit.ErrViewNameTaken
 	}
 	res, err := s.savedViews().UpdateOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "tenant_id", Value: a.Tenant}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "name", Value: name}, {Key: "name_key", Value: key}, {Key: "updated_at", Value: now}}}})
 	switch {
 	case mongo.IsDuplicateKeyError(err) || (err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")):
-		return models.SavedView{}, errViewNameTaken
+		return models.SavedView{}, storekit.ErrViewNameTaken
 	case err != nil:
 		return models.SavedView{}, translate(err)
 	case res.MatchedCount == 0:
@@ -227,18 +221,4 @@ func (s *Store) loadSavedView(ctx context.Context, a models.Actor, id string, ma
 func ownedViews(tenant string, owner models.ParticipantRef) bson.D {
 	return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "owner_provider", Value: owner.Provider},
 		{Key: "owner_type", Value: string(owner.Type)}, {Key: "owner_id", Value: owner.ID}}
-}
-
-// checkSavedView refuses what the fields cannot hold, as on SQL; the service checks the same first.
-func checkSavedView(v models.SavedView) error {
-	if v.Tenant == "" || v.Owner.ID == "" || v.Owner.Provider == "" || v.Owner.Type == "" {
-		return models.InvalidField("owner", "is required")
-	}
-	if _, msg := models.SavedViewName(v.Name); msg != "" {
-		return models.InvalidField("name", msg)
-	}
-	if v.Query == "" || len(v.Query) > models.MaxSavedViewQuerySize {
-		return models.InvalidField("query", "must be 1 to 2000 bytes")
-	}
-	return nil
 }

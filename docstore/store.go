@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -15,6 +14,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Config configures a Store.
@@ -46,9 +46,9 @@ type Store struct {
 	// answer ends the write there, as a killed process would.
 	crash func(step crashStep) error
 	// notify is the change notifier (NotifyChanges), nil when none.
-	notify atomic.Pointer[notifierRef]
+	notify storekit.Notifier
 	// issued is the NotifyDeliveries hook, nil when none.
-	issued atomic.Pointer[func()]
+	issued storekit.Hook
 	// tenants are those recordTenant filed already (tenant → true).
 	tenants sync.Map
 }
@@ -167,6 +167,8 @@ func claimID(tenant, taskID string, version int64) string {
 // is never behind a write that was claimed more than ClaimGrace ago. A younger claim belongs
 // to a writer still at work, and the aggregate as it stands is the latest committed state.
 func (s *Store) load(ctx context.Context, filter bson.D) (*taskDoc, error) {
+	// A task a purge has marked is gone for every reader and writer (purge.go).
+	filter = append(filter[:len(filter):len(filter)], bson.E{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}})
 	for range maxAttempts {
 		var d taskDoc
 		if err := s.tasks().FindOne(ctx, filter).Decode(&d); err != nil {

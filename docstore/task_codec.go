@@ -1,72 +1,43 @@
 package docstore
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
 	"time"
 
-	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The codec between models.Task and the aggregate document. It is the SQL store's
 // (repository/codec.go) field for field: the same column names, the same NULL rules, and the
-// protected values sealed by the same key ring with the same associated data (row id "/"
-// column), so a sealed value means the same on both stores.
+// protected values sealed as every store seals them (storekit.Sealer: the same key ring, the
+// same associated data, row id "/" column), so a sealed value means the same on both stores.
 
 const (
-	colInstructions   = "instructions_enc"
-	colTaskData       = "task_data_enc"
-	colForm           = "form_enc"
-	colInvitationDefs = "invitation_defs_enc"
-	colCompletionData = "completion_data_enc"
-	colPayload        = "payload_enc"
+	colInstructions   = storekit.ColInstructions
+	colTaskData       = storekit.ColTaskData
+	colForm           = storekit.ColForm
+	colInvitationDefs = storekit.ColInvitationDefs
+	colCompletionData = storekit.ColCompletionData
+	colPayload        = storekit.ColPayload
 )
 
-func aad(rowID, column string) []byte { return []byte(rowID + "/" + column) }
+func aad(rowID, column string) []byte { return storekit.AAD(rowID, column) }
+
+// sealer seals and opens with the store's key ring, as every store does.
+func (s *Store) sealer() storekit.Sealer { return storekit.Sealer{Keys: s.keys} }
 
 func (s *Store) seal(rowID, column string, plain []byte) (*string, error) {
-	if len(plain) == 0 {
-		return nil, nil
-	}
-	env, err := s.keys.Seal(plain, aad(rowID, column))
-	if err != nil {
-		return nil, err
-	}
-	return &env, nil
-}
-
-func (s *Store) sealJSON(rowID, column string, v any, present bool) (*string, error) {
-	if !present {
-		return nil, nil
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return s.seal(rowID, column, raw)
+	return s.sealer().Seal(rowID, column, plain)
 }
 
 func (s *Store) open(taskID, rowID, column string, env *string) ([]byte, error) {
-	if env == nil || *env == "" {
-		return nil, nil
-	}
-	plain, err := s.keys.Open(*env, aad(rowID, column))
-	if err != nil {
-		if errors.Is(err, keyring.ErrUndecodable) {
-			return nil, &models.CorruptError{TaskID: taskID, Reason: column + " does not decrypt"}
-		}
-		return nil, err
-	}
-	return plain, nil
+	return s.sealer().Open(taskID, rowID, column, env)
 }
 
 func str(p *string) string {
@@ -111,17 +82,6 @@ func refFrom(tenant string, provider, typ, id, display *string) *models.Particip
 	return &models.ParticipantRef{Tenant: tenant, Provider: *provider, Type: models.ParticipantType(str(typ)), ID: *id, DisplayName: str(display)}
 }
 
-// searchText is the bounded, lower-cased safe search projection: only safe fields (the SQL
-// store's search_text).
-func searchText(t *models.Task) string {
-	parts := []string{t.Title, t.Summary, t.Reference, t.TaskType, strings.Join(t.Tags, " "),
-		t.Workflow.DefinitionID, t.Workflow.DefinitionName, t.Workflow.InstanceID, t.Workflow.InstanceReference}
-	if t.Requester != nil {
-		parts = append(parts, t.Requester.ID, t.Requester.DisplayName)
-	}
-	return strings.ToLower(strings.Join(parts, "\n"))
-}
-
 // safeDoc encodes the task's own fields without the protected ones and without the embedded
 // rows and pending entries.
 func safeDoc(t *models.Task) (*taskDoc, error) {
@@ -136,7 +96,7 @@ func safeDoc(t *models.Task) (*taskDoc, error) {
 		WorkflowInstanceReference: opt(t.Workflow.InstanceReference), ActivityInstanceID: t.Workflow.ActivityInstanceID,
 		BookmarkID: t.Workflow.BookmarkID, MaterializationKey: t.MaterializationKey,
 		Title: t.Title, Summary: opt(t.Summary), Reference: opt(t.Reference), TaskType: opt(t.TaskType),
-		SearchText: searchText(t), Priority: t.Priority, DueAt: utcPtr(t.DueAt), IsOverdue: t.IsOverdue,
+		SearchText: storekit.SearchText(t), Priority: t.Priority, DueAt: utcPtr(t.DueAt), IsOverdue: t.IsOverdue,
 		Status: string(t.Status), CreatedAt: utc(t.CreatedAt), UpdatedAt: utc(t.UpdatedAt),
 		AssignedAt: utcPtr(t.AssignedAt), CompletedAt: utcPtr(t.CompletedAt), TransitionedAt: utcPtr(t.TransitionedAt),
 		MembershipMode: string(t.Assignment.Mode), AllowExclusionOverride: t.Assignment.AllowExclusionOverride,
@@ -160,44 +120,19 @@ func safeDoc(t *models.Task) (*taskDoc, error) {
 	return d, nil
 }
 
-// protectedField is one sealed field of the aggregate: where it lives in the document, the part
-// of the protected content it holds, whether that part differs between two tasks, and how to
-// seal it from a task.
-type protectedField struct {
-	column  string
-	part    models.ProtectedParts
-	field   func(d *taskDoc) **string
-	differs func(a, b *models.Protected) bool
-	seal    func(s *Store, t *models.Task) (*string, error)
-}
-
-var protectedFields = []protectedField{
-	{colInstructions, models.ReadsInstructions, func(d *taskDoc) **string { return &d.InstructionsEnc },
-		func(a, b *models.Protected) bool { return a.Instructions != b.Instructions },
-		func(s *Store, t *models.Task) (*string, error) {
-			return s.seal(t.ID, colInstructions, []byte(t.Protected.Instructions))
-		}},
-	{colTaskData, models.ReadsData, func(d *taskDoc) **string { return &d.TaskDataEnc },
-		func(a, b *models.Protected) bool { return !bytes.Equal(a.Data, b.Data) },
-		func(s *Store, t *models.Task) (*string, error) { return s.seal(t.ID, colTaskData, t.Protected.Data) }},
-	{colForm, models.ReadsForm, func(d *taskDoc) **string { return &d.FormEnc },
-		func(a, b *models.Protected) bool { return !reflect.DeepEqual(a.Form, b.Form) },
-		func(s *Store, t *models.Task) (*string, error) {
-			return s.sealJSON(t.ID, colForm, t.Protected.Form, t.Protected.Form != nil)
-		}},
-	{colInvitationDefs, models.ReadsInvitations, func(d *taskDoc) **string { return &d.InvitationDefsEnc },
-		func(a, b *models.Protected) bool {
-			return !reflect.DeepEqual(a.InvitationDefinitions, b.InvitationDefinitions)
-		},
-		func(s *Store, t *models.Task) (*string, error) {
-			defs := t.Protected.InvitationDefinitions
-			return s.sealJSON(t.ID, colInvitationDefs, defs, len(defs) > 0)
-		}},
-	{colCompletionData, models.ReadsCompletionData, func(d *taskDoc) **string { return &d.CompletionDataEnc },
-		func(a, b *models.Protected) bool { return !bytes.Equal(a.CompletionData, b.CompletionData) },
-		func(s *Store, t *models.Task) (*string, error) {
-			return s.seal(t.ID, colCompletionData, t.Protected.CompletionData)
-		}},
+// sealedField is where d keeps the protected column col.
+func (d *taskDoc) sealedField(col string) **string {
+	switch col {
+	case colInstructions:
+		return &d.InstructionsEnc
+	case colTaskData:
+		return &d.TaskDataEnc
+	case colForm:
+		return &d.FormEnc
+	case colInvitationDefs:
+		return &d.InvitationDefsEnc
+	}
+	return &d.CompletionDataEnc
 }
 
 // newDoc encodes a new aggregate: every field, the protected ones sealed, with its candidates,
@@ -207,8 +142,8 @@ func (s *Store) newDoc(t *models.Task, now time.Time) (*taskDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range protectedFields {
-		if *f.field(d), err = f.seal(s, t); err != nil {
+	for _, col := range storekit.ProtectedColumns {
+		if *d.sealedField(col.Name), err = s.sealer().SealProtected(t, col.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -265,39 +200,12 @@ func (s *Store) fromDoc(d *taskDoc, parts models.ProtectedParts) (models.Task, e
 
 // openProtected opens the protected parts of d into t.
 func (s *Store) openProtected(d *taskDoc, t *models.Task, parts models.ProtectedParts) error {
-	corrupt := func(reason string) error { return &models.CorruptError{TaskID: d.ID, Reason: reason} }
-	p := &t.Protected
-	for _, f := range protectedFields {
-		if parts&f.part == 0 {
+	for _, col := range storekit.ProtectedColumns {
+		if parts&col.Part == 0 {
 			continue
 		}
-		plain, err := s.open(d.ID, d.ID, f.column, *f.field(d))
-		if err != nil {
+		if err := s.sealer().OpenProtected(d.ID, col.Name, *d.sealedField(col.Name), &t.Protected); err != nil {
 			return err
-		}
-		switch f.column {
-		case colInstructions:
-			p.Instructions = string(plain)
-		case colTaskData:
-			if plain != nil && !json.Valid(plain) {
-				return corrupt("task data is not JSON")
-			}
-			p.Data = plain
-		case colForm:
-			if plain != nil {
-				p.Form = &models.PinnedForm{}
-				if err := json.Unmarshal(plain, p.Form); err != nil {
-					return corrupt("form does not decode")
-				}
-			}
-		case colInvitationDefs:
-			if plain != nil {
-				if err := json.Unmarshal(plain, &p.InvitationDefinitions); err != nil {
-					return corrupt("invitation definitions do not decode")
-				}
-			}
-		case colCompletionData:
-			p.CompletionData = plain
 		}
 	}
 	return nil

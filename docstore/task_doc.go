@@ -73,6 +73,9 @@ type taskDoc struct {
 	Version int64 `bson:"version"`
 	// RelayDue is set while a pending entry, a finished operation or an effect waits for the relay.
 	RelayDue bool `bson:"relay_due"`
+	// Purging is set, once and for good, by a retention purge that is removing the task
+	// (purge.go); from then on every read treats the task as gone.
+	Purging *time.Time `bson:"purging,omitempty"`
 
 	TagKeys            []tagDoc        `bson:"tag_keys"`
 	Candidates         []candidateDoc  `bson:"candidates"`

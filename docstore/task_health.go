@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // SetHealth records a worker's advisory finding on an open or transitional task whose finding
@@ -13,17 +14,8 @@ import (
 // alone without an error; a missing task is ErrNotFound. Health does not raise the revision
 // (nor updated_at); a written finding is told to the change notifier with the task's revision.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	switch {
-	case h.Severity == models.SeverityNone && (h.Code != "" || h.Message != ""):
-		return models.InvalidField("health.severity", "is required with a code or message")
-	case h.Severity == models.SeverityBlocking:
-		return models.InvalidField("health.severity", "workers set advisory findings only")
-	case h.Severity != models.SeverityNone && h.Severity != models.SeverityAdvisory:
-		return models.InvalidField("health.severity", "must be advisory")
-	case h.Severity == models.SeverityAdvisory && (h.Code == "" || len(h.Code) > models.MaxActionKeyLength):
-		return models.InvalidField("health.code", "is required and at most 64 bytes")
-	case len(h.Message) > models.MaxHealthMessageLength:
-		return models.InvalidField("health.message", "is too long")
+	if err := storekit.CheckWorkerHealth(h); err != nil {
+		return err
 	}
 	return s.updateHealth(ctx, tenant, taskID, "", h)
 }

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Mutate applies one command, as repository.Store.Mutate does: it reads the aggregate, runs the
@@ -113,12 +114,12 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	// Fields that never change after creation keep what is stored.
 	next.ID, next.TenantID, next.CreatedAt = cur.ID, cur.TenantID, cur.CreatedAt
 	next.MaterializationKey, next.BookmarkID = cur.MaterializationKey, cur.BookmarkID
-	for _, f := range protectedFields {
-		if !f.differs(&before.Protected, &t.Protected) {
-			*f.field(next) = *f.field(cur)
+	for _, col := range storekit.ProtectedColumns {
+		if !col.Differs(&before.Protected, &t.Protected) {
+			*next.sealedField(col.Name) = *cur.sealedField(col.Name)
 			continue
 		}
-		if *f.field(next), err = f.seal(s, t); err != nil {
+		if *next.sealedField(col.Name), err = s.sealer().SealProtected(t, col.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -136,7 +137,7 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 		// The task's place in the tenant's open-task counter is freed by the relay.
 		next.PendingEffects = append(next.PendingEffects, effectDoc{ID: models.NewID(), Kind: effectReleasePlace, CreatedAt: utc(now)})
 	}
-	if metric, bucket, ok := rollupOf(before, t, c.Event, now); ok {
+	if metric, bucket, ok := storekit.Rollup(before, t, c.Event, now); ok {
 		next.PendingEffects = append(next.PendingEffects, countDaily(t, metric, bucket, now))
 	}
 	if err := s.queue(next, c); err != nil {

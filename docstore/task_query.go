@@ -3,54 +3,37 @@ package docstore
 import (
 	"context"
 	"slices"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
-)
-
-// valueKind is the type of a sort field's values, as carried by a cursor.
-type valueKind int
-
-const (
-	kindTime valueKind = iota + 1
-	kindInt
-	kindText
+	"usertasks/storekit"
 )
 
 // sortField is how one sort key orders the aggregates: by the field, then _id, in the same
 // direction. Each is served by the SQL store's index of the same name, (tenant_id, field, _id)
-// in the layout. Nullable fields put nulls last in both directions, as SQL does (MongoDB sorts
-// null first ascending), so their pages are read in two walks (page).
+// in the layout. Nullable fields (storekit.Sort) put nulls last in both directions, as SQL does
+// (MongoDB sorts null first ascending), so their pages are read in two walks (page).
 type sortField struct {
-	field    string
-	nullable bool
-	kind     valueKind
-	value    func(d *taskDoc) sortValue
-}
-
-func timeValue(t *time.Time) sortValue {
-	if t == nil {
-		return sortValue{null: true}
-	}
-	return sortValue{time: t.UTC()}
+	storekit.Sort
+	field string
+	value func(d *taskDoc) storekit.SortValue
 }
 
 var sortFields = map[models.SortKey]sortField{
-	models.SortCreated: {field: "created_at", kind: kindTime,
-		value: func(d *taskDoc) sortValue { return timeValue(&d.CreatedAt) }},
-	models.SortDue: {field: "due_at", nullable: true, kind: kindTime,
-		value: func(d *taskDoc) sortValue { return timeValue(d.DueAt) }},
-	models.SortPriority: {field: "priority", kind: kindInt,
-		value: func(d *taskDoc) sortValue { return sortValue{int: d.Priority} }},
-	models.SortTitle: {field: "title", kind: kindText,
-		value: func(d *taskDoc) sortValue { return sortValue{text: d.Title} }},
-	models.SortUpdated: {field: "updated_at", kind: kindTime,
-		value: func(d *taskDoc) sortValue { return timeValue(&d.UpdatedAt) }},
-	models.SortCompleted: {field: "completed_at", nullable: true, kind: kindTime,
-		value: func(d *taskDoc) sortValue { return timeValue(d.CompletedAt) }},
+	models.SortCreated: {storekit.Sorts[models.SortCreated], "created_at",
+		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(&d.CreatedAt) }},
+	models.SortDue: {storekit.Sorts[models.SortDue], "due_at",
+		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(d.DueAt) }},
+	models.SortPriority: {storekit.Sorts[models.SortPriority], "priority",
+		func(d *taskDoc) storekit.SortValue { return storekit.SortValue{Int: d.Priority} }},
+	models.SortTitle: {storekit.Sorts[models.SortTitle], "title",
+		func(d *taskDoc) storekit.SortValue { return storekit.SortValue{Text: d.Title} }},
+	models.SortUpdated: {storekit.Sorts[models.SortUpdated], "updated_at",
+		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(&d.UpdatedAt) }},
+	models.SortCompleted: {storekit.Sorts[models.SortCompleted], "completed_at",
+		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(d.CompletedAt) }},
 }
 
 // summaryFields is the projection of a list item: the safe fields only, never a sealed *_enc
@@ -79,15 +62,12 @@ var summaryFields = func() bson.D {
 	return p
 }()
 
-// maxSearchLength bounds the search needle (bytes), as on SQL.
-const maxSearchLength = 1000
-
 // taskQuery is a validated list filter.
 type taskQuery struct {
 	f       models.TaskFilter
 	sort    sortField
 	limit   int
-	after   *sortValue // the cursor position, nil on the first page
+	after   *storekit.SortValue // the cursor position, nil on the first page
 	afterID string
 	// check, when set, is the part of the scope the filter cannot say exactly (the available
 	// scope's candidate entries): an aggregate the filter finds is listed only if it passes.
@@ -125,7 +105,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 	if len(docs) > q.limit {
 		docs = docs[:q.limit]
 		last := &docs[len(docs)-1]
-		if page.NextCursor, err = encodeCursor(q.f.Sort, q.f.Descending, filterDigest(q.f), q.sort.value(last), last.ID); err != nil {
+		if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), q.sort.value(last), last.ID); err != nil {
 			return models.TaskPage{}, err
 		}
 	}
@@ -185,15 +165,15 @@ func (s *Store) page(ctx context.Context, q *taskQuery, where []bson.D) ([]taskD
 	field := q.sort.field
 	var out []taskDoc
 	after, afterID := q.after, q.afterID
-	if after == nil || !after.null {
+	if after == nil || !after.Null {
 		dated := slices.Clip(where)
-		if q.sort.nullable {
+		if q.sort.Nullable {
 			dated = append(dated, fieldOp(field, "$ne", nil))
 		}
 		if err := s.walk(ctx, q, dated, false, after, afterID, &out); err != nil {
 			return nil, err
 		}
-		if len(out) > q.limit || !q.sort.nullable {
+		if len(out) > q.limit || !q.sort.Nullable {
 			return out, nil
 		}
 		after, afterID = nil, ""
@@ -204,7 +184,7 @@ func (s *Store) page(ctx context.Context, q *taskQuery, where []bson.D) ([]taskD
 // walk appends to out the aggregates of base after (after, afterID) in the query's order that
 // pass the query's check, until out holds limit+1 or base has no more. nulls says base holds
 // only aggregates whose sort field is null, which then follow each other in _id order.
-func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls bool, after *sortValue, afterID string, out *[]taskDoc) error {
+func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls bool, after *storekit.SortValue, afterID string, out *[]taskDoc) error {
 	dir, op := 1, "$gt"
 	if q.f.Descending {
 		dir, op = -1, "$lt"
@@ -222,7 +202,7 @@ func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls boo
 		case nulls:
 			conds = append(conds, fieldOp("_id", op, afterID))
 		default:
-			v := after.bson(q.sort.kind)
+			v := sortBSON(*after, q.sort.Kind)
 			conds = append(conds, anyOf(fieldOp(field, op, v), bson.D{{Key: field, Value: v}, {Key: "_id", Value: bson.D{{Key: op, Value: afterID}}}}))
 		}
 		need := q.limit + 1 - len(*out)
@@ -269,66 +249,23 @@ func allOf(conds []bson.D) bson.D {
 	return bson.D{{Key: "$and", Value: a}}
 }
 
-// newTaskQuery checks f in the order of SPEC 4, as the SQL store does: the scope and the
-// caller's right to it, then the filters, then the cursor.
+// newTaskQuery checks f as every store does (storekit.NewListQuery) and pairs its sort with
+// the field.
 func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
-	if f.Scope == "" {
-		f.Scope = models.ScopeAssigned
-	}
-	if !f.Scope.Valid() {
-		return nil, models.InvalidField("scope", "must be one of assigned, available, history, all, needs-attention")
-	}
-	if f.Tenant == "" {
-		return nil, models.InvalidField("tenant", "is required")
-	}
-	if f.Actor.Guest != nil || (f.Actor.Tenant != "" && f.Actor.Tenant != f.Tenant) {
-		return nil, models.ErrForbidden
-	}
-	if (f.Scope.ManagerOnly() || f.FiltersHealth()) && !f.Actor.Manager {
-		return nil, models.ErrForbidden
-	}
-	if f.Sort == "" {
-		f.Sort = models.SortCreated
-	}
-	col, ok := sortFields[f.Sort]
-	if !ok {
-		return nil, models.InvalidField("sort", "must be one of created, due, priority, title, updated, completed")
-	}
-	for _, st := range f.Statuses {
-		if !st.Valid() {
-			return nil, models.InvalidField("status", "unknown status "+string(st))
-		}
-	}
-	switch f.Due {
-	case "", models.DueOverdue, models.DueToday, models.DueThisWeek, models.DueNoDueDate:
-	default:
-		return nil, models.InvalidField("due", "must be one of overdue, today, thisWeek, noDueDate")
-	}
-	if len(f.Search) > maxSearchLength {
-		return nil, models.InvalidField("search", "is too long")
-	}
-	if err := (models.TaskFilter{HealthCodes: f.HealthCodes, HealthSeverity: f.HealthSeverity, Assignee: f.Assignee}).Validate(); err != nil {
+	lq, err := storekit.NewListQuery(f)
+	if err != nil {
 		return nil, err
 	}
-	if f.StaleAfter <= 0 {
-		f.StaleAfter = models.DefaultStaleAfter
+	return &taskQuery{f: lq.Filter, sort: sortFields[lq.Filter.Sort], limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
+}
+
+// sortBSON is a cursor's sort value as compared in a query filter.
+func sortBSON(v storekit.SortValue, kind storekit.ValueKind) any {
+	switch kind {
+	case storekit.KindTime:
+		return v.Time
+	case storekit.KindInt:
+		return v.Int
 	}
-	if f.UnassignedAfter <= 0 {
-		f.UnassignedAfter = models.DefaultUnassignedAttentionAfter
-	}
-	q := &taskQuery{f: f, sort: col, limit: f.Limit}
-	if q.limit <= 0 {
-		q.limit = models.DefaultPageSize
-	}
-	if q.limit > models.MaxPageSize {
-		q.limit = models.MaxPageSize
-	}
-	if f.Cursor != "" {
-		v, id, err := decodeCursor(f.Cursor, f.Sort, f.Descending, filterDigest(f))
-		if err != nil {
-			return nil, err
-		}
-		q.after, q.afterID = &v, id
-	}
-	return q, nil
+	return v.Text
 }

@@ -10,13 +10,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 var (
-	openStatuses             = statusStrings(models.OpenStatuses)
-	openTransitionalStatuses = statusStrings(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
-	transitionalStatuses     = statusStrings(models.TransitionalStatuses)
-	terminalStatuses         = statusStrings(models.TerminalStatuses)
+	openStatuses             = storekit.StatusStrings(models.OpenStatuses)
+	openTransitionalStatuses = storekit.StatusStrings(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
+	transitionalStatuses     = storekit.StatusStrings(models.TransitionalStatuses)
+	terminalStatuses         = storekit.StatusStrings(models.TerminalStatuses)
 	// healthSeverities are the severities of a finding (no finding is null).
 	healthSeverities = []string{string(models.SeverityAdvisory), string(models.SeverityBlocking)}
 )
@@ -55,7 +56,7 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 	}
 	where = append(where, scope...)
 	if len(f.Statuses) > 0 {
-		where = append(where, fieldIn("status", statusStrings(f.Statuses)))
+		where = append(where, fieldIn("status", storekit.StatusStrings(f.Statuses)))
 	}
 	if len(f.HealthCodes) > 0 {
 		codes := slices.Compact(slices.Sorted(slices.Values(f.HealthCodes)))

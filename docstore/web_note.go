@@ -2,13 +2,12 @@ package docstore
 
 import (
 	"context"
-	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Web notes: what a page keeps for the GET after its POST, bound to one browser session, until
@@ -17,8 +16,8 @@ import (
 
 const webNoteCollection = "user_task_web_notes"
 
-// MaxWebNoteBytes bounds one note's body, as on SQL (repository.MaxWebNoteBytes).
-const MaxWebNoteBytes = 1 << 20
+// MaxWebNoteBytes bounds one note's body, as on SQL (storekit.MaxWebNoteBytes).
+const MaxWebNoteBytes = storekit.MaxWebNoteBytes
 
 type webNoteDoc struct {
 	ID          string    `bson:"_id"`
@@ -31,15 +30,8 @@ type webNoteDoc struct {
 // SaveWebNote keeps body for the session with that id hash, for lifetime from now, and returns
 // the note's id.
 func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error) {
-	switch {
-	case !isSessionHash(sessionHash):
-		return "", fmt.Errorf("docstore: a web session id hash is 64 hex digits")
-	case lifetime <= 0:
-		return "", fmt.Errorf("docstore: a web note needs a lifetime")
-	case len(body) > MaxWebNoteBytes:
-		return "", models.Invalid(models.CodePayloadTooLarge, models.FieldError{Field: "body", Message: fmt.Sprintf("must be at most %d bytes", MaxWebNoteBytes)})
-	case !utf8.Valid(body):
-		return "", models.InvalidField("body", "must be valid UTF-8")
+	if err := storekit.CheckWebNote(sessionHash, body, lifetime); err != nil {
+		return "", err
 	}
 	now, err := s.Now(ctx)
 	if err != nil {
@@ -55,7 +47,7 @@ func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte
 // WebNote returns the body of note id of the session with that id hash. A note of another
 // session, an expired one or an unknown id is models.ErrNotFound.
 func (s *Store) WebNote(ctx context.Context, sessionHash, id string) ([]byte, error) {
-	if !isSessionHash(sessionHash) || !isMintedID(id) {
+	if !storekit.IsWebNoteKey(sessionHash, id) {
 		return nil, models.ErrNotFound
 	}
 	now, err := s.Now(ctx)
@@ -82,24 +74,4 @@ func (s *Store) PurgeWebNotes(ctx context.Context) (int64, error) {
 		return 0, translate(err)
 	}
 	return res.DeletedCount, nil
-}
-
-// isMintedID reports whether id has the shape of a minted id (a UUID in its 36-character text
-// form, lower-case), so no other text reaches the query.
-func isMintedID(id string) bool {
-	if len(id) != 36 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case (c < '0' || c > '9') && (c < 'a' || c > 'f'):
-			return false
-		}
-	}
-	return true
 }

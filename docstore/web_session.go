@@ -2,8 +2,6 @@ package docstore
 
 import (
 	"context"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -13,8 +11,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Browser sessions (SPEC 5.4) as documents of user_task_web_sessions, _id the id hash (the raw
@@ -27,8 +25,8 @@ const webSessionCollection = "user_task_web_sessions"
 
 // The sealed fields of an OIDC session, named as the SQL columns (their associated data).
 const (
-	fieldRefreshToken = "refresh_token_enc"
-	fieldIDToken      = "id_token_enc"
+	fieldRefreshToken = storekit.ColRefreshToken
+	fieldIDToken      = storekit.ColIDToken
 )
 
 // webSessionTouchEvery is how stale last_seen_at may get before a read moves it forward, as on SQL.
@@ -65,7 +63,7 @@ func webSessionRef(d *webSessionDoc) docRef {
 // CreateWebSession stores a new session for ws.IDHash, its clock starting now (the database's),
 // and returns it as stored.
 func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error) {
-	if err := checkWebSession(ws, lifetime); err != nil {
+	if err := storekit.CheckWebSession(ws, lifetime); err != nil {
 		return models.WebSession{}, err
 	}
 	now, err := s.Now(ctx)
@@ -74,7 +72,7 @@ func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, life
 	}
 	ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
 	ws.ExpiresAt = now.Add(lifetime)
-	ws.IdleExpiresAt = idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+	ws.IdleExpiresAt = storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
 	d, err := s.webSessionDocOf(&ws)
 	if err != nil {
 		return models.WebSession{}, err
@@ -108,7 +106,7 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
 		return ws, nil
 	}
-	idle := idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+	idle := storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
 	err = s.claimedSet(ctx, webSessionRef(d), d.Version,
 		bson.D{{Key: "last_seen_at", Value: now}, {Key: "idle_expires_at", Value: idle}}, now)
 	switch {
@@ -125,7 +123,7 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 
 // liveWebSession reads the session with that id hash while it is live at now.
 func (s *Store) liveWebSession(ctx context.Context, idHash string, now time.Time) (*webSessionDoc, error) {
-	if !isSessionHash(idHash) {
+	if !storekit.IsSessionHash(idHash) {
 		return nil, models.ErrNotFound
 	}
 	var d webSessionDoc
@@ -228,10 +226,10 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 // marks it refreshed now; a non-empty token replaces the stored one. An ended session, or one of
 // another person, is models.ErrNotFound.
 func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
-	if err := checkWebIdentity(id); err != nil {
+	if err := storekit.CheckWebIdentity(id); err != nil {
 		return err
 	}
-	groups, perms, err := identityJSON(id)
+	groups, perms, err := storekit.IdentityJSON(id)
 	if err != nil {
 		return err
 	}
@@ -239,7 +237,7 @@ func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id 
 		if d.TenantID != id.Tenant || d.SubjectProvider != id.Provider || d.SubjectID != id.Subject {
 			return nil, models.ErrNotFound
 		}
-		set := bson.D{{Key: "display_name", Value: opt(truncateRunes(id.DisplayName, models.MaxDisplayNameLength))},
+		set := bson.D{{Key: "display_name", Value: opt(storekit.TruncateRunes(id.DisplayName, models.MaxDisplayNameLength))},
 			{Key: "groups_json", Value: groups}, {Key: "permissions_json", Value: perms},
 			{Key: "is_manager", Value: id.Manager}, {Key: "refreshed_at", Value: now}}
 		for _, t := range []struct{ field, value string }{{fieldRefreshToken, tokens.Refresh}, {fieldIDToken, tokens.ID}} {
@@ -274,71 +272,14 @@ func (s *Store) PurgeWebSessions(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// idleExpiry is when a session seen at now ends without another request: never past its
-// absolute expiry.
-func idleExpiry(now time.Time, idle time.Duration, expires time.Time) time.Time {
-	if t := now.Add(idle); t.Before(expires) {
-		return t
-	}
-	return expires
-}
-
-func checkWebSession(ws models.WebSession, lifetime time.Duration) error {
-	if !isSessionHash(ws.IDHash) {
-		return errors.New("docstore: a web session id hash is 64 hex digits")
-	}
-	if ws.Via != models.WebViaDev && ws.Via != models.WebViaOIDC {
-		return fmt.Errorf("docstore: unknown web session sign-in %q", ws.Via)
-	}
-	if lifetime <= 0 || ws.IdleTimeout < time.Second {
-		return errors.New("docstore: a web session needs a lifetime and an idle timeout")
-	}
-	return checkWebIdentity(ws.WebIdentity)
-}
-
-// checkWebIdentity refuses identities the logical fields cannot hold, as the SQL store does.
-func checkWebIdentity(id models.WebIdentity) error {
-	switch {
-	case id.Tenant == "" || len(id.Tenant) > models.MaxTenantLength:
-		return models.InvalidField("tenant", fmt.Sprintf("must have 1 to %d characters", models.MaxTenantLength))
-	case id.Provider == "" || len(id.Provider) > models.MaxProviderLength:
-		return models.InvalidField("provider", fmt.Sprintf("must have 1 to %d characters", models.MaxProviderLength))
-	case id.Subject == "" || len(id.Subject) > models.MaxParticipantIDLength:
-		return models.InvalidField("subject", fmt.Sprintf("must have 1 to %d characters", models.MaxParticipantIDLength))
-	}
-	return nil
-}
-
-// identityJSON encodes groups and permissions as JSON arrays, as the SQL columns hold them.
-func identityJSON(id models.WebIdentity) (groups, perms string, err error) {
-	enc := func(field string, v []string) (string, error) {
-		if v == nil {
-			v = []string{}
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return "", err
-		}
-		if len(b) > models.MaxWebIdentityBytes {
-			return "", models.InvalidField(field, fmt.Sprintf("must fit in %d bytes as JSON", models.MaxWebIdentityBytes))
-		}
-		return string(b), nil
-	}
-	if groups, err = enc("groups", id.Groups); err != nil {
-		return "", "", err
-	}
-	perms, err = enc("permissions", id.Permissions)
-	return groups, perms, err
-}
-
 func (s *Store) webSessionDocOf(ws *models.WebSession) (*webSessionDoc, error) {
-	groups, perms, err := identityJSON(ws.WebIdentity)
+	groups, perms, err := storekit.IdentityJSON(ws.WebIdentity)
 	if err != nil {
 		return nil, err
 	}
 	d := &webSessionDoc{
 		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
-		DisplayName: opt(truncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
+		DisplayName: opt(storekit.TruncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
 		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
 		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
 		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
@@ -359,44 +300,15 @@ func (s *Store) webSessionOf(d *webSessionDoc) (models.WebSession, error) {
 		CreatedAt: utc(d.CreatedAt), LastSeenAt: utc(d.LastSeenAt), RefreshedAt: utc(d.RefreshedAt),
 		ExpiresAt: utc(d.ExpiresAt), IdleExpiresAt: utc(d.IdleExpiresAt),
 	}
-	if json.Unmarshal([]byte(d.GroupsJSON), &ws.Groups) != nil || json.Unmarshal([]byte(d.PermissionsJSON), &ws.Permissions) != nil {
-		return models.WebSession{}, fmt.Errorf("%w: a web session's groups or permissions do not decode", models.ErrCorrupt)
-	}
-	var err error
-	if ws.RefreshToken, err = s.openWebSessionToken(d.IDHash, fieldRefreshToken, d.RefreshTokenEnc); err != nil {
+	if err := storekit.DecodeIdentityJSON(d.GroupsJSON, d.PermissionsJSON, &ws.WebIdentity); err != nil {
 		return models.WebSession{}, err
 	}
-	if ws.IDToken, err = s.openWebSessionToken(d.IDHash, fieldIDToken, d.IDTokenEnc); err != nil {
+	var err error
+	if ws.RefreshToken, err = s.sealer().OpenWebSessionToken(d.IDHash, fieldRefreshToken, d.RefreshTokenEnc); err != nil {
+		return models.WebSession{}, err
+	}
+	if ws.IDToken, err = s.sealer().OpenWebSessionToken(d.IDHash, fieldIDToken, d.IDTokenEnc); err != nil {
 		return models.WebSession{}, err
 	}
 	return ws, nil
-}
-
-// openWebSessionToken opens a sealed token of a session; "" when none is stored.
-func (s *Store) openWebSessionToken(idHash, field string, sealed *string) (string, error) {
-	if sealed == nil || *sealed == "" {
-		return "", nil
-	}
-	plain, err := s.keys.Open(*sealed, aad(idHash, field))
-	if errors.Is(err, keyring.ErrUndecodable) {
-		return "", fmt.Errorf("%w: a web session's %s does not decrypt", models.ErrCorrupt, field)
-	}
-	if err != nil {
-		return "", err
-	}
-	return string(plain), nil
-}
-
-// isSessionHash reports whether h is a session's id hash: 64 hex digits.
-func isSessionHash(h string) bool {
-	b, err := hex.DecodeString(h)
-	return err == nil && len(b) == 32
-}
-
-// truncateRunes shortens s to at most n characters (display names are shown, not matched).
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }

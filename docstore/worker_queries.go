@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The queries and small writes of the background workers (SPEC 7) beyond claiming outbox
@@ -30,7 +31,7 @@ const tenantCollection = "user_task_tenants"
 // and id; pass a page's last task as after for the next page (nil for the first). Each status is
 // one walk of ix_tasks_due_sweep (status, due_at, id) that stops after the page.
 func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error) {
-	limit = pageLimit(limit)
+	limit = storekit.WorkerPageLimit(limit)
 	now, err := s.Now(ctx)
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 // ReconcileTasks returns up to limit open or transitional tasks of tenant that nothing has
 // changed within skipTouchedWithin, ordered by id after afterID.
 func (s *Store) ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error) {
-	limit = pageLimit(limit)
+	limit = storekit.WorkerPageLimit(limit)
 	now, err := s.Now(ctx)
 	if err != nil {
 		return nil, err
@@ -236,12 +237,4 @@ func (s *Store) safeTasks(docs []taskDoc) ([]models.Task, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// pageLimit clamps a worker page size to 1..MaxPageSize.
-func pageLimit(limit int) int {
-	if limit <= 0 || limit > models.MaxPageSize {
-		return models.MaxPageSize
-	}
-	return limit
 }

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Worker runs as documents of user_task_worker_runs: every node records its background
@@ -21,9 +22,6 @@ const workerRunCollection = "user_task_worker_runs"
 
 // KeepWorkerRuns is how many runs are kept per tenant and worker, as on SQL.
 const KeepWorkerRuns = 20
-
-// maxCountsJSON is the logical counts_json length.
-const maxCountsJSON = 1000
 
 type workerRunDoc struct {
 	ID         string    `bson:"_id"`
@@ -43,25 +41,12 @@ func (s *Store) RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) e
 	docs := make([]workerRunDoc, 0, len(runs))
 	elapsed := make([]time.Duration, 0, len(runs))
 	for _, r := range runs {
-		if r.Worker == "" || r.Tenant == "" || len(r.Worker) > 32 || len(r.Tenant) > 64 || len(r.ErrorCode) > 64 || r.Elapsed < 0 {
-			return fmt.Errorf("docstore: worker run %q of tenant %q is malformed", r.Worker, r.Tenant)
-		}
-		if len(r.Counts) > models.MaxWorkerRunCounts {
-			return fmt.Errorf("docstore: worker run %q has %d counts, at most %d", r.Worker, len(r.Counts), models.MaxWorkerRunCounts)
-		}
-		counts := r.Counts
-		if counts == nil {
-			counts = map[string]int{}
-		}
-		raw, err := json.Marshal(counts) // map keys come out sorted
+		counts, err := storekit.WorkerRunCounts(r)
 		if err != nil {
 			return err
 		}
-		if len(raw) > maxCountsJSON {
-			return fmt.Errorf("docstore: worker run %q counts exceed %d bytes", r.Worker, maxCountsJSON)
-		}
 		docs = append(docs, workerRunDoc{ID: models.NewID(), Worker: string(r.Worker), TenantID: r.Tenant,
-			CountsJSON: string(raw), ErrorCode: opt(r.ErrorCode)})
+			CountsJSON: counts, ErrorCode: opt(r.ErrorCode)})
 		elapsed = append(elapsed, r.Elapsed)
 	}
 	if len(docs) == 0 {

@@ -12,6 +12,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The audit (SPEC 8, `web audit`) reads the store in pages of aggregates ordered by (tenant,
@@ -20,27 +21,28 @@ import (
 // repairs: a finding names the tenant, the task (or row) and the invariant, and its message
 // never carries protected content.
 
-// Invariant codes of the audit's findings. docs/operations.md explains each one.
+// Invariant codes of the audit's findings (storekit.Inv*: every store reports the same codes).
+// docs/operations.md explains each one.
 const (
-	InvEventSequence    = "event-sequence"      // last_event_seq = max(seq) = count, seq 1..n without gaps
-	InvEventRevision    = "event-revision"      // event revisions non-decreasing, the last one the task's revision
-	InvStatusEvent      = "status-event"        // the last status-changing event implies the status
-	InvStatusFields     = "status-fields"       // completed_at, transitioned_at, assignee and assigned_at agree with the status
-	InvCandidateStatus  = "candidate-status"    // candidate rows' status copies equal the task's status
-	InvCandidateSummary = "candidate-summary"   // candidate_users / candidate_groups count the candidate rows
-	InvTagRows          = "tag-rows"            // the tag rows are the normalized tags of the tags column
-	InvSearchText       = "search-text"         // search_text is the projection of the safe fields
-	InvOverdueFlag      = "overdue-flag"        // is_overdue only with a due date that has passed
-	InvOperationState   = "operation-state"     // an accepted operation exactly while transitional, of the matching kind
-	InvResumption       = "resumption-outbox"   // a resumption row for a transitional task's operation, none pending otherwise
-	InvCiphertext       = "ciphertext"          // every sealed value opens with the configured keys
-	InvChildTenant      = "child-tenant"        // a task's rows all carry the task's tenant
-	InvTenantCounter    = "tenant-counter"      // the tenant's open-task counter counts its open and transitional tasks
-	InvInvitationGuest  = "invitation-guest"    // a verified invitation ⇔ its guest is (or was, until an event moved the task on) the assignee
-	InvInvitationGroup  = "invitation-siblings" // at most one verified invitation per sibling group
-	InvGuestSession     = "guest-session"       // a live session only for a verified invitation of a task its guest holds
-	InvDeliveryState    = "delivery-state"      // a pending delivery only for a pending or dispatched invitation of the same task
-	InvTokenHash        = "token-hash"          // invitation and session token hashes are 64 lowercase hex digits
+	InvEventSequence    = storekit.InvEventSequence
+	InvEventRevision    = storekit.InvEventRevision
+	InvStatusEvent      = storekit.InvStatusEvent
+	InvStatusFields     = storekit.InvStatusFields
+	InvCandidateStatus  = storekit.InvCandidateStatus
+	InvCandidateSummary = storekit.InvCandidateSummary
+	InvTagRows          = storekit.InvTagRows
+	InvSearchText       = storekit.InvSearchText
+	InvOverdueFlag      = storekit.InvOverdueFlag
+	InvOperationState   = storekit.InvOperationState
+	InvResumption       = storekit.InvResumption
+	InvCiphertext       = storekit.InvCiphertext
+	InvChildTenant      = storekit.InvChildTenant
+	InvTenantCounter    = storekit.InvTenantCounter
+	InvInvitationGuest  = storekit.InvInvitationGuest
+	InvInvitationGroup  = storekit.InvInvitationGroup
+	InvGuestSession     = storekit.InvGuestSession
+	InvDeliveryState    = storekit.InvDeliveryState
+	InvTokenHash        = storekit.InvTokenHash
 )
 
 // Invariants lists every code in the order a report prints them.

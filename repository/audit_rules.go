@@ -8,33 +8,11 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The audit's rules, each derived from the transitions in models (transition_*.go): a store the
 // real code wrote passes every one of them.
-
-// impliedStatuses are the statuses an event type leaves a task in; event types that change no
-// status (schedule, overdue, resolution retry, reveal, invitation issue/revoke) are absent.
-var impliedStatuses = map[models.EventType][]models.Status{
-	models.EventCreated:               models.OpenStatuses,
-	models.EventClaimed:               {models.StatusAssigned},
-	models.EventReleased:              {models.StatusAvailable, models.StatusUnassigned},
-	models.EventAssigned:              {models.StatusAssigned},
-	models.EventInvitationVerified:    {models.StatusAssigned},
-	models.EventCompletionRequested:   {models.StatusCompleting},
-	models.EventTimeoutRequested:      {models.StatusTimingOut},
-	models.EventCancellationRequested: {models.StatusCancelling},
-	models.EventCompleted:             {models.StatusCompleted},
-	models.EventTimedOut:              {models.StatusTimedOut},
-	models.EventCancelled:             {models.StatusCancelled},
-}
-
-// transitionKind is the kind of the accepted operation a transitional status waits on.
-var transitionKind = map[models.Status]models.OperationKind{
-	models.StatusCompleting: models.OpComplete,
-	models.StatusTimingOut:  models.OpTimeout,
-	models.StatusCancelling: models.OpCancel,
-}
 
 // auditor checks the tasks of one page.
 type auditor struct {
@@ -101,7 +79,7 @@ func (c taskCheck) events() {
 // lastStatusEvent returns the index of the last event that changes the status, or -1.
 func (c taskCheck) lastStatusEvent() int {
 	for i := len(c.rows.events) - 1; i >= 0; i-- {
-		if _, ok := impliedStatuses[models.EventType(c.rows.events[i].EventType)]; ok {
+		if _, ok := storekit.ImpliedStatuses[models.EventType(c.rows.events[i].EventType)]; ok {
 			return i
 		}
 	}
@@ -114,7 +92,7 @@ func (c taskCheck) status() {
 	st := models.Status(c.r.Status)
 	if i := c.lastStatusEvent(); i < 0 {
 		c.report("", InvStatusEvent, "no event records how the task reached %s", st)
-	} else if e := c.rows.events[i]; !slices.Contains(impliedStatuses[models.EventType(e.EventType)], st) {
+	} else if e := c.rows.events[i]; !slices.Contains(storekit.ImpliedStatuses[models.EventType(e.EventType)], st) {
 		c.report(e.ID, InvStatusEvent, "status %s, but the last status-changing event is %s", st, e.EventType)
 	}
 	assigned := c.r.AssigneeProvider != nil && c.r.AssigneeID != nil
@@ -122,23 +100,16 @@ func (c taskCheck) status() {
 	case !st.Valid():
 		c.report("", InvStatusFields, "unknown status %q", c.r.Status)
 	case st.IsTerminal() != (c.r.CompletedAt != nil):
-		c.report("", InvStatusFields, "status %s with completed_at %s", st, setOrNot(c.r.CompletedAt != nil))
+		c.report("", InvStatusFields, "status %s with completed_at %s", st, storekit.SetOrNot(c.r.CompletedAt != nil))
 	case st.IsTransitional() && c.r.TransitionedAt == nil:
 		c.report("", InvStatusFields, "status %s without transitioned_at", st)
 	case st.IsOpen() && (st == models.StatusAssigned) != assigned:
-		c.report("", InvStatusFields, "status %s with the assignee %s", st, setOrNot(assigned))
+		c.report("", InvStatusFields, "status %s with the assignee %s", st, storekit.SetOrNot(assigned))
 	case st == models.StatusCompleting && !assigned:
 		c.report("", InvStatusFields, "status %s without an assignee", st)
 	case assigned != (c.r.AssignedAt != nil):
-		c.report("", InvStatusFields, "assignee %s but assigned_at %s", setOrNot(assigned), setOrNot(c.r.AssignedAt != nil))
+		c.report("", InvStatusFields, "assignee %s but assigned_at %s", storekit.SetOrNot(assigned), storekit.SetOrNot(c.r.AssignedAt != nil))
 	}
-}
-
-func setOrNot(set bool) string {
-	if set {
-		return "set"
-	}
-	return "not set"
 }
 
 // candidates: every row's status copy is the task's status; the summary counts the rows.
@@ -185,7 +156,7 @@ func (c taskCheck) projections() {
 	if !mapsEqual(want, got) {
 		c.report("", InvTagRows, "%d tags in the tags column, %d tag rows, and they differ", len(want), len(got))
 	}
-	if searchText(&t) != c.r.SearchText {
+	if storekit.SearchText(&t) != c.r.SearchText {
 		c.report("", InvSearchText, "search_text is not the projection of the safe fields")
 	}
 	if c.r.IsOverdue && (c.r.DueAt == nil || c.r.DueAt.After(c.a.now)) {
@@ -216,7 +187,7 @@ func (c taskCheck) operations() {
 			accepted = append(accepted, op)
 		}
 	}
-	kind, transitional := transitionKind[st]
+	kind, transitional := storekit.TransitionKind[st]
 	switch {
 	case !transitional && len(accepted) > 0:
 		c.report(accepted[0].ID, InvOperationState, "accepted %s operation on a task in status %s", accepted[0].Kind, st)
@@ -274,23 +245,6 @@ func (c taskCheck) childTenants() {
 	}
 }
 
-// isTokenHash reports whether h is a SHA-256 hex digest as the invitations package writes it.
-func isTokenHash(h string) bool {
-	if len(h) != 64 {
-		return false
-	}
-	for _, ch := range h {
-		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-func verifiedStatus(s string) bool {
-	return s == string(models.InvitationVerified) || s == string(models.InvitationConsumed)
-}
-
 // invitations (SPEC 6): verification assigns the task to the invitation's guest, consumes the
 // invitation and revokes its siblings in one transaction; a session lives only while its guest
 // holds the task; a delivery is pending only while its invitation waits for it.
@@ -299,10 +253,10 @@ func (c taskCheck) invitations() {
 	verifiedIn := map[string]int{}
 	for _, inv := range c.rows.invitations {
 		byID[inv.ID] = inv
-		if !isTokenHash(inv.TokenHash) {
+		if !storekit.IsTokenHash(inv.TokenHash) {
 			c.report(inv.ID, InvTokenHash, "invitation token hash is not 64 lowercase hex digits")
 		}
-		if !verifiedStatus(inv.Status) {
+		if !storekit.VerifiedInvitation(inv.Status) {
 			continue
 		}
 		if g := inv.SiblingGroupID; g != nil && *g != "" {
@@ -337,7 +291,7 @@ func (c taskCheck) invitations() {
 		}
 	}
 	for _, gs := range c.rows.sessions {
-		if !isTokenHash(gs.TokenHash) {
+		if !storekit.IsTokenHash(gs.TokenHash) {
 			c.report(gs.ID, InvTokenHash, "guest session token hash is not 64 lowercase hex digits")
 		}
 		if gs.ParticipantProvider != models.GuestProvider || gs.ParticipantID != "invitation:"+gs.InvitationID {
@@ -349,7 +303,7 @@ func (c taskCheck) invitations() {
 		}
 		// A session row outlives its use when the task closes or leaves the guest: every request
 		// checks the task (models.GuestSessionLive), so such a row is dead, not inconsistent.
-		if inv, ok := byID[gs.InvitationID]; !ok || !verifiedStatus(inv.Status) {
+		if inv, ok := byID[gs.InvitationID]; !ok || !storekit.VerifiedInvitation(inv.Status) {
 			c.report(gs.ID, InvGuestSession, "live session without a verified invitation of the task")
 		}
 	}
@@ -375,7 +329,7 @@ func (c taskCheck) movedOnFrom(invitationID string) bool {
 			continue
 		}
 		for _, later := range c.rows.events[i+1:] {
-			if _, ok := impliedStatuses[models.EventType(later.EventType)]; ok {
+			if _, ok := storekit.ImpliedStatuses[models.EventType(later.EventType)]; ok {
 				return true
 			}
 		}

@@ -2,51 +2,35 @@ package repository
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
-// Protected column names double as the associated data of their ciphertext, binding each value
-// to its row and column: a value copied elsewhere does not decrypt.
+// The protected columns, named as in every store (storekit): the names double as the
+// associated data of their ciphertext.
 const (
-	colInstructions   = "instructions_enc"
-	colTaskData       = "task_data_enc"
-	colForm           = "form_enc"
-	colInvitationDefs = "invitation_defs_enc"
-	colCompletionData = "completion_data_enc"
-	colPayload        = "payload_enc"
+	colInstructions   = storekit.ColInstructions
+	colTaskData       = storekit.ColTaskData
+	colForm           = storekit.ColForm
+	colInvitationDefs = storekit.ColInvitationDefs
+	colCompletionData = storekit.ColCompletionData
+	colPayload        = storekit.ColPayload
 )
 
-func aad(rowID, column string) []byte { return []byte(rowID + "/" + column) }
+func aad(rowID, column string) []byte { return storekit.AAD(rowID, column) }
+
+// sealer seals and opens with the store's key ring, as every store does.
+func (s *Store) sealer() storekit.Sealer { return storekit.Sealer{Keys: s.keys} }
 
 func (s *Store) seal(rowID, column string, plain []byte) (*string, error) {
-	if len(plain) == 0 {
-		return nil, nil
-	}
-	env, err := s.keys.Seal(plain, aad(rowID, column))
-	if err != nil {
-		return nil, err
-	}
-	return &env, nil
+	return s.sealer().Seal(rowID, column, plain)
 }
 
 func (s *Store) open(taskID, rowID, column string, env *string) ([]byte, error) {
-	if env == nil || *env == "" {
-		return nil, nil
-	}
-	plain, err := s.keys.Open(*env, aad(rowID, column))
-	if err != nil {
-		if errors.Is(err, keyring.ErrUndecodable) {
-			return nil, &models.CorruptError{TaskID: taskID, Reason: column + " does not decrypt"}
-		}
-		return nil, err
-	}
-	return plain, nil
+	return s.sealer().Open(taskID, rowID, column, env)
 }
 
 func str(p *string) string {
@@ -90,48 +74,26 @@ func refFrom(tenant string, provider, typ, id, display *string) *models.Particip
 	return &models.ParticipantRef{Tenant: tenant, Provider: *provider, Type: models.ParticipantType(str(typ)), ID: *id, DisplayName: str(display)}
 }
 
-// searchText is the bounded, lower-cased safe search projection: only safe fields.
-func searchText(t *models.Task) string {
-	parts := []string{t.Title, t.Summary, t.Reference, t.TaskType, strings.Join(t.Tags, " "),
-		t.Workflow.DefinitionID, t.Workflow.DefinitionName, t.Workflow.InstanceID, t.Workflow.InstanceReference}
-	if t.Requester != nil {
-		parts = append(parts, t.Requester.ID, t.Requester.DisplayName)
+// sealedColumn is where r keeps the protected column col.
+func (r *taskRecord) sealedColumn(col string) **string {
+	switch col {
+	case colInstructions:
+		return &r.InstructionsEnc
+	case colTaskData:
+		return &r.TaskDataEnc
+	case colForm:
+		return &r.FormEnc
+	case colInvitationDefs:
+		return &r.InvitationDefsEnc
 	}
-	return strings.ToLower(strings.Join(parts, "\n"))
+	return &r.CompletionDataEnc
 }
-
-// protectedColumns are the task row's sealed columns.
-var protectedColumns = []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}
 
 // sealColumn seals one protected value of t into its column of r (NULL when empty).
 func (s *Store) sealColumn(r *taskRecord, t *models.Task, col string) error {
-	p := t.Protected
 	var err error
-	switch col {
-	case colInstructions:
-		r.InstructionsEnc, err = s.seal(t.ID, col, []byte(p.Instructions))
-	case colTaskData:
-		r.TaskDataEnc, err = s.seal(t.ID, col, p.Data)
-	case colForm:
-		r.FormEnc, err = s.sealJSON(t.ID, col, p.Form, p.Form != nil)
-	case colInvitationDefs:
-		r.InvitationDefsEnc, err = s.sealJSON(t.ID, col, p.InvitationDefinitions, len(p.InvitationDefinitions) > 0)
-	case colCompletionData:
-		r.CompletionDataEnc, err = s.seal(t.ID, col, p.CompletionData)
-	}
+	*r.sealedColumn(col), err = s.sealer().SealProtected(t, col)
 	return err
-}
-
-// sealJSON seals v encoded as JSON when present, and nothing (NULL) otherwise.
-func (s *Store) sealJSON(rowID, col string, v any, present bool) (*string, error) {
-	if !present {
-		return nil, nil
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return s.seal(rowID, col, raw)
 }
 
 // toTaskRecord encodes the aggregate's own row, sealing the protected columns.
@@ -140,8 +102,8 @@ func (s *Store) toTaskRecord(t *models.Task) (*taskRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, col := range protectedColumns {
-		if err := s.sealColumn(r, t, col); err != nil {
+	for _, col := range storekit.ProtectedColumns {
+		if err := s.sealColumn(r, t, col.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -161,7 +123,7 @@ func (s *Store) safeTaskRecord(t *models.Task) (*taskRecord, error) {
 		WorkflowInstanceReference: opt(t.Workflow.InstanceReference), ActivityInstanceID: t.Workflow.ActivityInstanceID,
 		BookmarkID: t.Workflow.BookmarkID, MaterializationKey: t.MaterializationKey,
 		Title: t.Title, Summary: opt(t.Summary), Reference: opt(t.Reference), TaskType: opt(t.TaskType),
-		SearchText: searchText(t), Priority: t.Priority, DueAt: utcPtr(t.DueAt), IsOverdue: t.IsOverdue,
+		SearchText: storekit.SearchText(t), Priority: t.Priority, DueAt: utcPtr(t.DueAt), IsOverdue: t.IsOverdue,
 		Status: string(t.Status), CreatedAt: utc(t.CreatedAt), UpdatedAt: utc(t.UpdatedAt),
 		AssignedAt: utcPtr(t.AssignedAt), CompletedAt: utcPtr(t.CompletedAt), TransitionedAt: utcPtr(t.TransitionedAt),
 		MembershipMode: string(t.Assignment.Mode), AllowExclusionOverride: t.Assignment.AllowExclusionOverride,
@@ -228,38 +190,10 @@ func (s *Store) fromTaskRecord(r *taskRecord, withProtected bool) (models.Task, 
 	if !withProtected {
 		return t, nil
 	}
-	instructions, err := s.open(r.ID, r.ID, colInstructions, r.InstructionsEnc)
-	if err != nil {
-		return t, err
-	}
-	t.Protected.Instructions = string(instructions)
-	if t.Protected.Data, err = s.open(r.ID, r.ID, colTaskData, r.TaskDataEnc); err != nil {
-		return t, err
-	}
-	if t.Protected.Data != nil && !json.Valid(t.Protected.Data) {
-		return t, corrupt("task data is not JSON")
-	}
-	form, err := s.open(r.ID, r.ID, colForm, r.FormEnc)
-	if err != nil {
-		return t, err
-	}
-	if form != nil {
-		t.Protected.Form = &models.PinnedForm{}
-		if err := json.Unmarshal(form, t.Protected.Form); err != nil {
-			return t, corrupt("form does not decode")
+	for _, col := range storekit.ProtectedColumns {
+		if err := s.sealer().OpenProtected(r.ID, col.Name, *r.sealedColumn(col.Name), &t.Protected); err != nil {
+			return t, err
 		}
-	}
-	defs, err := s.open(r.ID, r.ID, colInvitationDefs, r.InvitationDefsEnc)
-	if err != nil {
-		return t, err
-	}
-	if defs != nil {
-		if err := json.Unmarshal(defs, &t.Protected.InvitationDefinitions); err != nil {
-			return t, corrupt("invitation definitions do not decode")
-		}
-	}
-	if t.Protected.CompletionData, err = s.open(r.ID, r.ID, colCompletionData, r.CompletionDataEnc); err != nil {
-		return t, err
 	}
 	return t, nil
 }

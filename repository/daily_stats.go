@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The daily rollup behind the dashboard's charts (migration 00003): one counter per tenant,
@@ -36,46 +37,12 @@ type dailyStatRecord struct {
 
 func (dailyStatRecord) TableName() string { return "user_task_daily_stats" }
 
-// statDay is the rollup's day of a database time.
-func statDay(t time.Time) string { return t.UTC().Format(time.DateOnly) }
-
-// rollupOf says what a committed change counts: the metric and its duration bucket, or ok
-// false when the change counts nothing (every change but a claim and the end of a task).
-func rollupOf(before, after *models.Task, ev *models.Event, now time.Time) (metric string, bucket int, ok bool) {
-	if ev != nil && ev.Type == models.EventClaimed {
-		return models.MetricClaimed, models.DurationBucket(now.Sub(after.CreatedAt)), true
-	}
-	if before.Status == after.Status || !after.Status.IsTerminal() {
-		return "", 0, false
-	}
-	switch after.Status {
-	case models.StatusCompleted:
-		done := now
-		if after.CompletedAt != nil {
-			done = *after.CompletedAt
-		}
-		metric = models.MetricCompleted
-		if after.DueAt != nil {
-			metric = models.MetricCompletedLate
-			if !done.After(*after.DueAt) {
-				metric = models.MetricCompletedOnTime
-			}
-		}
-		return metric, models.DurationBucket(done.Sub(after.CreatedAt)), true
-	case models.StatusTimedOut:
-		return models.MetricTimedOut, 0, true
-	case models.StatusCancelled:
-		return models.MetricCancelled, 0, true
-	}
-	return "", 0, false
-}
-
 // countDaily raises the task's stripe of one counter of the rollup by one. A concurrent first
 // count of the same stripe wins the primary key; the whole transaction then runs again and finds
 // the row. The stripes are as many as the open-task counter's: one on SQLite, whose single
 // writer gains nothing from more.
 func (s *Store) countDaily(tx *gorm.DB, t *models.Task, metric string, bucket int, now time.Time) error {
-	day := statDay(now)
+	day := storekit.StatDay(now)
 	name := opt(t.Workflow.DefinitionName)
 	stripe := stripeOf(t.ID, s.counterStripes())
 	res := tx.Model(&dailyStatRecord{}).

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"usertasks/storekit"
 )
 
 // The rollup's stripes (migration 00012) serve today's writers; once a day is over nobody
@@ -53,8 +55,8 @@ type counterKey struct {
 }
 
 func (s *Store) foldDailyStats(tx *gorm.DB, now time.Time) (int, error) {
-	last := statDay(now.Add(-FoldDailyStatsAfter).AddDate(0, 0, -1)) // the last day folded
-	first := statDay(now.Add(-FoldDailyStatsAfter).AddDate(0, 0, -foldWindowDays))
+	last := storekit.StatDay(now.Add(-FoldDailyStatsAfter).AddDate(0, 0, -1)) // the last day folded
+	first := storekit.StatDay(now.Add(-FoldDailyStatsAfter).AddDate(0, 0, -foldWindowDays))
 	var rows []dailyStatRecord
 	err := tx.Where("stat_day >= ? AND stat_day <= ? AND stripe > 0", first, last).
 		Order("tenant_id, stat_day, workflow_definition_id, metric, bucket, stripe").Limit(foldBatch).Find(&rows).Error

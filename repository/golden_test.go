@@ -42,6 +42,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 var goldenDialects = []migrations.Dialect{migrations.SQLServer, migrations.Oracle}
@@ -1061,24 +1062,24 @@ func queryScenarios() []goldenScenario {
 		goldenScenario{"query-cursors", func(t *testing.T, g *goldenEnv) {
 			id := models.NewID()
 			for _, key := range models.SortKeys {
-				col := sortColumns[key]
-				var v sortValue
-				switch col.kind {
-				case kindTime:
-					v.time = goldenNow
-				case kindInt:
-					v.int = 50
+				col := storekit.Sorts[key]
+				var v storekit.SortValue
+				switch col.Kind {
+				case storekit.KindTime:
+					v.Time = goldenNow
+				case storekit.KindInt:
+					v.Int = 50
 				default:
-					v.text = "Task"
+					v.Text = "Task"
 				}
-				values := []sortValue{v}
-				if col.nullable {
-					values = append(values, sortValue{null: true})
+				values := []storekit.SortValue{v}
+				if col.Nullable {
+					values = append(values, storekit.SortValue{Null: true})
 				}
 				for _, desc := range []bool{false, true} {
 					for _, v := range values {
 						f := models.TaskFilter{Scope: models.ScopeAll, Actor: manager, Sort: key, Descending: desc}
-						c, err := encodeCursor(key, desc, filterDigest(f), v, id)
+						c, err := storekit.EncodeCursor(key, desc, storekit.FilterDigest(f), v, id)
 						goldenOK(t, err)
 						f.Cursor = c
 						page(t, g, f)

@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Saved inbox views (issue 10). Who may see, rename or delete a view is decided by the models
@@ -42,26 +43,18 @@ func (r *savedViewRecord) view() models.SavedView {
 	return v
 }
 
-// errViewNameTaken and errTooManyViews are the two refusals the table itself decides.
-var (
-	errViewNameTaken = models.Invalid(models.CodeValidationFailed, models.FieldError{Field: "name", Message: "is already used by another of your views"})
-	errTooManyViews  = models.Invalid(models.CodeValidationFailed, models.FieldError{Field: "views", Message: "at most 50 saved views per person"})
-)
-
 // CreateSavedView stores v under a new id, at the database's time, and returns it. The name
 // must be new to the owner (case-insensitively) and the owner may hold at most
 // models.MaxSavedViews views (counted inside the transaction); both refusals are validation
 // errors. The caller has checked the name, the query and the right to share.
 func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models.SavedView, error) {
-	if err := checkSavedView(v); err != nil {
+	if err := storekit.CheckSavedView(v); err != nil {
 		return models.SavedView{}, err
 	}
 	rec := savedViewRecord{
 		ID: models.NewID(), TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
 		Name: v.Name, NameKey: models.SavedViewNameKey(v.Name), InboxQuery: v.Query, IsShared: v.Shared,
-	}
-	if d := v.Owner.DisplayName; d != "" && len(d) <= 256 && models.TextProblem(d, models.Label) == "" {
-		rec.OwnerDisplay = &d
+		OwnerDisplay: storekit.SavedViewOwnerDisplay(v.Owner),
 	}
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		var n int64
@@ -69,7 +62,7 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 			return translate(err)
 		}
 		if n >= models.MaxSavedViews {
-			return errTooManyViews
+			return storekit.ErrTooManyViews
 		}
 		rec.CreatedAt, rec.UpdatedAt = now, now
 		return savedViewWriteError(tx.Create(&rec).Error)
@@ -128,7 +121,7 @@ func (s *Store) RenameSavedView(ctx context.Context, a models.Actor, id, name st
 			return err
 		}
 		v.Name, v.UpdatedAt = name, now
-		if err := checkSavedView(v); err != nil {
+		if err := storekit.CheckSavedView(v); err != nil {
 			return err
 		}
 		return savedViewWriteError(tx.Model(&savedViewRecord{}).Where("tenant_id = ? AND id = ?", a.Tenant, id).
@@ -181,21 +174,7 @@ func ownedViews(db *gorm.DB, tenant string, owner models.ParticipantRef) *gorm.D
 // savedViewWriteError turns the unique name index's refusal into the name's validation error.
 func savedViewWriteError(err error) error {
 	if err = translate(err); errors.Is(err, errDuplicate) {
-		return errViewNameTaken
+		return storekit.ErrViewNameTaken
 	}
 	return err
-}
-
-// checkSavedView refuses what the table cannot hold; the service checks the same first.
-func checkSavedView(v models.SavedView) error {
-	if v.Tenant == "" || v.Owner.ID == "" || v.Owner.Provider == "" || v.Owner.Type == "" {
-		return models.InvalidField("owner", "is required")
-	}
-	if _, msg := models.SavedViewName(v.Name); msg != "" {
-		return models.InvalidField("name", msg)
-	}
-	if v.Query == "" || len(v.Query) > models.MaxSavedViewQuerySize {
-		return models.InvalidField("query", "must be 1 to 2000 bytes")
-	}
-	return nil
 }

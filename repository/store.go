@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -17,6 +16,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Config configures a Store.
@@ -54,9 +54,9 @@ type Store struct {
 	keys    *keyring.Keyring
 	cfg     Config
 	tenants sync.Map // tenants whose counter row is known to exist
-	notify  atomic.Pointer[notifierRef]
-	issued  atomic.Pointer[func()] // NotifyDeliveries
-	tracer  TxTracer               // TraceWith; nil traces nothing
+	notify  storekit.Notifier
+	issued  storekit.Hook // NotifyDeliveries
+	tracer  TxTracer      // TraceWith; nil traces nothing
 }
 
 // Open connects to the database named by cfg.URL. It neither creates nor migrates the schema:

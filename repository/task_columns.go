@@ -1,11 +1,11 @@
 package repository
 
 import (
-	"bytes"
 	"reflect"
 	"strings"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // fixedTaskColumns never change after creation; a change may not move a task.
@@ -36,22 +36,14 @@ func (s *Store) changedTaskRecord(before, t *models.Task) (*taskRecord, []string
 			cols = append(cols, col)
 		}
 	}
-	p, q := before.Protected, t.Protected
-	changed := map[string]bool{
-		colInstructions:   p.Instructions != q.Instructions,
-		colTaskData:       !bytes.Equal(p.Data, q.Data),
-		colForm:           !reflect.DeepEqual(p.Form, q.Form),
-		colInvitationDefs: !reflect.DeepEqual(p.InvitationDefinitions, q.InvitationDefinitions),
-		colCompletionData: !bytes.Equal(p.CompletionData, q.CompletionData),
-	}
-	for _, col := range protectedColumns {
-		if !changed[col] {
+	for _, col := range storekit.ProtectedColumns {
+		if !col.Differs(&before.Protected, &t.Protected) {
 			continue
 		}
-		if err := s.sealColumn(rec, t, col); err != nil {
+		if err := s.sealColumn(rec, t, col.Name); err != nil {
 			return nil, nil, err
 		}
-		cols = append(cols, col)
+		cols = append(cols, col.Name)
 	}
 	return rec, cols, nil
 }

@@ -3,18 +3,11 @@ package repository
 import (
 	"reflect"
 	"slices"
+	"strings"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
-
-// protectedPart is the part of the protected content each sealed column holds.
-var protectedPart = map[string]models.ProtectedParts{
-	colInstructions:   models.ReadsInstructions,
-	colTaskData:       models.ReadsData,
-	colForm:           models.ReadsForm,
-	colInvitationDefs: models.ReadsInvitations,
-	colCompletionData: models.ReadsCompletionData,
-}
 
 // mutationColumns are the task row's columns a mutation reads: every column but the search
 // text (derived from the others and rewritten from them) and the sealed ones, which are added
@@ -24,7 +17,7 @@ var mutationColumns = func() []string {
 	typ := reflect.TypeOf(taskRecord{})
 	for i := 0; i < typ.NumField(); i++ {
 		col := taskColumn(typ.Field(i))
-		if _, sealed := protectedPart[col]; sealed || col == "search_text" {
+		if strings.HasSuffix(col, "_enc") || col == "search_text" {
 			continue
 		}
 		cols = append(cols, col)
@@ -40,9 +33,9 @@ func columnsReading(parts models.ProtectedParts) []string {
 		return nil
 	}
 	cols := slices.Clone(mutationColumns)
-	for _, col := range protectedColumns {
-		if parts&protectedPart[col] != 0 {
-			cols = append(cols, col)
+	for _, col := range storekit.ProtectedColumns {
+		if parts&col.Part != 0 {
+			cols = append(cols, col.Name)
 		}
 	}
 	return cols

@@ -11,6 +11,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Mutate applies one command as a single transaction: the task row guarded by
@@ -184,7 +185,7 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 			return err
 		}
 	}
-	if metric, bucket, ok := rollupOf(before, t, c.Event, now); ok {
+	if metric, bucket, ok := storekit.Rollup(before, t, c.Event, now); ok {
 		return s.countDaily(tx, t, metric, bucket, now)
 	}
 	return nil

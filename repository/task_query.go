@@ -11,6 +11,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // summaryColumns are the safe columns of a list item, named one by one so that no protected
@@ -34,51 +35,31 @@ var summaryColumns = []string{
 	"revision", "last_event_seq",
 }
 
-// valueKind is the type of a sort column's values, as carried by a cursor.
-type valueKind int
-
-const (
-	kindTime valueKind = iota + 1
-	kindInt
-	kindText
-)
-
-// sortColumn is how one sort key orders rows. Every sort breaks ties by id in the same
-// direction; nullable columns put NULLs last in both directions.
+// sortColumn is how one sort key orders rows: by the column, then id, in the same direction;
+// nullable columns (storekit.Sort) put NULLs last in both directions.
 type sortColumn struct {
-	column   string
-	nullable bool
-	kind     valueKind
-	value    func(r *taskRecord) sortValue
-}
-
-func timeValue(t *time.Time) sortValue {
-	if t == nil {
-		return sortValue{null: true}
-	}
-	return sortValue{time: t.UTC()}
+	storekit.Sort
+	column string
+	value  func(r *taskRecord) storekit.SortValue
 }
 
 var sortColumns = map[models.SortKey]sortColumn{
-	models.SortCreated: {column: "created_at", kind: kindTime,
-		value: func(r *taskRecord) sortValue { return timeValue(&r.CreatedAt) }},
-	models.SortDue: {column: "due_at", nullable: true, kind: kindTime,
-		value: func(r *taskRecord) sortValue { return timeValue(r.DueAt) }},
-	models.SortPriority: {column: "priority", kind: kindInt,
-		value: func(r *taskRecord) sortValue { return sortValue{int: r.Priority} }},
-	models.SortTitle: {column: "title", kind: kindText,
-		value: func(r *taskRecord) sortValue { return sortValue{text: r.Title} }},
-	models.SortUpdated: {column: "updated_at", kind: kindTime,
-		value: func(r *taskRecord) sortValue { return timeValue(&r.UpdatedAt) }},
-	models.SortCompleted: {column: "completed_at", nullable: true, kind: kindTime,
-		value: func(r *taskRecord) sortValue { return timeValue(r.CompletedAt) }},
+	models.SortCreated: {storekit.Sorts[models.SortCreated], "created_at",
+		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(&r.CreatedAt) }},
+	models.SortDue: {storekit.Sorts[models.SortDue], "due_at",
+		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(r.DueAt) }},
+	models.SortPriority: {storekit.Sorts[models.SortPriority], "priority",
+		func(r *taskRecord) storekit.SortValue { return storekit.SortValue{Int: r.Priority} }},
+	models.SortTitle: {storekit.Sorts[models.SortTitle], "title",
+		func(r *taskRecord) storekit.SortValue { return storekit.SortValue{Text: r.Title} }},
+	models.SortUpdated: {storekit.Sorts[models.SortUpdated], "updated_at",
+		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(&r.UpdatedAt) }},
+	models.SortCompleted: {storekit.Sorts[models.SortCompleted], "completed_at",
+		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(r.CompletedAt) }},
 }
 
 // maxInList is the longest IN list a query binds; longer lists are split.
 const maxInList = 500
-
-// maxSearchLength bounds the search needle (bytes).
-const maxSearchLength = 1000
 
 // cond is one conjunct of a list query's WHERE clause, with `?` binds.
 type cond struct {
@@ -91,7 +72,7 @@ type taskQuery struct {
 	f       models.TaskFilter
 	sort    sortColumn
 	limit   int
-	after   *sortValue // the cursor position, nil on the first page
+	after   *storekit.SortValue // the cursor position, nil on the first page
 	afterID string
 	// probeCandidates keeps the candidate test a sub-select run per task (availableWalk on
 	// PostgreSQL) rather than a join the planner may drive the list from.
@@ -177,7 +158,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if len(recs) > q.limit {
 			recs = recs[:q.limit]
 			last := &recs[len(recs)-1]
-			if page.NextCursor, err = encodeCursor(q.f.Sort, q.f.Descending, filterDigest(q.f), q.sort.value(last), last.ID); err != nil {
+			if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), q.sort.value(last), last.ID); err != nil {
 				return err
 			}
 		}
@@ -204,83 +185,21 @@ func applyConds(db *gorm.DB, conds []cond) *gorm.DB {
 	return db
 }
 
-// newTaskQuery checks f in the order of SPEC 4: the scope and the caller's right to it
-// first, then the filters, then the cursor.
+// newTaskQuery checks f as every store does (storekit.NewListQuery) and pairs its sort with
+// the column.
 func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
-	if f.Scope == "" {
-		f.Scope = models.ScopeAssigned
-	}
-	if !f.Scope.Valid() {
-		return nil, models.InvalidField("scope", "must be one of assigned, available, history, all, needs-attention")
-	}
-	if f.Tenant == "" {
-		return nil, models.InvalidField("tenant", "is required")
-	}
-	if f.Actor.Guest != nil || (f.Actor.Tenant != "" && f.Actor.Tenant != f.Tenant) {
-		return nil, models.ErrForbidden
-	}
-	if (f.Scope.ManagerOnly() || f.FiltersHealth()) && !f.Actor.Manager {
-		return nil, models.ErrForbidden
-	}
-	if f.Sort == "" {
-		f.Sort = models.SortCreated
-	}
-	col, ok := sortColumns[f.Sort]
-	if !ok {
-		return nil, models.InvalidField("sort", "must be one of created, due, priority, title, updated, completed")
-	}
-	for _, st := range f.Statuses {
-		if !st.Valid() {
-			return nil, models.InvalidField("status", "unknown status "+string(st))
-		}
-	}
-	switch f.Due {
-	case "", models.DueOverdue, models.DueToday, models.DueThisWeek, models.DueNoDueDate:
-	default:
-		return nil, models.InvalidField("due", "must be one of overdue, today, thisWeek, noDueDate")
-	}
-	if len(f.Search) > maxSearchLength {
-		return nil, models.InvalidField("search", "is too long")
-	}
-	if err := (models.TaskFilter{HealthCodes: f.HealthCodes, HealthSeverity: f.HealthSeverity, Assignee: f.Assignee}).Validate(); err != nil {
+	lq, err := storekit.NewListQuery(f)
+	if err != nil {
 		return nil, err
 	}
-	if f.StaleAfter <= 0 {
-		f.StaleAfter = models.DefaultStaleAfter
-	}
-	if f.UnassignedAfter <= 0 {
-		f.UnassignedAfter = models.DefaultUnassignedAttentionAfter
-	}
-	q := &taskQuery{f: f, sort: col, limit: f.Limit}
-	if q.limit <= 0 {
-		q.limit = models.DefaultPageSize
-	}
-	if q.limit > models.MaxPageSize {
-		q.limit = models.MaxPageSize
-	}
-	if f.Cursor != "" {
-		v, id, err := decodeCursor(f.Cursor, f.Sort, f.Descending, filterDigest(f))
-		if err != nil {
-			return nil, err
-		}
-		q.after, q.afterID = &v, id
-	}
-	return q, nil
-}
-
-func statusStrings(ss []models.Status) []string {
-	out := make([]string, len(ss))
-	for i, st := range ss {
-		out[i] = string(st)
-	}
-	return out
+	return &taskQuery{f: lq.Filter, sort: sortColumns[lq.Filter.Sort], limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
 }
 
 var (
-	openStatuses             = statusStrings(models.OpenStatuses)
-	openTransitionalStatuses = statusStrings(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
-	transitionalStatuses     = statusStrings(models.TransitionalStatuses)
-	terminalStatuses         = statusStrings(models.TerminalStatuses)
+	openStatuses             = storekit.StatusStrings(models.OpenStatuses)
+	openTransitionalStatuses = storekit.StatusStrings(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
+	transitionalStatuses     = storekit.StatusStrings(models.TransitionalStatuses)
+	terminalStatuses         = storekit.StatusStrings(models.TerminalStatuses)
 )
 
 // healthSeverities are the severities of a health finding (no finding is NULL).
@@ -299,7 +218,7 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 	where = append(where, q.scopeConds(now, dialect)...)
 
 	if len(f.Statuses) > 0 {
-		where = append(where, cond{"status IN ?", []any{statusStrings(f.Statuses)}})
+		where = append(where, cond{"status IN ?", []any{storekit.StatusStrings(f.Statuses)}})
 	}
 	if len(f.HealthCodes) > 0 {
 		codes := slices.Clone(f.HealthCodes)
@@ -480,13 +399,13 @@ func (q *taskQuery) cursorCond() (cond, bool) {
 	if q.f.Descending {
 		op = "<"
 	}
-	if q.after.null {
+	if q.after.Null {
 		// Nulls come last: after a NULL row only NULL rows further along the id order.
 		return cond{"(" + col + " IS NULL AND id " + op + " ?)", []any{q.afterID}}, true
 	}
 	v := q.afterValue()
 	sql := col + " " + op + "= ? AND (" + col + " " + op + " ? OR id " + op + " ?)"
-	if q.sort.nullable {
+	if q.sort.Nullable {
 		return cond{"(" + col + " IS NULL OR (" + sql + "))", []any{v, v, q.afterID}}, true
 	}
 	return cond{"(" + sql + ")", []any{v, v, q.afterID}}, true
@@ -494,13 +413,13 @@ func (q *taskQuery) cursorCond() (cond, bool) {
 
 // afterValue is the cursor's sort value as bound in SQL.
 func (q *taskQuery) afterValue() any {
-	switch q.sort.kind {
-	case kindTime:
-		return q.after.time
-	case kindInt:
-		return q.after.int
+	switch q.sort.Kind {
+	case storekit.KindTime:
+		return q.after.Time
+	case storekit.KindInt:
+		return q.after.Int
 	}
-	return q.after.text
+	return q.after.Text
 }
 
 // orderBy is the query's order: nulls last (nullable columns), the column, then id, both in
@@ -512,7 +431,7 @@ func (q *taskQuery) orderBy() string {
 	}
 	col := q.sort.column
 	order := col + dir + ", id" + dir
-	if q.sort.nullable {
+	if q.sort.Nullable {
 		order = "CASE WHEN " + col + " IS NULL THEN 1 ELSE 0 END ASC, " + order
 	}
 	return order

@@ -66,7 +66,7 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecor
 	}
 	col := q.sort.column
 	phases := []string{""}
-	if q.sort.nullable {
+	if q.sort.Nullable {
 		phases = []string{col + " IS NOT NULL", col + " IS NULL"}
 	}
 	var out []taskRecord

@@ -5,7 +5,7 @@ import "gorm.io/gorm"
 // walksNullsLast reports whether the page of a nullable sort (due, completed) is read by
 // nullsLastPage: on the dialects of the scale target, except where statusPage serves it.
 func (s *Store) walksNullsLast(q *taskQuery) bool {
-	return s.walksIndexes() && q.sort.nullable && !s.walksStatus(q)
+	return s.walksIndexes() && q.sort.Nullable && !s.walksStatus(q)
 }
 
 // nullsLastPage reads the page of a nullable sort in up to two ordered walks instead of one
@@ -26,7 +26,7 @@ func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond)
 	var out []taskRecord
 	undated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NULL")
 	switch {
-	case q.after != nil && q.after.null:
+	case q.after != nil && q.after.Null:
 		undated = undated.Where("id "+op+" ?", q.afterID)
 	default:
 		dated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NOT NULL")

@@ -2,22 +2,20 @@ package repository
 
 import (
 	"context"
-	"encoding/hex"
-	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Web notes: what a page keeps on the server for the GET that follows its POST, bound to one
 // browser session, until it expires by the database clock. Their bodies are the pages'
 // business (JSON of safe fields); the store only keeps them.
 
-// MaxWebNoteBytes bounds one note's body.
-const MaxWebNoteBytes = 1 << 20
+// MaxWebNoteBytes bounds one note's body (storekit.MaxWebNoteBytes).
+const MaxWebNoteBytes = storekit.MaxWebNoteBytes
 
 type webNoteRecord struct {
 	ID          string    `gorm:"column:id;primaryKey"`
@@ -32,15 +30,8 @@ func (webNoteRecord) TableName() string { return "user_task_web_notes" }
 // SaveWebNote keeps body for the session with that id hash, for lifetime from now, and returns
 // the note's id.
 func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error) {
-	switch {
-	case !isSessionHash(sessionHash):
-		return "", fmt.Errorf("repository: a web session id hash is 64 hex digits")
-	case lifetime <= 0:
-		return "", fmt.Errorf("repository: a web note needs a lifetime")
-	case len(body) > MaxWebNoteBytes:
-		return "", models.Invalid(models.CodePayloadTooLarge, models.FieldError{Field: "body", Message: fmt.Sprintf("must be at most %d bytes", MaxWebNoteBytes)})
-	case !utf8.Valid(body):
-		return "", models.InvalidField("body", "must be valid UTF-8")
+	if err := storekit.CheckWebNote(sessionHash, body, lifetime); err != nil {
+		return "", err
 	}
 	rec := webNoteRecord{ID: models.NewID(), SessionHash: sessionHash, Body: string(body)}
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
@@ -56,7 +47,7 @@ func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte
 // WebNote returns the body of note id of the session with that id hash. A note of another
 // session, an expired one or an unknown id is models.ErrNotFound.
 func (s *Store) WebNote(ctx context.Context, sessionHash, id string) ([]byte, error) {
-	if !isSessionHash(sessionHash) || !isMintedID(id) {
+	if !storekit.IsWebNoteKey(sessionHash, id) {
 		return nil, errNoRows
 	}
 	var rec webNoteRecord
@@ -83,30 +74,4 @@ func (s *Store) PurgeWebNotes(ctx context.Context) (int64, error) {
 		return translate(res.Error)
 	})
 	return n, err
-}
-
-// isSessionHash reports whether h is a session's id hash: 64 hex digits.
-func isSessionHash(h string) bool {
-	b, err := hex.DecodeString(h)
-	return err == nil && len(b) == 32
-}
-
-// isMintedID reports whether id has the shape of a minted id (a UUID in its 36-character text
-// form), so no other text reaches the query.
-func isMintedID(id string) bool {
-	if len(id) != 36 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case (c < '0' || c > '9') && (c < 'a' || c > 'f'):
-			return false
-		}
-	}
-	return true
 }

@@ -2,17 +2,14 @@ package repository
 
 import (
 	"context"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 	"unicode/utf8"
 
 	"gorm.io/gorm"
 
-	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Browser sessions (SPEC 5.4). Every expiry decision is made with the database clock, in SQL:
@@ -21,8 +18,8 @@ import (
 // The protected columns of an OIDC session: the refresh token and the ID token (migration
 // 00011), each sealed with its own row and column as associated data.
 const (
-	colRefreshToken = "refresh_token_enc"
-	colIDToken      = "id_token_enc"
+	colRefreshToken = storekit.ColRefreshToken
+	colIDToken      = storekit.ColIDToken
 )
 
 // webSessionTouchEvery is how stale last_seen_at may get before a read moves it (and the idle
@@ -56,13 +53,13 @@ func (webSessionRecord) TableName() string { return "user_task_web_sessions" }
 // it ends lifetime from now, or ws.IdleTimeout after the last request, whichever is first.
 // The stored session is returned.
 func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error) {
-	if err := checkWebSession(ws, lifetime); err != nil {
+	if err := storekit.CheckWebSession(ws, lifetime); err != nil {
 		return models.WebSession{}, err
 	}
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
 		ws.ExpiresAt = now.Add(lifetime)
-		ws.IdleExpiresAt = idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+		ws.IdleExpiresAt = storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
 		rec, err := s.webSessionRecordOf(&ws)
 		if err != nil {
 			return err
@@ -100,7 +97,7 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 		return ws, nil
 	}
 	err = s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		idle := idleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
+		idle := storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
 		// Concurrent requests race here harmlessly: the guard lets one of them write.
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
 			Where("last_seen_at <= ?", now.Add(-webSessionTouchEvery)).
@@ -197,16 +194,16 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 // refresh may bring a new ID token). An ended session, or one of another person, is
 // models.ErrNotFound.
 func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
-	if err := checkWebIdentity(id); err != nil {
+	if err := storekit.CheckWebIdentity(id); err != nil {
 		return err
 	}
-	groups, perms, err := identityJSON(id)
+	groups, perms, err := storekit.IdentityJSON(id)
 	if err != nil {
 		return err
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		set := map[string]any{
-			"display_name": opt(truncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
+			"display_name": opt(storekit.TruncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
 			"is_manager": id.Manager, "refreshed_at": now,
 		}
 		for _, t := range []struct{ column, value string }{{colRefreshToken, tokens.Refresh}, {colIDToken, tokens.ID}} {
@@ -245,15 +242,6 @@ func (s *Store) PurgeWebSessions(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// idleExpiry is when a session seen at now ends without another request: never past its
-// absolute expiry.
-func idleExpiry(now time.Time, idle time.Duration, expires time.Time) time.Time {
-	if t := now.Add(idle); t.Before(expires) {
-		return t
-	}
-	return expires
-}
-
 // liveWebSession selects the session by id hash only while it is live at now.
 func liveWebSession(tx *gorm.DB, idHash string, now time.Time) *gorm.DB {
 	return tx.Where("id_hash = ? AND expires_at > ? AND idle_expires_at > ?", idHash, now, now)
@@ -270,63 +258,14 @@ func oneRow(res *gorm.DB) error {
 	return nil
 }
 
-func checkWebSession(ws models.WebSession, lifetime time.Duration) error {
-	if b, err := hex.DecodeString(ws.IDHash); err != nil || len(b) != 32 {
-		return fmt.Errorf("repository: a web session id hash is 64 hex digits")
-	}
-	if ws.Via != models.WebViaDev && ws.Via != models.WebViaOIDC {
-		return fmt.Errorf("repository: unknown web session sign-in %q", ws.Via)
-	}
-	if lifetime <= 0 || ws.IdleTimeout < time.Second {
-		return fmt.Errorf("repository: a web session needs a lifetime and an idle timeout")
-	}
-	return checkWebIdentity(ws.WebIdentity)
-}
-
-// checkWebIdentity refuses identities the columns cannot hold, before the database does.
-func checkWebIdentity(id models.WebIdentity) error {
-	switch {
-	case id.Tenant == "" || len(id.Tenant) > models.MaxTenantLength:
-		return models.InvalidField("tenant", fmt.Sprintf("must have 1 to %d characters", models.MaxTenantLength))
-	case id.Provider == "" || len(id.Provider) > models.MaxProviderLength:
-		return models.InvalidField("provider", fmt.Sprintf("must have 1 to %d characters", models.MaxProviderLength))
-	case id.Subject == "" || len(id.Subject) > models.MaxParticipantIDLength:
-		return models.InvalidField("subject", fmt.Sprintf("must have 1 to %d characters", models.MaxParticipantIDLength))
-	}
-	return nil
-}
-
-// identityJSON encodes groups and permissions as JSON arrays ("[]" when empty: the columns are
-// NOT NULL and Oracle would store "" as NULL).
-func identityJSON(id models.WebIdentity) (groups, perms string, err error) {
-	enc := func(field string, v []string) (string, error) {
-		if v == nil {
-			v = []string{}
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return "", err
-		}
-		if len(b) > models.MaxWebIdentityBytes {
-			return "", models.InvalidField(field, fmt.Sprintf("must fit in %d bytes as JSON", models.MaxWebIdentityBytes))
-		}
-		return string(b), nil
-	}
-	if groups, err = enc("groups", id.Groups); err != nil {
-		return "", "", err
-	}
-	perms, err = enc("permissions", id.Permissions)
-	return groups, perms, err
-}
-
 func (s *Store) webSessionRecordOf(ws *models.WebSession) (webSessionRecord, error) {
-	groups, perms, err := identityJSON(ws.WebIdentity)
+	groups, perms, err := storekit.IdentityJSON(ws.WebIdentity)
 	if err != nil {
 		return webSessionRecord{}, err
 	}
 	rec := webSessionRecord{
 		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
-		DisplayName: opt(truncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
+		DisplayName: opt(storekit.TruncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
 		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
 		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
 		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
@@ -347,38 +286,15 @@ func (s *Store) webSessionFromRecord(r *webSessionRecord) (models.WebSession, er
 		CreatedAt: utc(r.CreatedAt), LastSeenAt: utc(r.LastSeenAt), RefreshedAt: utc(r.RefreshedAt),
 		ExpiresAt: utc(r.ExpiresAt), IdleExpiresAt: utc(r.IdleExpiresAt),
 	}
-	if json.Unmarshal([]byte(r.GroupsJSON), &ws.Groups) != nil || json.Unmarshal([]byte(r.PermissionsJSON), &ws.Permissions) != nil {
-		return models.WebSession{}, fmt.Errorf("%w: a web session's groups or permissions do not decode", models.ErrCorrupt)
-	}
-	var err error
-	if ws.RefreshToken, err = s.openWebSessionToken(r.IDHash, colRefreshToken, r.RefreshTokenEnc); err != nil {
+	if err := storekit.DecodeIdentityJSON(r.GroupsJSON, r.PermissionsJSON, &ws.WebIdentity); err != nil {
 		return models.WebSession{}, err
 	}
-	if ws.IDToken, err = s.openWebSessionToken(r.IDHash, colIDToken, r.IDTokenEnc); err != nil {
+	var err error
+	if ws.RefreshToken, err = s.sealer().OpenWebSessionToken(r.IDHash, colRefreshToken, r.RefreshTokenEnc); err != nil {
+		return models.WebSession{}, err
+	}
+	if ws.IDToken, err = s.sealer().OpenWebSessionToken(r.IDHash, colIDToken, r.IDTokenEnc); err != nil {
 		return models.WebSession{}, err
 	}
 	return ws, nil
-}
-
-// openWebSessionToken opens a sealed token of a session; "" when none is stored.
-func (s *Store) openWebSessionToken(idHash, column string, sealed *string) (string, error) {
-	if sealed == nil || *sealed == "" {
-		return "", nil
-	}
-	plain, err := s.keys.Open(*sealed, aad(idHash, column))
-	if errors.Is(err, keyring.ErrUndecodable) {
-		return "", fmt.Errorf("%w: a web session's %s does not decrypt", models.ErrCorrupt, column)
-	}
-	if err != nil {
-		return "", err
-	}
-	return string(plain), nil
-}
-
-// truncateRunes shortens s to at most n characters (display names are shown, not matched).
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }

@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The queries and small writes of the background workers (SPEC 7): the due sweep, the
@@ -26,7 +27,7 @@ var transitionKinds = []string{string(models.OpComplete), string(models.OpTimeou
 // however many tasks are overdue (ordered by id, it sorted all of them: 45,000 at the scale
 // target). Items carry safe columns only.
 func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error) {
-	limit = pageLimit(limit)
+	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		now, err := s.dbNow(tx)
@@ -69,7 +70,7 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 // changed within skipTouchedWithin by the database clock, ordered by id after afterID. Items
 // carry safe columns only.
 func (s *Store) ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error) {
-	limit = pageLimit(limit)
+	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		now, err := s.dbNow(tx)
@@ -125,17 +126,8 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 // task is left alone (finalization cleared its health); both answer nil. The zero Health
 // clears an advisory finding. A missing task is ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	switch {
-	case h.Severity == models.SeverityNone && (h.Code != "" || h.Message != ""):
-		return models.InvalidField("health.severity", "is required with a code or message")
-	case h.Severity == models.SeverityBlocking:
-		return models.InvalidField("health.severity", "workers set advisory findings only")
-	case h.Severity != models.SeverityNone && h.Severity != models.SeverityAdvisory:
-		return models.InvalidField("health.severity", "must be advisory")
-	case h.Severity == models.SeverityAdvisory && (h.Code == "" || len(h.Code) > models.MaxActionKeyLength):
-		return models.InvalidField("health.code", "is required and at most 64 bytes")
-	case len(h.Message) > models.MaxHealthMessageLength:
-		return models.InvalidField("health.message", "is too long")
+	if err := storekit.CheckWorkerHealth(h); err != nil {
+		return err
 	}
 	return s.updateHealth(ctx, tenant, taskID, "", h)
 }
@@ -278,12 +270,4 @@ func (s *Store) safeTasks(recs []taskRecord) ([]models.Task, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// pageLimit clamps a worker page size to 1..MaxPageSize.
-func pageLimit(limit int) int {
-	if limit <= 0 || limit > models.MaxPageSize {
-		return models.MaxPageSize
-	}
-	return limit
 }

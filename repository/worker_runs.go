@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Worker runs (migration 00003): every node records the runs of its background workers here,
@@ -17,9 +18,6 @@ import (
 
 // KeepWorkerRuns is how many runs are kept per tenant and worker.
 const KeepWorkerRuns = 20
-
-// maxCountsJSON is the counts_json column's length.
-const maxCountsJSON = 1000
 
 type workerRunRecord struct {
 	ID         string    `gorm:"column:id;primaryKey"`
@@ -40,25 +38,12 @@ func (s *Store) RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) e
 	recs := make([]workerRunRecord, 0, len(runs))
 	elapsed := make([]time.Duration, 0, len(runs))
 	for _, r := range runs {
-		if r.Worker == "" || r.Tenant == "" || len(r.Worker) > 32 || len(r.Tenant) > 64 || len(r.ErrorCode) > 64 || r.Elapsed < 0 {
-			return fmt.Errorf("repository: worker run %q of tenant %q is malformed", r.Worker, r.Tenant)
-		}
-		if len(r.Counts) > models.MaxWorkerRunCounts {
-			return fmt.Errorf("repository: worker run %q has %d counts, at most %d", r.Worker, len(r.Counts), models.MaxWorkerRunCounts)
-		}
-		counts := r.Counts
-		if counts == nil {
-			counts = map[string]int{}
-		}
-		raw, err := json.Marshal(counts) // map keys come out sorted
+		counts, err := storekit.WorkerRunCounts(r)
 		if err != nil {
 			return err
 		}
-		if len(raw) > maxCountsJSON {
-			return fmt.Errorf("repository: worker run %q counts exceed %d bytes", r.Worker, maxCountsJSON)
-		}
 		recs = append(recs, workerRunRecord{ID: models.NewID(), Worker: string(r.Worker), TenantID: r.Tenant,
-			CountsJSON: string(raw), ErrorCode: opt(r.ErrorCode)})
+			CountsJSON: counts, ErrorCode: opt(r.ErrorCode)})
 		elapsed = append(elapsed, r.Elapsed)
 	}
 	if len(recs) == 0 {

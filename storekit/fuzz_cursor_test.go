@@ -1,4 +1,4 @@
-package repository
+package storekit
 
 import (
 	"errors"
@@ -13,18 +13,18 @@ import (
 // malformed-request naming the cursor, or a position that encodes back to a cursor decoding to
 // the same position.
 func FuzzDecodeCursor(f *testing.F) {
-	keys := make([]models.SortKey, 0, len(sortColumns))
-	for k := range sortColumns {
+	keys := make([]models.SortKey, 0, len(Sorts))
+	for k := range Sorts {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	at := time.Date(2030, 6, 12, 10, 11, 12, 123456000, time.UTC)
 	for i, k := range keys {
-		v := sortValue{time: at, int: 42, text: "Ünïcode \"quoted\" \u202e 100%_[x]"}
-		if sortColumns[k].nullable && i%2 == 0 {
-			v = sortValue{null: true}
+		v := SortValue{Time: at, Int: 42, Text: "Ünïcode \"quoted\" \u202e 100%_[x]"}
+		if Sorts[k].Nullable && i%2 == 0 {
+			v = SortValue{Null: true}
 		}
-		raw, err := encodeCursor(k, i%2 == 1, "digest", v, "0190a000-0000-7000-8000-000000000001")
+		raw, err := EncodeCursor(k, i%2 == 1, "digest", v, "0190a000-0000-7000-8000-000000000001")
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func FuzzDecodeCursor(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, raw string, sort uint8, desc bool, filters string) {
 		key := keys[int(sort)%len(keys)]
-		v, id, err := decodeCursor(raw, key, desc, filters)
+		v, id, err := DecodeCursor(raw, key, desc, filters)
 		if err != nil {
 			var ve *models.ValidationError
 			if !errors.As(err, &ve) || models.ErrorCode(err) != models.CodeMalformedRequest || len(ve.Fields) != 1 || ve.Fields[0].Field != "cursor" {
@@ -43,12 +43,12 @@ func FuzzDecodeCursor(f *testing.F) {
 			}
 			return
 		}
-		again, err := encodeCursor(key, desc, filters, v, id)
+		again, err := EncodeCursor(key, desc, filters, v, id)
 		if err != nil {
 			t.Fatalf("encode the decoded %q: %v", raw, err)
 		}
-		v2, id2, err := decodeCursor(again, key, desc, filters)
-		if err != nil || id2 != id || v2.null != v.null || !v2.time.Equal(v.time) || v2.int != v.int || v2.text != v.text {
+		v2, id2, err := DecodeCursor(again, key, desc, filters)
+		if err != nil || id2 != id || v2.Null != v.Null || !v2.Time.Equal(v.Time) || v2.Int != v.Int || v2.Text != v.Text {
 			t.Fatalf("round trip of %q: %+v %q, then %+v %q (%v)", raw, v, id, v2, id2, err)
 		}
 	})

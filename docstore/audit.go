@@ -1,0 +1,186 @@
+package docstore
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"usertasks/models"
+)
+
+// The audit (SPEC 8, `web audit`) on documents: the SQL store's per-task invariants
+// (repository/audit_rules.go), checked on each aggregate with its documents in the other
+// collections, merged with what still waits in the aggregate as every read merges them. There
+// is no snapshot to read a page in, so a task is judged on a consistent view of its own: its
+// documents are read after the aggregate, and when the aggregate's version moved meanwhile
+// (a write or a relay pass ran) the task is read again. It never writes and never repairs.
+// The candidates' status copy has nothing to check here (the embedded candidates keep none).
+
+// auditRows are one task's documents outside the aggregate, merged with its pending entries.
+type auditRows struct {
+	events      []eventDoc
+	operations  []operationDoc
+	resumptions []resumptionDoc
+	invitations []invitationDoc
+	deliveries  []deliveryDoc
+	sessions    []guestSessionDoc
+}
+
+// Audit reads up to size aggregates after the filter's resume key, ordered by (tenant, id),
+// with their documents, and checks every per-task invariant. It never writes.
+func (s *Store) Audit(ctx context.Context, f models.AuditFilter, size int) (models.AuditPage, error) {
+	if size <= 0 {
+		size = 200
+	}
+	page := models.AuditPage{ByKey: map[string]int{}}
+	now, err := s.Now(ctx)
+	if err != nil {
+		return page, err
+	}
+	tasks, err := s.auditTasks(ctx, f, size)
+	if err != nil {
+		return page, err
+	}
+	page.Tasks, page.Done = len(tasks), len(tasks) < size
+	if len(tasks) == 0 {
+		return page, nil
+	}
+	page.LastTenant, page.LastID = tasks[len(tasks)-1].TenantID, tasks[len(tasks)-1].ID
+	a := docAuditor{store: s, now: now, page: &page}
+	for i := range tasks {
+		d, rows, err := s.auditView(ctx, &tasks[i])
+		if err != nil {
+			return page, err
+		}
+		if d == nil {
+			page.Tasks-- // purged meanwhile
+			continue
+		}
+		if err := a.task(d, rows); err != nil {
+			return page, err
+		}
+	}
+	return page, nil
+}
+
+// auditTasks reads the page's aggregates in (tenant, id) order; an aggregate a purge has marked
+// is gone already.
+func (s *Store) auditTasks(ctx context.Context, f models.AuditFilter, size int) ([]taskDoc, error) {
+	filter := bson.D{{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}}}
+	if f.Tenant != "" {
+		filter = append(filter, bson.E{Key: "tenant_id", Value: f.Tenant})
+	}
+	if f.AfterID != "" {
+		filter = append(filter, bson.E{Key: "$or", Value: bson.A{
+			bson.D{{Key: "tenant_id", Value: bson.D{{Key: "$gt", Value: f.AfterTenant}}}},
+			bson.D{{Key: "tenant_id", Value: f.AfterTenant}, {Key: "_id", Value: bson.D{{Key: "$gt", Value: f.AfterID}}}},
+		}})
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "tenant_id", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(size))
+	var out []taskDoc
+	err := s.findAll(ctx, Aggregate, filter, opts, &out)
+	return out, err
+}
+
+// auditView reads the task's documents and returns them with the aggregate they belong to:
+// the one read, or, when its version moved while they were read, the aggregate read again (a
+// few times at most, then the last view is judged). nil when the task is gone.
+func (s *Store) auditView(ctx context.Context, d *taskDoc) (*taskDoc, *auditRows, error) {
+	for attempt := 0; ; attempt++ {
+		rows, err := s.auditRows(ctx, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		var again []taskDoc
+		f := bson.D{{Key: "_id", Value: d.ID}, {Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}}}
+		if err := s.findAll(ctx, Aggregate, f, nil, &again); err != nil {
+			return nil, nil, err
+		}
+		if len(again) == 0 {
+			return nil, nil, nil
+		}
+		if again[0].Version == d.Version || attempt == 3 {
+			return d, rows, nil
+		}
+		d = &again[0]
+	}
+}
+
+// auditRows reads the task's documents (by task_id, as every unit's index has it) and merges
+// the entries still pending in the aggregate, each once.
+func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
+	r := &auditRows{}
+	of := bson.D{{Key: "task_id", Value: d.ID}}
+	for _, load := range []struct {
+		coll string
+		sort string
+		out  any
+	}{
+		{eventCollection, "seq", &r.events},
+		{operationCollection, "_id", &r.operations},
+		{resumptionCollection, "_id", &r.resumptions},
+		{invitationCollection, "_id", &r.invitations},
+		{deliveryCollection, "_id", &r.deliveries},
+		{guestSessionCollection, "_id", &r.sessions},
+	} {
+		opts := options.Find().SetSort(bson.D{{Key: load.sort, Value: 1}})
+		if err := s.findAll(ctx, load.coll, of, opts, load.out); err != nil {
+			return nil, err
+		}
+	}
+	r.events = mergeByID(r.events, d.PendingEvents, func(e eventDoc) string { return e.ID })
+	sortEvents(r.events)
+	r.operations = mergeByID(r.operations, d.Operations, func(o operationDoc) string { return o.ID })
+	r.resumptions = mergeByID(r.resumptions, d.PendingResumptions, func(x resumptionDoc) string { return x.ID })
+	r.invitations = mergeByID(r.invitations, d.PendingInvitations, func(x invitationDoc) string { return x.ID })
+	r.deliveries = mergeByID(r.deliveries, d.PendingDeliveries, func(x deliveryDoc) string { return x.ID })
+	pendingInvitationEffects(d, r)
+	return r, nil
+}
+
+// pendingInvitationEffects applies the aggregate's invitation effects the relay has not applied
+// yet to the view, as the invitations' reads do (overlay): the status change, the deliveries it
+// settles and the sessions it ends.
+func pendingInvitationEffects(d *taskDoc, r *auditRows) {
+	for i := range r.invitations {
+		overlay(d, &r.invitations[i])
+	}
+	for _, e := range d.PendingEffects {
+		inv := e.Invitation
+		if e.Kind != effectInvitation || inv == nil {
+			continue
+		}
+		for j := range r.deliveries {
+			if dl := &r.deliveries[j]; inv.SettleDeliveries && dl.InvitationID == inv.InvitationID && dl.State == string(models.DeliveryPending) {
+				dl.State = string(models.DeliverySettled)
+			}
+		}
+		for j := range r.sessions {
+			if gs := &r.sessions[j]; inv.EndSessions && gs.InvitationID == inv.InvitationID && gs.RevokedAt == nil {
+				at := inv.At
+				gs.RevokedAt = &at
+			}
+		}
+	}
+}
+
+// mergeByID adds the pending entries not in the collection already (the relay inserts before
+// it pulls, so an entry may be in both places for a moment). An entry in both is taken from
+// the aggregate, whose copy is the one still changing.
+func mergeByID[T any](stored, pending []T, id func(T) string) []T {
+	if len(pending) == 0 {
+		return stored
+	}
+	waiting := map[string]bool{}
+	for _, p := range pending {
+		waiting[id(p)] = true
+	}
+	out := make([]T, 0, len(stored)+len(pending))
+	for _, x := range stored {
+		if !waiting[id(x)] {
+			out = append(out, x)
+		}
+	}
+	return append(out, pending...)
+}

@@ -1,0 +1,360 @@
+package docstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"usertasks/keyring"
+	"usertasks/models"
+	"usertasks/storekit"
+)
+
+// Key rotation over the sealed fields (repository/rekey.go has it on SQL). The key ring's first
+// key seals, every key opens, so a key can be retired once no document holds a value under it.
+// A rotation walks each sealed "table" — named as on SQL, so `web rekey` and the contract suite
+// name them alike — by _id, page by page, and reseals every value not under the primary key
+// with the same associated data (row id "/" field). Each reseal is a compare-and-swap on its
+// document, so a concurrent write is never lost: the aggregate's through a claimed write
+// (write), a shared document's through its version claim (claimedSet), and a finished
+// operation, which nothing else writes again, on the value read.
+
+// sealedUnit is a logical table with sealed fields and where its documents are.
+type sealedUnit struct {
+	table  string
+	coll   string
+	fields []string
+	// claimKey names the claims of a shared document, "" for the aggregate (claimed by write)
+	// and for finished operations (never written again).
+	claimKey string
+	// taskScoped: the page audit checks these with their task; AuditSealed the others.
+	taskScoped bool
+}
+
+// sealedUnits are every unit with sealed fields, in the order a rotation walks them
+// (repository.SealedTables). The operations still open in an aggregate are sealed there and
+// rotated with it (the user_tasks walk); the operations collection holds the finished ones.
+var sealedUnits = []sealedUnit{
+	{Aggregate, Aggregate, []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}, "", true},
+	{operationCollection, operationCollection, []string{colPayload}, "", true},
+	{invitationCollection, invitationCollection, []string{colRecipient}, "invitation:", true},
+	{deliveryCollection, deliveryCollection, []string{colPayload}, "delivery:", true},
+	{webSessionCollection, webSessionCollection, []string{fieldRefreshToken, fieldIDToken}, "web-session:", false},
+}
+
+func sealedUnitOf(table string) (sealedUnit, bool) {
+	for _, u := range sealedUnits {
+		if u.table == table {
+			return u, true
+		}
+	}
+	return sealedUnit{}, false
+}
+
+// sealedDoc is one document of a sealed unit as a walk reads it.
+type sealedDoc struct {
+	ID       string         `bson:"_id"`
+	TenantID string         `bson:"tenant_id"`
+	Version  int64          `bson:"version"`
+	Sealed   map[string]any `bson:",inline"`
+	// Operations are the aggregate's open operations, PendingInvitations and PendingDeliveries
+	// what an issue queued for the relay (user_tasks only): their values are sealed there.
+	Operations         []operationDoc  `bson:"operations"`
+	PendingInvitations []invitationDoc `bson:"pending_invitations"`
+	PendingDeliveries  []deliveryDoc   `bson:"pending_deliveries"`
+}
+
+// value is the envelope of field, "" when the field is null, missing or not a string.
+func (d *sealedDoc) value(field string) string {
+	v, _ := d.Sealed[field].(string)
+	return v
+}
+
+// readSealedPage reads up to limit documents of u after the _id after.
+func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, limit int) ([]sealedDoc, error) {
+	proj := bson.D{{Key: "_id", Value: 1}, {Key: "tenant_id", Value: 1}, {Key: "version", Value: 1}}
+	for _, f := range u.fields {
+		proj = append(proj, bson.E{Key: f, Value: 1})
+	}
+	f := bson.D{}
+	if u.coll == Aggregate {
+		proj = append(proj, bson.E{Key: "operations", Value: 1}, bson.E{Key: "pending_invitations", Value: 1},
+			bson.E{Key: "pending_deliveries", Value: 1})
+		f = append(f, bson.E{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}})
+	}
+	if after != "" {
+		f = append(f, bson.E{Key: "_id", Value: bson.D{{Key: "$gt", Value: after}}})
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(limit)).SetProjection(proj)
+	var docs []sealedDoc
+	err := s.findAll(ctx, u.coll, f, opts, &docs)
+	return docs, err
+}
+
+// sealedCheck is what looking at one sealed value found.
+type sealedCheck int
+
+const (
+	sealedEmpty sealedCheck = iota
+	sealedCurrent
+	sealedStale // opens, under another key than the primary
+	sealedUnreadable
+)
+
+// checkSealed counts env under its key id and tells whether it opens under row and field.
+func (s *Store) checkSealed(row, field, env string, byKey map[string]int) (sealedCheck, []byte, error) {
+	if env == "" {
+		return sealedEmpty, nil, nil
+	}
+	kid, _ := keyring.KeyID(env)
+	byKey[kid]++
+	plain, err := s.keys.Open(env, aad(row, field))
+	switch {
+	case errors.Is(err, keyring.ErrUndecodable):
+		return sealedUnreadable, nil, nil
+	case err != nil:
+		return 0, nil, err
+	case kid == s.keys.PrimaryKeyID():
+		return sealedCurrent, plain, nil
+	}
+	return sealedStale, plain, nil
+}
+
+// RekeyPage reads up to limit documents of table after the _id after and, unless dryRun,
+// reseals every value not under the primary key. A value is replaced only if it is still the
+// one read, so a concurrent writer's newer value wins (it sealed under the primary anyway).
+// Unreadable values are reported, never rewritten.
+func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (models.KeyPage, error) {
+	u, ok := sealedUnitOf(table)
+	if !ok {
+		return models.KeyPage{}, fmt.Errorf("docstore: %q holds no sealed fields", table)
+	}
+	return s.walkSealed(ctx, u, after, limit, !dryRun)
+}
+
+// AuditSealed checks one page of a sealed unit outside the task aggregates (the web sessions),
+// read-only: Resealed stays 0, Unreadable lists the documents with a value no key opens.
+func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (models.KeyPage, error) {
+	u, ok := sealedUnitOf(table)
+	if !ok || u.taskScoped {
+		return models.KeyPage{}, fmt.Errorf("docstore: %q is not a sealed table outside the tasks", table)
+	}
+	p, err := s.walkSealed(ctx, u, after, limit, false)
+	p.Resealed = 0
+	return p, err
+}
+
+// walkSealed reads one page of u, counts its values by key, and with reseal set rewrites the
+// stale ones. Without it Resealed counts what a rotation would rewrite.
+func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limit int, reseal bool) (models.KeyPage, error) {
+	if limit <= 0 {
+		limit = 500
+	}
+	page := models.KeyPage{ByKey: map[string]int{}}
+	docs, err := s.readSealedPage(ctx, u, after, limit)
+	if err != nil {
+		return page, err
+	}
+	for i := range docs {
+		d := &docs[i]
+		page.Rows++
+		page.Next = d.ID
+		stale := 0
+		note := func(row, field, env string) error {
+			st, _, err := s.checkSealed(row, field, env, page.ByKey)
+			switch {
+			case err != nil:
+				return err
+			case st == sealedUnreadable:
+				page.Unreadable = append(page.Unreadable, row)
+			case st == sealedStale:
+				stale++
+			}
+			return nil
+		}
+		for _, f := range u.fields {
+			if err := note(d.ID, f, d.value(f)); err != nil {
+				return page, err
+			}
+		}
+		for _, o := range d.Operations {
+			if err := note(o.ID, colPayload, str(o.PayloadEnc)); err != nil {
+				return page, err
+			}
+		}
+		for _, inv := range d.PendingInvitations {
+			if err := note(inv.ID, colRecipient, str(inv.RecipientEnc)); err != nil {
+				return page, err
+			}
+		}
+		for _, dl := range d.PendingDeliveries {
+			if err := note(dl.ID, colPayload, dl.PayloadEnc); err != nil {
+				return page, err
+			}
+		}
+		if stale == 0 {
+			continue
+		}
+		if !reseal {
+			page.Resealed += stale
+			continue
+		}
+		n, err := s.resealDoc(ctx, u, d)
+		if err != nil {
+			return page, err
+		}
+		page.Resealed += n
+	}
+	if page.Rows < limit {
+		page.Next = ""
+	}
+	return page, nil
+}
+
+// resealDoc rewrites the stale values of one document under the primary key and reports how
+// many it rewrote.
+func (s *Store) resealDoc(ctx context.Context, u sealedUnit, seen *sealedDoc) (int, error) {
+	switch {
+	case u.coll == Aggregate:
+		return s.resealTask(ctx, seen)
+	case u.claimKey == "":
+		return s.resealFinal(ctx, u, seen)
+	}
+	return s.resealShared(ctx, u, seen)
+}
+
+// reseal returns env sealed again under the primary key when it is stale, or nil.
+func (s *Store) reseal(row, field, env string) (*string, error) {
+	st, plain, err := s.checkSealed(row, field, env, map[string]int{})
+	if err != nil || st != sealedStale {
+		return nil, err
+	}
+	sealed, err := s.keys.Seal(plain, aad(row, field))
+	return &sealed, err
+}
+
+// resealTask reseals the aggregate's stale values (its fields, its open operations' payloads
+// and what an issue queued) with one claimed write on the aggregate as it is now.
+func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
+	n := 0
+	err := s.write(ctx, seen.TenantID, seen.ID, func(_ time.Time, cur *taskDoc) (*taskDoc, error) {
+		n = 0
+		next := cur.clone()
+		for _, col := range storekit.ProtectedColumns {
+			sealed, err := s.reseal(cur.ID, col.Name, str(*cur.sealedField(col.Name)))
+			if err != nil {
+				return nil, err
+			}
+			if sealed != nil {
+				*next.sealedField(col.Name) = sealed
+				n++
+			}
+		}
+		for i, o := range next.Operations {
+			sealed, err := s.reseal(o.ID, colPayload, str(o.PayloadEnc))
+			if err != nil {
+				return nil, err
+			}
+			if sealed != nil {
+				next.Operations[i].PayloadEnc = sealed
+				n++
+			}
+		}
+		for i, inv := range next.PendingInvitations {
+			sealed, err := s.reseal(inv.ID, colRecipient, str(inv.RecipientEnc))
+			if err != nil {
+				return nil, err
+			}
+			if sealed != nil {
+				next.PendingInvitations[i].RecipientEnc = sealed
+				n++
+			}
+		}
+		for i, dl := range next.PendingDeliveries {
+			sealed, err := s.reseal(dl.ID, colPayload, dl.PayloadEnc)
+			if err != nil {
+				return nil, err
+			}
+			if sealed != nil {
+				next.PendingDeliveries[i].PayloadEnc = *sealed
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, nil
+		}
+		return next, nil
+	})
+	if errors.Is(err, models.ErrNotFound) {
+		return 0, nil // purged meanwhile
+	}
+	return n, err
+}
+
+// resealFinal reseals a document nothing else writes any more (a finished operation) with a
+// filter on each value read.
+func (s *Store) resealFinal(ctx context.Context, u sealedUnit, d *sealedDoc) (int, error) {
+	n := 0
+	for _, f := range u.fields {
+		env := d.value(f)
+		sealed, err := s.reseal(d.ID, f, env)
+		if err != nil {
+			return n, err
+		}
+		if sealed == nil {
+			continue
+		}
+		res, err := s.db.Collection(u.coll).UpdateOne(ctx, bson.D{{Key: "_id", Value: d.ID}, {Key: f, Value: env}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: f, Value: *sealed}}}})
+		if err != nil {
+			return n, translate(err)
+		}
+		n += int(res.ModifiedCount)
+	}
+	return n, nil
+}
+
+// resealShared reseals a document other writers change (an invitation, a delivery, a web
+// session) with a claimed write of its version, reading it again after a lost claim.
+func (s *Store) resealShared(ctx context.Context, u sealedUnit, seen *sealedDoc) (int, error) {
+	n := 0
+	err := retryClaimed(ctx, func() error {
+		n = 0
+		var cur sealedDoc
+		err := s.db.Collection(u.coll).FindOne(ctx, bson.D{{Key: "_id", Value: seen.ID}}).Decode(&cur)
+		if err != nil {
+			return translate(err)
+		}
+		var set bson.D
+		for _, f := range u.fields {
+			sealed, err := s.reseal(cur.ID, f, cur.value(f))
+			if err != nil {
+				return err
+			}
+			if sealed != nil {
+				set = append(set, bson.E{Key: f, Value: *sealed})
+			}
+		}
+		if len(set) == 0 {
+			return nil
+		}
+		now, err := s.Now(ctx)
+		if err != nil {
+			return err
+		}
+		ref := docRef{coll: u.coll, id: cur.ID, tenant: cur.TenantID, key: u.claimKey + cur.ID}
+		if err := s.claimedSet(ctx, ref, cur.Version, set, now); err != nil {
+			return err
+		}
+		n = len(set)
+		return nil
+	})
+	if errors.Is(err, models.ErrNotFound) {
+		return 0, nil // gone meanwhile (ended, purged)
+	}
+	return n, err
+}

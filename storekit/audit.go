@@ -1,0 +1,79 @@
+package storekit
+
+import "usertasks/models"
+
+// The audit's rules that every store applies alike (SPEC 8, `web audit`): the invariant codes of
+// its findings and the tables and checks the per-task rules read. Each store walks its own
+// records (repository/audit_rules.go, docstore/audit_rules.go) with these.
+
+// Invariant codes of the audit's findings. docs/operations.md explains each one.
+const (
+	InvEventSequence    = "event-sequence"      // last_event_seq = max(seq) = count, seq 1..n without gaps
+	InvEventRevision    = "event-revision"      // event revisions non-decreasing, the last one the task's revision
+	InvStatusEvent      = "status-event"        // the last status-changing event implies the status
+	InvStatusFields     = "status-fields"       // completed_at, transitioned_at, assignee and assigned_at agree with the status
+	InvCandidateStatus  = "candidate-status"    // candidate rows' status copies equal the task's status
+	InvCandidateSummary = "candidate-summary"   // candidate_users / candidate_groups count the candidate rows
+	InvTagRows          = "tag-rows"            // the tag rows are the normalized tags of the tags column
+	InvSearchText       = "search-text"         // search_text is the projection of the safe fields
+	InvOverdueFlag      = "overdue-flag"        // is_overdue only with a due date that has passed
+	InvOperationState   = "operation-state"     // an accepted operation exactly while transitional, of the matching kind
+	InvResumption       = "resumption-outbox"   // a resumption row for a transitional task's operation, none pending otherwise
+	InvCiphertext       = "ciphertext"          // every sealed value opens with the configured keys
+	InvChildTenant      = "child-tenant"        // a task's rows all carry the task's tenant
+	InvTenantCounter    = "tenant-counter"      // the tenant's open-task counter counts its open and transitional tasks
+	InvInvitationGuest  = "invitation-guest"    // a verified invitation ⇔ its guest is (or was, until an event moved the task on) the assignee
+	InvInvitationGroup  = "invitation-siblings" // at most one verified invitation per sibling group
+	InvGuestSession     = "guest-session"       // a live session only for a verified invitation of a task its guest holds
+	InvDeliveryState    = "delivery-state"      // a pending delivery only for a pending or dispatched invitation of the same task
+	InvTokenHash        = "token-hash"          // invitation and session token hashes are 64 lowercase hex digits
+)
+
+// ImpliedStatuses are the statuses an event type leaves a task in; event types that change no
+// status (schedule, overdue, resolution retry, reveal, invitation issue/revoke) are absent.
+var ImpliedStatuses = map[models.EventType][]models.Status{
+	models.EventCreated:               models.OpenStatuses,
+	models.EventClaimed:               {models.StatusAssigned},
+	models.EventReleased:              {models.StatusAvailable, models.StatusUnassigned},
+	models.EventAssigned:              {models.StatusAssigned},
+	models.EventInvitationVerified:    {models.StatusAssigned},
+	models.EventCompletionRequested:   {models.StatusCompleting},
+	models.EventTimeoutRequested:      {models.StatusTimingOut},
+	models.EventCancellationRequested: {models.StatusCancelling},
+	models.EventCompleted:             {models.StatusCompleted},
+	models.EventTimedOut:              {models.StatusTimedOut},
+	models.EventCancelled:             {models.StatusCancelled},
+}
+
+// TransitionKind is the kind of the accepted operation a transitional status waits on.
+var TransitionKind = map[models.Status]models.OperationKind{
+	models.StatusCompleting: models.OpComplete,
+	models.StatusTimingOut:  models.OpTimeout,
+	models.StatusCancelling: models.OpCancel,
+}
+
+// IsTokenHash reports whether h is a SHA-256 hex digest as the invitations package writes it.
+func IsTokenHash(h string) bool {
+	if len(h) != 64 {
+		return false
+	}
+	for _, ch := range h {
+		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// VerifiedInvitation reports whether an invitation status means its guest was verified.
+func VerifiedInvitation(status string) bool {
+	return status == string(models.InvitationVerified) || status == string(models.InvitationConsumed)
+}
+
+// SetOrNot words whether a field is set, for a finding's message.
+func SetOrNot(set bool) string {
+	if set {
+		return "set"
+	}
+	return "not set"
+}

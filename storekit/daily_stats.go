@@ -1,0 +1,42 @@
+package storekit
+
+import (
+	"time"
+
+	"usertasks/models"
+)
+
+// StatDay is the daily rollup's day of a database time.
+func StatDay(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// Rollup says what a committed change counts in the daily rollup: the metric and its duration
+// bucket, or ok false when the change counts nothing (every change but a claim and the end of
+// a task: completed on time, late or without a due date, timed out, cancelled).
+func Rollup(before, after *models.Task, ev *models.Event, now time.Time) (metric string, bucket int, ok bool) {
+	if ev != nil && ev.Type == models.EventClaimed {
+		return models.MetricClaimed, models.DurationBucket(now.Sub(after.CreatedAt)), true
+	}
+	if before.Status == after.Status || !after.Status.IsTerminal() {
+		return "", 0, false
+	}
+	switch after.Status {
+	case models.StatusCompleted:
+		done := now
+		if after.CompletedAt != nil {
+			done = *after.CompletedAt
+		}
+		metric = models.MetricCompleted
+		if after.DueAt != nil {
+			metric = models.MetricCompletedLate
+			if !done.After(*after.DueAt) {
+				metric = models.MetricCompletedOnTime
+			}
+		}
+		return metric, models.DurationBucket(done.Sub(after.CreatedAt)), true
+	case models.StatusTimedOut:
+		return models.MetricTimedOut, 0, true
+	case models.StatusCancelled:
+		return models.MetricCancelled, 0, true
+	}
+	return "", 0, false
+}

@@ -1,0 +1,180 @@
+package storekit
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"usertasks/models"
+)
+
+// cursorVersion is the version of the cursor format; a cursor of another version is unreadable.
+// Version 2 binds the filters (FilterDigest).
+const cursorVersion = 2
+
+// maxCursorLength bounds what DecodeCursor accepts: a title (512 bytes, escaped as JSON) plus
+// the fixed fields, base64url encoded, stays well below it.
+const maxCursorLength = 4096
+
+// ValueKind is the type of a sort's values, as a cursor carries them.
+type ValueKind int
+
+// The kinds of sort values.
+const (
+	KindTime ValueKind = iota + 1
+	KindInt
+	KindText
+)
+
+// Sort is how a sort key's values look, in every store: their kind, and whether a task may
+// have none (nullable sorts put those last in both directions).
+type Sort struct {
+	Kind     ValueKind
+	Nullable bool
+}
+
+// Sorts are the list sorts. A store pairs each with its own column or field; a key missing
+// here is not a sort.
+var Sorts = map[models.SortKey]Sort{
+	models.SortCreated:   {Kind: KindTime},
+	models.SortDue:       {Kind: KindTime, Nullable: true},
+	models.SortPriority:  {Kind: KindInt},
+	models.SortTitle:     {Kind: KindText},
+	models.SortUpdated:   {Kind: KindTime},
+	models.SortCompleted: {Kind: KindTime, Nullable: true},
+}
+
+// SortValue is the typed sort value a cursor carries; exactly one field is meaningful, chosen
+// by the sort's kind, and none when Null is set.
+type SortValue struct {
+	Null bool
+	Time time.Time
+	Int  int
+	Text string
+}
+
+// TimeValue is the sort value of a time, Null when t is nil.
+func TimeValue(t *time.Time) SortValue {
+	if t == nil {
+		return SortValue{Null: true}
+	}
+	return SortValue{Time: t.UTC()}
+}
+
+// cursor is the position after the last row of a page: the row's sort value and id. It names
+// the sort and direction it was made for, so it is never applied to another order, and the
+// digest of the filters, so it is never applied to another list.
+//
+// On the wire it is the base64url (unpadded) encoding of a small JSON object. It is opaque
+// but not secret: a forged cursor only moves the caller's position inside rows the query
+// authorizes anyway.
+type cursor struct {
+	Version int            `json:"v"`
+	Sort    models.SortKey `json:"sort"`
+	Desc    bool           `json:"desc"`
+	Filters string         `json:"f"` // FilterDigest of the query
+	// Null reports that the row's sort value was NULL (due and completed sorts); Value is
+	// then absent.
+	Null  bool            `json:"null,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+	ID    string          `json:"id"`
+}
+
+// EncodeCursor renders the position after a row with sort value v and id, in the list whose
+// filters have the given digest.
+func EncodeCursor(key models.SortKey, desc bool, filters string, v SortValue, id string) (string, error) {
+	c := cursor{Version: cursorVersion, Sort: key, Desc: desc, Filters: filters, Null: v.Null, ID: id}
+	if !v.Null {
+		var raw any
+		switch Sorts[key].Kind {
+		case KindTime:
+			raw = v.Time.UTC().Format(time.RFC3339Nano)
+		case KindInt:
+			raw = v.Int
+		case KindText:
+			raw = v.Text
+		default:
+			return "", fmt.Errorf("storekit: cursor for unknown sort %q", key)
+		}
+		b, err := json.Marshal(raw)
+		if err != nil {
+			return "", err
+		}
+		c.Value = b
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// DecodeCursor reads a cursor made for sort key in the given direction, in the list whose
+// filters have the given digest, and returns its sort value and row id. Anything else (not
+// base64url, not the JSON shape, another version, another sort, direction or filters, a value
+// of the wrong type) is a malformed request.
+func DecodeCursor(raw string, key models.SortKey, desc bool, filters string) (SortValue, string, error) {
+	bad := func(msg string) (SortValue, string, error) {
+		return SortValue{}, "", models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: msg})
+	}
+	if len(raw) > maxCursorLength {
+		return bad("the cursor is too long")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil {
+		return bad("the cursor is unreadable")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var c cursor
+	if err := dec.Decode(&c); err != nil || dec.More() {
+		return bad("the cursor is unreadable")
+	}
+	if c.Version != cursorVersion {
+		return bad("the cursor is of an unknown version")
+	}
+	if c.Sort != key || c.Desc != desc {
+		return bad("the cursor belongs to another sort or direction")
+	}
+	if c.Filters != filters {
+		return bad("the cursor belongs to other filters")
+	}
+	if c.ID == "" || len(c.ID) > 36 {
+		return bad("the cursor names no row")
+	}
+	col, ok := Sorts[key]
+	if !ok {
+		return bad("the cursor belongs to an unknown sort")
+	}
+	var v SortValue
+	switch {
+	case c.Null:
+		if !col.Nullable || len(c.Value) != 0 {
+			return bad("the cursor value is invalid")
+		}
+		v.Null = true
+	case len(c.Value) == 0:
+		return bad("the cursor carries no value")
+	case col.Kind == KindTime:
+		var s string
+		if json.Unmarshal(c.Value, &s) != nil {
+			return bad("the cursor value is invalid")
+		}
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return bad("the cursor value is invalid")
+		}
+		v.Time = t.UTC()
+	case col.Kind == KindInt:
+		if json.Unmarshal(c.Value, &v.Int) != nil {
+			return bad("the cursor value is invalid")
+		}
+	default:
+		if json.Unmarshal(c.Value, &v.Text) != nil {
+			return bad("the cursor value is invalid")
+		}
+	}
+	return v, c.ID, nil
+}
