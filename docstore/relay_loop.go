@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// strayEvery is how often RunRelay sweeps stray open-task places (SweepStrayPlaces).
+const strayEvery = 10 * time.Minute
+
 // relayBatch bounds the aggregates one RelayPass of RunRelay visits.
 const relayBatch = 500
 
@@ -17,7 +20,17 @@ const relayBatch = 500
 func (s *Store) RunRelay(ctx context.Context, interval time.Duration, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	var swept time.Time
 	for {
+		if time.Since(swept) >= strayEvery {
+			// At start, then every strayEvery: the places a dead creation left behind.
+			swept = time.Now()
+			if n, err := s.SweepStrayPlaces(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("document store: sweeping stray open-task places failed; retrying later", "error", err)
+			} else if n > 0 {
+				log.Info("document store: freed open-task places a dead creation left behind", "places", n)
+			}
+		}
 		n, err := s.RelayPass(ctx, relayBatch)
 		switch {
 		case ctx.Err() != nil:
