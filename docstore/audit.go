@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"context"
+	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -136,7 +137,24 @@ func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
 	r.invitations = mergeByID(r.invitations, d.PendingInvitations, func(x invitationDoc) string { return x.ID })
 	r.deliveries = mergeByID(r.deliveries, d.PendingDeliveries, func(x deliveryDoc) string { return x.ID })
 	pendingInvitationEffects(d, r)
+	pendingSettleEffects(d, r)
 	return r, nil
+}
+
+// pendingSettleEffects applies the aggregate's settle-resumptions effects the relay has not
+// applied yet to the view: a finalization written just before a crash (or just before the
+// audit) has settled its task's pending resumptions once the relay runs, as the effect says.
+func pendingSettleEffects(d *taskDoc, r *auditRows) {
+	for _, e := range d.PendingEffects {
+		if e.Kind != effectSettleResumptions {
+			continue
+		}
+		for j := range r.resumptions {
+			if res := &r.resumptions[j]; res.State == string(models.DeliveryPending) && !slices.Contains(e.Exclude, res.ID) {
+				res.State = string(models.DeliverySettled)
+			}
+		}
+	}
 }
 
 // pendingInvitationEffects applies the aggregate's invitation effects the relay has not applied

@@ -26,7 +26,7 @@ import (
 
 // app is the wired application: the store, the services, the workers and the router.
 type app struct {
-	store    *repository.Store
+	store    appStore
 	broker   *live.Broker
 	relay    *live.PostgresRelay
 	verifier *auth.Verifier
@@ -39,13 +39,14 @@ type app struct {
 
 // buildApp wires every part from the configuration. The caller runs the broker and the
 // workers and closes the app.
-func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slog.Logger) (*app, error) {
+func buildApp(ctx context.Context, cfg config, store appStore, log *slog.Logger) (*app, error) {
 	a := &app{store: store, metrics: metrics.New()}
-	if err := a.startTracing(cfg, log); err != nil {
+	sqlStore, _ := store.(*repository.Store) // nil on the document store
+	if err := a.startTracing(cfg, sqlStore, log); err != nil {
 		return nil, err
 	}
 	brokerOpts := live.Options{Logger: log}
-	if store.Dialect() == migrations.Postgres {
+	if sqlStore != nil && sqlStore.Dialect() == migrations.Postgres {
 		relay, err := live.NewPostgresRelay(ctx, cfg.DatabaseURL, live.PostgresRelayOptions{Logger: log})
 		if err != nil {
 			return nil, fmt.Errorf("live updates: %w", err)
@@ -122,7 +123,9 @@ func buildApp(ctx context.Context, cfg config, store *repository.Store, log *slo
 		Tracer:         a.requestTracer(),
 	}
 	a.metrics.WatchBacklog(store, 0, log)
-	a.metrics.WatchPools(store.Pools())
+	if sqlStore != nil {
+		a.metrics.WatchPools(sqlStore.Pools())
+	}
 	a.metrics.WatchSubscribers(a.broker.Subscribers)
 	if a.verifier != nil {
 		a.deps.Auth = a.verifier

@@ -58,14 +58,11 @@ inconsistent, 1 when the audit could not run, 2 on bad flags.`, toolEnvironment(
 	if err := cfg.requireKeys(); err != nil {
 		return err
 	}
-	store, err := repository.Open(ctx, repository.Config{URL: cfg.DatabaseURL, Keys: cfg.Keys})
+	store, err := openToolStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := store.CheckSchema(ctx); err != nil {
-		return err
-	}
 
 	rep := auditReport{Tenant: *tenant, PrimaryKey: cfg.Keys.PrimaryKeyID(), ByKey: map[string]int{}, Counts: map[string]int{}, Findings: []auditFinding{}}
 	if *after == "" {
@@ -260,7 +257,7 @@ func (r *auditReport) sealedUnderOtherKeys() int {
 // auditSealedApart checks the sealed tables outside the task aggregates (browser sessions) at
 // the start of a full run over every tenant. A finding names the row by the first 16 digits of
 // its key (a session's id hash), enough to find it and too little to present it.
-func auditSealedApart(ctx context.Context, store *repository.Store, rep *auditReport) error {
+func auditSealedApart(ctx context.Context, store toolStore, rep *auditReport) error {
 	for _, t := range repository.SealedTables {
 		if t.TaskScoped() {
 			continue

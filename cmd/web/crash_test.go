@@ -41,6 +41,9 @@ func TestCrashRecovery(t *testing.T) {
 	t.Run("PostgreSQL", func(t *testing.T) {
 		runCrash(t, testfactory.Database(t, migrations.Postgres), kills, seed)
 	})
+	t.Run("DocumentStore", func(t *testing.T) {
+		runCrash(t, documentStoreURL(t), kills, seed)
+	})
 }
 
 // crashSettings reads CRASH_KILLS and CRASH_SEED.

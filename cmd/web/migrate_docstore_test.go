@@ -1,27 +1,14 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
-
-	"usertasks/docstore"
-	"usertasks/docstore/docstoretest"
 )
 
 // TestMigrateDocumentStore: `web migrate up|status` on a mongodb:// URL creates the collections
 // and indexes of the logical schema, reports them, and a second up changes nothing.
 func TestMigrateDocumentStore(t *testing.T) {
-	url := docstoretest.DatabaseURL(t)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if conn, err := docstore.Connect(ctx, url); err == nil {
-			_ = conn.DB.Drop(ctx)
-			_ = conn.Close(ctx)
-		}
-	})
+	url := documentStoreURL(t)
 	vars := map[string]string{"USERTASKS_DATABASE_URL": url}
 	t.Run("StatusBeforeUp", func(t *testing.T) {
 		code, out, errOut := runCLI(t, vars, "migrate", "status")
@@ -52,14 +39,16 @@ func TestMigrateDocumentStore(t *testing.T) {
 	})
 }
 
-// TestDocumentStoreRefusals: serve refuses a document-store URL before anything else, and a
-// malformed one is refused by the configuration without repeating its password.
+// TestDocumentStoreRefusals: serve on a document store that does not answer fails without
+// repeating the URL's password, and a malformed URL is refused by the configuration alike.
 func TestDocumentStoreRefusals(t *testing.T) {
-	t.Run("ServeMigrateOnly", func(t *testing.T) {
-		vars := map[string]string{"USERTASKS_DATABASE_URL": "mongodb://user:secret@127.0.0.1:1/tasks"}
-		code, _, errOut := runCLI(t, vars, "serve")
-		if code != exitFailure || !strings.Contains(errOut, "the document store serves migrate only in this version") {
-			t.Fatalf("serve on mongodb: %d %s", code, errOut)
+	t.Run("ErrUnreachable", func(t *testing.T) {
+		vars := productionVarsWith(t, map[string]string{
+			"USERTASKS_DATABASE_URL": "mongodb://user:secret@127.0.0.1:1/tasks?serverSelectionTimeoutMS=300",
+		})
+		code, _, errOut := runCLI(t, vars, "serve", "--listen", "127.0.0.1:0")
+		if code != exitFailure || !strings.Contains(errOut, "the server does not answer") {
+			t.Fatalf("serve on an unreachable mongodb: %d %s", code, errOut)
 		}
 		if strings.Contains(errOut, "secret") {
 			t.Fatalf("serve repeats the password: %s", errOut)

@@ -12,10 +12,7 @@ import (
 	"time"
 	"unicode"
 
-	"usertasks/keyring"
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/workers"
 )
 
@@ -104,34 +101,6 @@ func checkTenantFlag(tenant string) error {
 		return fmt.Errorf("%w: --tenant must be at most 64 bytes without control characters", errUsage)
 	}
 	return nil
-}
-
-// openToolStore opens the store for a command that neither seals nor opens protected columns
-// (purge): USERTASKS_ENCRYPTION_KEYS is a server setting, so an ephemeral key ring stands in.
-// The schema must be current.
-func openToolStore(ctx context.Context, cfg config) (*repository.Store, error) {
-	keys := cfg.Keys
-	if keys == nil {
-		spec, err := keyring.Generate("tool")
-		if err != nil {
-			return nil, err
-		}
-		if keys, err = keyring.Parse(spec); err != nil {
-			return nil, err
-		}
-	}
-	store, err := repository.Open(ctx, repository.Config{URL: cfg.DatabaseURL, Keys: keys})
-	if err != nil {
-		return nil, err
-	}
-	if err := store.CheckSchema(ctx); err != nil {
-		store.Close()
-		if errors.Is(err, migrations.ErrPending) {
-			return nil, fmt.Errorf("%w; run 'web migrate up' first", err)
-		}
-		return nil, err
-	}
-	return store, nil
 }
 
 // purgeKinds are the counted kinds in the order they are printed.

@@ -45,14 +45,11 @@ no configured key.`, toolEnvironment())
 	if err := cfg.requireKeys(); err != nil {
 		return err
 	}
-	store, err := repository.Open(ctx, repository.Config{URL: cfg.DatabaseURL, Keys: cfg.Keys})
+	store, err := openToolStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := store.CheckSchema(ctx); err != nil {
-		return err
-	}
 
 	primary := cfg.Keys.PrimaryKeyID()
 	verb := "resealed"
@@ -91,7 +88,7 @@ type rekeySummary struct {
 }
 
 // rekeyTable walks one table page by page and reports progress every ten pages.
-func rekeyTable(ctx context.Context, store *repository.Store, table string, pageSize int, dryRun bool, progress io.Writer) (rekeySummary, error) {
+func rekeyTable(ctx context.Context, store toolStore, table string, pageSize int, dryRun bool, progress io.Writer) (rekeySummary, error) {
 	sum := rekeySummary{byKey: map[string]int{}}
 	after := ""
 	for pages := 1; ; pages++ {

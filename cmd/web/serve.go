@@ -11,10 +11,7 @@ import (
 	"net/http"
 	"time"
 
-	"usertasks/docstore"
 	"usertasks/handlers"
-	"usertasks/migrations"
-	"usertasks/repository"
 )
 
 // serveCommand runs `web serve [--migrate] [--listen ADDR]` until ctx ends, then shuts down
@@ -32,9 +29,6 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
-	if docstore.IsURL(env.value("USERTASKS_DATABASE_URL")) {
-		return fmt.Errorf("refusing to serve: %w", docstore.ErrServeUnsupported)
-	}
 	cfg, err := loadConfig(env, true)
 	if err != nil {
 		return err
@@ -46,24 +40,13 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	warnUnknown(env, log)
 	logDefaultTenant(cfg, log)
 
-	if *migrate || cfg.Dev {
-		if err := repository.Migrate(ctx, cfg.DatabaseURL); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-	}
-	store, err := repository.Open(ctx, repository.Config{URL: cfg.DatabaseURL, Keys: cfg.Keys})
+	store, err := openServedStore(ctx, cfg, *migrate || cfg.Dev, log)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	if err := store.CheckSchema(ctx); err != nil {
-		if errors.Is(err, migrations.ErrPending) {
-			return fmt.Errorf("%w; run 'web migrate up' or 'web serve --migrate'", err)
-		}
-		return fmt.Errorf("refusing to serve: %w", err)
-	}
+	defer store.close()
 
-	a, err := buildApp(ctx, cfg, store, log)
+	a, err := buildApp(ctx, cfg, store.appStore, log)
 	if err != nil {
 		return err
 	}
@@ -82,6 +65,9 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	go func() { brokerDone <- a.broker.Run(work) }()
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- a.workers.Run(work) }()
+	if store.run != nil {
+		go store.run(work)
+	}
 
 	if cfg.Metrics.Addr != "" {
 		addr, err := serveMetrics(work, cfg.Metrics.Addr, a.metrics.Handler(), cfg.HTTP, log)
@@ -99,7 +85,7 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 		}
 		log.Info("profiles are served on a loopback address", "url", "http://"+addr.String()+"/debug/pprof/")
 	}
-	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.Dialect(), cfg.Dev)
+	fmt.Fprintf(stdout, "User Tasks is listening on http://%s (database: %s, dev mode: %v)\n", ln.Addr(), store.name, cfg.Dev)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {

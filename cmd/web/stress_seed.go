@@ -75,7 +75,7 @@ Exit status: 0 loaded, 1 failed or a tenant is not empty, 2 bad invocation.`, to
 		return err
 	}
 	warnUnknown(env, newLogger(cfg, stderr))
-	store, err := openToolStore(ctx, cfg)
+	store, err := openSQLToolStore(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -5,14 +5,16 @@ import (
 	"log/slog"
 
 	"usertasks/handlers"
+	"usertasks/repository"
 	"usertasks/tasks"
 	"usertasks/tracing"
 	"usertasks/workflow"
 )
 
-// startTracing builds the tracer when an endpoint is configured and makes every store
-// transaction a span; without one it builds nothing and a.tracer stays nil.
-func (a *app) startTracing(cfg config, log *slog.Logger) error {
+// startTracing builds the tracer when an endpoint is configured and makes every transaction of
+// the SQL store a span (sqlStore nil: the document store, whose writes have no spans yet);
+// without an endpoint it builds nothing and a.tracer stays nil.
+func (a *app) startTracing(cfg config, sqlStore *repository.Store, log *slog.Logger) error {
 	tc := cfg.Tracing.config(currentBuild().Version)
 	if !tc.Enabled() {
 		return nil
@@ -22,7 +24,9 @@ func (a *app) startTracing(cfg config, log *slog.Logger) error {
 		return err
 	}
 	a.tracer = t
-	a.store.TraceWith(t)
+	if sqlStore != nil {
+		sqlStore.TraceWith(t)
+	}
 	log.Info("tracing: spans are exported over OTLP/HTTP", "service", tc.ServiceName, "sampler", tc.Sampler)
 	return nil
 }

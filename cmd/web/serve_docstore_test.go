@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"usertasks/docstore"
+	"usertasks/docstore/docstoretest"
+	"usertasks/stress"
+)
+
+// documentStoreURL is a fresh database on the test document store, dropped when t ends.
+func documentStoreURL(t *testing.T) string {
+	t.Helper()
+	url := docstoretest.DatabaseURL(t)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if conn, err := docstore.Connect(ctx, url); err == nil {
+			_ = conn.DB.Drop(ctx)
+			_ = conn.Close(ctx)
+		}
+	})
+	return url
+}
+
+// TestServeOnDocumentStore: `web serve --migrate` on a mongodb:// URL migrates the document
+// store, says so on its start line, answers readiness, and guards the API as on SQL. The
+// workload itself runs in TestCrashRecovery/DocumentStore.
+func TestServeOnDocumentStore(t *testing.T) {
+	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": documentStoreURL(t)})
+	base, _, stop := startServeStoppable(t, vars, "--migrate")
+	if code, body := get(t, base+"/readyz"); code != 200 || !strings.Contains(body, "ready") {
+		t.Fatalf("/readyz = %d %s", code, body)
+	}
+	if code, _ := get(t, base+"/api/v1/user-tasks"); code != 401 {
+		t.Fatalf("API without a token = %d, want 401", code)
+	}
+	stop()
+	// Served once, the schema is there: a second serve needs no --migrate.
+	base = startServe(t, vars)
+	if code, _ := get(t, base+"/readyz"); code != 200 {
+		t.Fatalf("/readyz after a restart = %d", code)
+	}
+}
+
+// TestStressOverHTTPOnDocumentStore runs every stress mode small against a server on the
+// document store; the invariants are checked over the API (the stress client has no database:
+// its raw baseline and store audit are SQL's).
+func TestStressOverHTTPOnDocumentStore(t *testing.T) {
+	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": documentStoreURL(t)})
+	base := startServe(t, vars, "--migrate")
+	client := productionVars("")
+	delete(client, "USERTASKS_DATABASE_URL")
+	code, out, errOut := runCLI(t, client, "stress", "all", "--url", base, "--tasks", "20", "--writers", "3", "--json")
+	if code != exitOK {
+		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
+	}
+	var got stressAnswer
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("decode the report: %v\n%s", err, out)
+	}
+	if !got.OK || len(got.Reports) != len(stress.Modes) {
+		t.Fatalf("ok %v with %d reports, want ok with %d", got.OK, len(got.Reports), len(stress.Modes))
+	}
+	for _, r := range got.Reports {
+		if r.Target != "http" || !r.OK || len(r.Checks) == 0 {
+			t.Errorf("%s: target %s ok %v with %d checks", r.Mode, r.Target, r.OK, len(r.Checks))
+		}
+	}
+}
