@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// strayEvery is how often RunRelay sweeps stray open-task places (SweepStrayPlaces).
+// strayEvery is how often RunRelay sweeps stray open-task places (SweepStrayPlaces) and old
+// version claims (SweepClaims).
 const strayEvery = 10 * time.Minute
 
 // relayBatch bounds the aggregates one RelayPass of RunRelay visits.
@@ -29,6 +30,11 @@ func (s *Store) RunRelay(ctx context.Context, interval time.Duration, log *slog.
 				log.Warn("document store: sweeping stray open-task places failed; retrying later", "error", err)
 			} else if n > 0 {
 				log.Info("document store: freed open-task places a dead creation left behind", "places", n)
+			}
+			if n, err := s.SweepClaims(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("document store: sweeping old version claims failed; retrying later", "error", err)
+			} else if n > 0 {
+				log.Debug("document store: deleted old version claims", "claims", n)
 			}
 		}
 		n, err := s.RelayPass(ctx, relayBatch)
