@@ -2,7 +2,6 @@ package docstore
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -251,7 +250,9 @@ func (c docCheck) invitations() {
 				continue
 			}
 		}
-		if !c.guestHolds(inv.ID) && !c.movedOnFrom(inv.ID) {
+		if !storekit.GuestHolds(c.d.AssigneeProvider, c.d.AssigneeID, inv.ID) && !storekit.MovedOnFrom(inv.ID, len(c.rows.events), func(i int) (string, *string) {
+			return c.rows.events[i].EventType, c.rows.events[i].Metadata
+		}) {
 			c.report(inv.ID, storekit.InvInvitationGuest, "invitation %s, but the task is not assigned to its guest and no event moved it on", inv.Status)
 		}
 	}
@@ -289,34 +290,6 @@ func (c docCheck) invitations() {
 			c.report(gs.ID, storekit.InvGuestSession, "live session without a verified invitation of the task")
 		}
 	}
-}
-
-// guestHolds reports whether the task is assigned to the guest of invitation id.
-func (c docCheck) guestHolds(invitationID string) bool {
-	return c.d.AssigneeProvider != nil && c.d.AssigneeID != nil &&
-		*c.d.AssigneeProvider == models.GuestProvider && *c.d.AssigneeID == "invitation:"+invitationID
-}
-
-// movedOnFrom reports whether the task has the invitation's verification event and a later
-// status-changing event.
-func (c docCheck) movedOnFrom(invitationID string) bool {
-	for i, e := range c.rows.events {
-		if models.EventType(e.EventType) != models.EventInvitationVerified || e.Metadata == nil {
-			continue
-		}
-		var meta struct {
-			InvitationID string `json:"invitationId"`
-		}
-		if json.Unmarshal([]byte(*e.Metadata), &meta) != nil || meta.InvitationID != invitationID {
-			continue
-		}
-		for _, later := range c.rows.events[i+1:] {
-			if _, ok := storekit.ImpliedStatuses[models.EventType(later.EventType)]; ok {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // ciphertexts: every sealed value of the task opens with the configured keys under its own

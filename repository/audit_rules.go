@@ -1,7 +1,6 @@
 package repository
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -266,7 +265,9 @@ func (c taskCheck) invitations() {
 				continue
 			}
 		}
-		if !c.guestHolds(inv.ID) && !c.movedOnFrom(inv.ID) {
+		if !storekit.GuestHolds(c.r.AssigneeProvider, c.r.AssigneeID, inv.ID) && !storekit.MovedOnFrom(inv.ID, len(c.rows.events), func(i int) (string, *string) {
+			return c.rows.events[i].EventType, c.rows.events[i].Metadata
+		}) {
 			c.report(inv.ID, InvInvitationGuest, "invitation %s, but the task is not assigned to its guest and no event moved it on", inv.Status)
 		}
 	}
@@ -307,34 +308,6 @@ func (c taskCheck) invitations() {
 			c.report(gs.ID, InvGuestSession, "live session without a verified invitation of the task")
 		}
 	}
-}
-
-// guestHolds reports whether the task is assigned to the guest of invitation id.
-func (c taskCheck) guestHolds(invitationID string) bool {
-	return c.r.AssigneeProvider != nil && c.r.AssigneeID != nil &&
-		*c.r.AssigneeProvider == models.GuestProvider && *c.r.AssigneeID == "invitation:"+invitationID
-}
-
-// movedOnFrom reports whether the task has the invitation's verification event and a later
-// status-changing event (a manager reassigned it, the runtime finalized it).
-func (c taskCheck) movedOnFrom(invitationID string) bool {
-	for i, e := range c.rows.events {
-		if models.EventType(e.EventType) != models.EventInvitationVerified || e.Metadata == nil {
-			continue
-		}
-		var meta struct {
-			InvitationID string `json:"invitationId"`
-		}
-		if json.Unmarshal([]byte(*e.Metadata), &meta) != nil || meta.InvitationID != invitationID {
-			continue
-		}
-		for _, later := range c.rows.events[i+1:] {
-			if _, ok := storekit.ImpliedStatuses[models.EventType(later.EventType)]; ok {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // ciphertexts: every sealed value of the task's rows (repository.SealedTables) opens with the

@@ -1,6 +1,10 @@
 package storekit
 
-import "usertasks/models"
+import (
+	"encoding/json"
+
+	"usertasks/models"
+)
 
 // The audit's rules that every store applies alike (SPEC 8, `web audit`): the invariant codes of
 // its findings and the tables and checks the per-task rules read. Each store walks its own
@@ -76,4 +80,35 @@ func SetOrNot(set bool) string {
 		return "set"
 	}
 	return "not set"
+}
+
+// GuestHolds reports whether a task assigned to (provider, id) is assigned to the guest of
+// invitation invitationID (nil: unassigned).
+func GuestHolds(provider, id *string, invitationID string) bool {
+	return provider != nil && id != nil && *provider == models.GuestProvider && *id == "invitation:"+invitationID
+}
+
+// MovedOnFrom reports whether a task's events, in sequence order, hold the verification event of
+// invitation invitationID followed by a status-changing event (a manager reassigned the task, the
+// runtime finalized it): n events, the i-th read by event.
+func MovedOnFrom(invitationID string, n int, event func(i int) (typ string, metadata *string)) bool {
+	for i := range n {
+		typ, metadata := event(i)
+		if models.EventType(typ) != models.EventInvitationVerified || metadata == nil {
+			continue
+		}
+		var meta struct {
+			InvitationID string `json:"invitationId"`
+		}
+		if json.Unmarshal([]byte(*metadata), &meta) != nil || meta.InvitationID != invitationID {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			later, _ := event(j)
+			if _, ok := ImpliedStatuses[models.EventType(later)]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"usertasks/docstore"
 	"usertasks/docstore/docstoretest"
-	"usertasks/stress"
 )
 
 // documentStoreURL is a fresh database on the test document store, dropped when t ends.
@@ -55,20 +53,5 @@ func TestStressOverHTTPOnDocumentStore(t *testing.T) {
 	base := startServe(t, vars, "--migrate")
 	client := productionVars("")
 	delete(client, "USERTASKS_DATABASE_URL")
-	code, out, errOut := runCLI(t, client, "stress", "all", "--url", base, "--tasks", "20", "--writers", "3", "--json")
-	if code != exitOK {
-		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
-	}
-	var got stressAnswer
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("decode the report: %v\n%s", err, out)
-	}
-	if !got.OK || len(got.Reports) != len(stress.Modes) {
-		t.Fatalf("ok %v with %d reports, want ok with %d", got.OK, len(got.Reports), len(stress.Modes))
-	}
-	for _, r := range got.Reports {
-		if r.Target != "http" || !r.OK || len(r.Checks) == 0 {
-			t.Errorf("%s: target %s ok %v with %d checks", r.Mode, r.Target, r.OK, len(r.Checks))
-		}
-	}
+	stressAllOverHTTP(t, client, base)
 }

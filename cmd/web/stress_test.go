@@ -25,21 +25,8 @@ func TestStressOverHTTP(t *testing.T) {
 			vars := productionVars("")
 			vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, d)
 			base := startServe(t, vars)
-			code, out, errOut := runCLI(t, vars, "stress", "all", "--url", base, "--tasks", "20", "--writers", "3", "--json")
-			if code != exitOK {
-				t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
-			}
-			var got stressAnswer
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatalf("decode the report: %v\n%s", err, out)
-			}
-			if !got.OK || len(got.Reports) != len(stress.Modes) {
-				t.Fatalf("ok %v with %d reports, want ok with %d", got.OK, len(got.Reports), len(stress.Modes))
-			}
+			got := stressAllOverHTTP(t, vars, base)
 			for _, r := range got.Reports {
-				if r.Target != "http" || !r.OK || len(r.Checks) == 0 {
-					t.Errorf("%s: target %s ok %v with %d checks", r.Mode, r.Target, r.OK, len(r.Checks))
-				}
 				if len(r.Figures) == 0 || r.Figures[0].Baseline == nil || r.Figures[0].ThroughputRatio == 0 {
 					t.Errorf("%s: the first figure has no baseline and ratio: %+v", r.Mode, r.Figures)
 				}
@@ -65,6 +52,29 @@ func TestStressOverHTTP(t *testing.T) {
 			})
 		})
 	}
+}
+
+// stressAllOverHTTP runs every stress mode small against the server at base as the client
+// configured by vars, and checks that each passed over HTTP with its invariants.
+func stressAllOverHTTP(t *testing.T, vars map[string]string, base string) stressAnswer {
+	t.Helper()
+	code, out, errOut := runCLI(t, vars, "stress", "all", "--url", base, "--tasks", "20", "--writers", "3", "--json")
+	if code != exitOK {
+		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
+	}
+	var got stressAnswer
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("decode the report: %v\n%s", err, out)
+	}
+	if !got.OK || len(got.Reports) != len(stress.Modes) {
+		t.Fatalf("ok %v with %d reports, want ok with %d", got.OK, len(got.Reports), len(stress.Modes))
+	}
+	for _, r := range got.Reports {
+		if r.Target != "http" || !r.OK || len(r.Checks) == 0 {
+			t.Errorf("%s: target %s ok %v with %d checks", r.Mode, r.Target, r.OK, len(r.Checks))
+		}
+	}
+	return got
 }
 
 // A failed invariant is exit status 3 (errFindings), in text and in JSON.
