@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/auth"
+	"usertasks/docstore"
 	"usertasks/handlers"
 	"usertasks/handlers/handlerstest"
 	"usertasks/invitations"
@@ -30,7 +31,7 @@ import (
 
 // attackFixture is everything `web serve` registers — pages, JSON API, runtime protocol, guest
 // API and pages, invitations, saved views, the live stream — on one server over a real SQLite
-// file, with the router at hand so the attack tests walk its real route table (a route added
+// file (or another provider's store), with the router at hand so the attack tests walk its real route table (a route added
 // later is attacked without anyone listing it).
 type attackFixture struct {
 	*webFixture
@@ -58,13 +59,12 @@ func newAttackFixture(t *testing.T) *attackFixture {
 	return newAttackFixtureOn(t, migrations.SQLite)
 }
 
-// newAttackFixtureOn is the fixture on a fresh database of dialect d: the attacks where the
-// store matters run on every provider (a server's is skipped when its URL is unset, and fails
-// under CI=true).
+// newAttackFixtureOn is the fixture on a fresh database of dialect d, or of the document store
+// (documentStore, its relay running beside the server as in `web serve`): the attacks where the
+// store matters run on every provider (a SQL server's is skipped when its URL is unset, and
+// fails under CI=true).
 func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
 	t.Helper()
-	dbURL := testfactory.Database(t, d)
-	ctx, cancel := context.WithCancel(context.Background())
 	keySpec, err := keyring.Generate("attack")
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,18 @@ func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
+	var store fixtureStore
+	var dbURL string
+	var relay func(ctx context.Context, log *slog.Logger) // what runs beside the server, as in `web serve`
+	if d == documentStore {
+		var ds *docstore.Store
+		ds, dbURL = openDocumentStore(t, keys)
+		store, relay = ds, func(ctx context.Context, log *slog.Logger) { ds.RunRelay(ctx, time.Second, log) }
+	} else {
+		dbURL = testfactory.Database(t, d)
+		store = testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
 	broker := live.NewBroker(store, live.Options{})
 	store.NotifyChanges(broker)
 	ran := make(chan struct{})
@@ -103,10 +114,17 @@ func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
 		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, DevUsers: attackDevUsers, Logger: log,
 			Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: issuer},
 	})
+	relayed := make(chan struct{})
+	if relay != nil {
+		go func() { relay(ctx, log); close(relayed) }()
+	} else {
+		close(relayed)
+	}
 	f.srv = httptest.NewServer(f.echo)
 	t.Cleanup(func() {
 		cancel() // ends the broker, which ends every stream, so the server can close
 		<-ran
+		<-relayed
 		f.srv.Close()
 	})
 	return f

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"usertasks/handlers/handlerstest"
 	"usertasks/migrations"
 	"usertasks/models"
@@ -80,10 +82,11 @@ var crossTenantBodies = map[string]any{
 // invitation, saved view and bookmark: every route that names one answers what a made-up id
 // gets, byte for byte (404 for tasks and views, never 403 or 200), every list and stream of
 // t2 stays without t1's rows, and t1's task does not move.
-// It runs on every provider: the tenant filter is in each dialect's SQL.
+// It runs on every provider: the tenant filter is in each dialect's SQL and the document
+// store's queries.
 func TestAttackCrossTenantEveryRoute(t *testing.T) {
-	for _, d := range testfactory.Dialects {
-		t.Run(testfactory.Name(d), func(t *testing.T) { attackCrossTenantOn(t, d) })
+	for _, d := range attackProviders {
+		t.Run(providerName(d), func(t *testing.T) { attackCrossTenantOn(t, d) })
 	}
 }
 
@@ -187,10 +190,18 @@ func attackCrossTenantOn(t *testing.T, d migrations.Dialect) {
 	if got := f.current(t, victim.ID); got.Revision != victim.Revision {
 		t.Errorf("t1's task moved to revision %d", got.Revision)
 	}
-	if n := f.count(t, "SELECT COUNT(*) FROM user_task_invitations WHERE id = ? AND status = 'pending'", inv.ID); n != 1 {
+	pending, views := 0, 0
+	if d == documentStore {
+		pending = f.countDocuments(t, "user_task_invitations", bson.M{"_id": inv.ID, "status": "pending"})
+		views = f.countDocuments(t, "user_task_saved_views", bson.M{"_id": view.ID})
+	} else {
+		pending = f.count(t, "SELECT COUNT(*) FROM user_task_invitations WHERE id = ? AND status = 'pending'", inv.ID)
+		views = f.count(t, "SELECT COUNT(*) FROM user_task_saved_views WHERE id = ?", view.ID)
+	}
+	if pending != 1 {
 		t.Error("t1's invitation is no longer pending")
 	}
-	if n := f.count(t, "SELECT COUNT(*) FROM user_task_saved_views WHERE id = ?", view.ID); n != 1 {
+	if views != 1 {
 		t.Error("t1's saved view is gone")
 	}
 }
@@ -344,11 +355,12 @@ func (f *attackFixture) wantStreamSilent(t *testing.T, v crossTenantVictim) {
 // count runs a counting query, written with ? placeholders, on the fixture's database.
 func (f *attackFixture) count(t *testing.T, query string, args ...any) int {
 	t.Helper()
-	db, err := f.store.DB()
+	store := f.sqlStore(t)
+	db, err := store.DB()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.store.Dialect() == migrations.Postgres {
+	if store.Dialect() == migrations.Postgres {
 		for i := 1; strings.Contains(query, "?"); i++ {
 			query = strings.Replace(query, "?", fmt.Sprintf("$%d", i), 1)
 		}

@@ -158,7 +158,7 @@ func TestSessionExpiredRowsPurged(t *testing.T) {
 
 func countSessionRows(t *testing.T, f *sessionFixture) int {
 	t.Helper()
-	db, err := f.store.DB()
+	db, err := f.sqlStore(t).DB()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,15 +19,15 @@ import (
 	"usertasks/invitations"
 	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/websession"
 )
 
-// webFixture is a running web server on a real SQLite file store with the lifecycle service.
+// webFixture is a running web server on a real SQLite file store (the attack fixture's: any
+// provider's) with the lifecycle service.
 type webFixture struct {
-	store    *repository.Store
+	store    fixtureStore
 	svc      *tasks.Service
 	srv      *httptest.Server
 	sessions *websession.Manager

@@ -41,9 +41,20 @@ type TaskOpts struct {
 
 var taskSeq atomic.Int64
 
+// TaskCreator is the store method Task calls: *repository.Store's or *docstore.Store's, so a
+// test seeds either provider the same way.
+type TaskCreator interface {
+	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
+}
+
+// TaskMutator is the store method Finalize calls, on either provider.
+type TaskMutator interface {
+	Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error)
+}
+
 // Task projects a task the way the runtime protocol does (models.Project + store.Create) and
 // returns it as stored.
-func Task(ctx context.Context, t testing.TB, s *repository.Store, o *TaskOpts) models.Task {
+func Task(ctx context.Context, t testing.TB, s TaskCreator, o *TaskOpts) models.Task {
 	t.Helper()
 	p := Projection(o)
 	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
@@ -114,7 +125,7 @@ func Projection(o *TaskOpts) models.Projection {
 }
 
 // Finalize closes a task as the runtime's bookmark removal does (models.Finalize).
-func Finalize(ctx context.Context, t testing.TB, s *repository.Store, task models.Task) models.Task {
+func Finalize(ctx context.Context, t testing.TB, s TaskMutator, task models.Task) models.Task {
 	t.Helper()
 	ch, err := s.Mutate(ctx, task.Tenant, task.ID, "", func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) {
 		return models.Finalize(cur, now)
