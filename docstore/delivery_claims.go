@@ -56,17 +56,9 @@ func (s *Store) insertDeliveryOnce(ctx context.Context, d deliveryDoc) error {
 // node claims at the same moment is left to it and the next due ones are read (SQL's SKIP
 // LOCKED), a few rounds at most.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Delivery, error) {
-	var out []models.Delivery
-	var err error
-	for round := 1; round <= 8 && len(out) < limit; round++ {
-		var lost int
-		if lost, err = s.claimDueDeliveries(ctx, owner, limit-len(out), leaseFor, &out); err != nil || lost == 0 {
-			break
-		}
-		if err = backoff(ctx, round); err != nil {
-			break
-		}
-	}
+	out, err := claimInRounds(ctx, limit, func(n int, out *[]models.Delivery) (int, error) {
+		return s.claimDueDeliveries(ctx, owner, n, leaseFor, out)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -81,13 +73,8 @@ func (s *Store) claimDueDeliveries(ctx context.Context, owner string, limit int,
 	if err != nil {
 		return 0, err
 	}
-	filter := bson.D{{Key: "state", Value: string(models.DeliveryPending)},
-		{Key: "available_at", Value: bson.D{{Key: "$lte", Value: now}}},
-		{Key: "$or", Value: bson.A{bson.D{{Key: "lease_expires_at", Value: nil}},
-			bson.D{{Key: "lease_expires_at", Value: bson.D{{Key: "$lte", Value: now}}}}}}}
 	var due []deliveryDoc
-	opts := options.Find().SetSort(bson.D{{Key: "available_at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit))
-	if err := s.findAll(ctx, deliveryCollection, filter, opts, &due); err != nil {
+	if err := s.findAll(ctx, deliveryCollection, dueUnleased(now), dueOrder(limit), &due); err != nil {
 		return 0, err
 	}
 	lost := 0

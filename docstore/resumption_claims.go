@@ -44,21 +44,45 @@ func leaseFields(l *models.Lease) bson.D {
 		{Key: "lease_generation", Value: l.Generation}, {Key: "lease_expires_at", Value: l.ExpiresAt}}
 }
 
-// ClaimResumptions leases up to limit due entries, of every tenant, to owner (index
-// ix_resumptions_due). An entry another node claims at the same moment is left to it, and the
-// next due ones are read instead (SQL's SKIP LOCKED), a few rounds at most.
-func (s *Store) ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error) {
-	var out []models.Resumption
+// dueUnleased selects the pending outbox entries (resumptions, deliveries) due at now whose
+// lease is absent or expired.
+func dueUnleased(now time.Time) bson.D {
+	return bson.D{{Key: "state", Value: string(models.DeliveryPending)},
+		{Key: "available_at", Value: bson.D{{Key: "$lte", Value: now}}},
+		{Key: "$or", Value: bson.A{bson.D{{Key: "lease_expires_at", Value: nil}},
+			bson.D{{Key: "lease_expires_at", Value: bson.D{{Key: "$lte", Value: now}}}}}}}
+}
+
+// dueOrder reads the first limit due entries (the ix_*_due indexes' order).
+func dueOrder(limit int) *options.FindOptionsBuilder {
+	return options.Find().SetSort(bson.D{{Key: "available_at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit))
+}
+
+// claimInRounds runs claim for what is still missing of limit until a round loses no entry to
+// another node (SQL's SKIP LOCKED: the next due ones are read instead), 8 rounds at most. It
+// returns what was leased, and the error that stopped it.
+func claimInRounds[T any](ctx context.Context, limit int, claim func(n int, out *[]T) (lost int, err error)) ([]T, error) {
+	var out []T
 	var err error
 	for round := 1; round <= 8 && len(out) < limit; round++ {
 		var lost int
-		if lost, err = s.claimDueResumptions(ctx, owner, limit-len(out), leaseFor, &out); err != nil || lost == 0 {
+		if lost, err = claim(limit-len(out), &out); err != nil || lost == 0 {
 			break
 		}
 		if err = backoff(ctx, round); err != nil {
 			break
 		}
 	}
+	return out, err
+}
+
+// ClaimResumptions leases up to limit due entries, of every tenant, to owner (index
+// ix_resumptions_due). An entry another node claims at the same moment is left to it, and the
+// next due ones are read instead (SQL's SKIP LOCKED), a few rounds at most.
+func (s *Store) ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error) {
+	out, err := claimInRounds(ctx, limit, func(n int, out *[]models.Resumption) (int, error) {
+		return s.claimDueResumptions(ctx, owner, n, leaseFor, out)
+	})
 	// In due order, as SQL returns them, whichever round leased them.
 	slices.SortFunc(out, func(a, b models.Resumption) int {
 		return cmp.Or(a.AvailableAt.Compare(b.AvailableAt), cmp.Compare(a.ID, b.ID))
@@ -73,13 +97,8 @@ func (s *Store) claimDueResumptions(ctx context.Context, owner string, limit int
 	if err != nil {
 		return 0, err
 	}
-	filter := bson.D{{Key: "state", Value: string(models.DeliveryPending)},
-		{Key: "available_at", Value: bson.D{{Key: "$lte", Value: now}}},
-		{Key: "$or", Value: bson.A{bson.D{{Key: "lease_expires_at", Value: nil}},
-			bson.D{{Key: "lease_expires_at", Value: bson.D{{Key: "$lte", Value: now}}}}}}}
 	var due []resumptionRow
-	opts := options.Find().SetSort(bson.D{{Key: "available_at", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit))
-	if err := s.findAll(ctx, resumptionCollection, filter, opts, &due); err != nil {
+	if err := s.findAll(ctx, resumptionCollection, dueUnleased(now), dueOrder(limit), &due); err != nil {
 		return 0, err
 	}
 	lost := 0
