@@ -6,8 +6,8 @@ import (
 
 	"usertasks/demo"
 	"usertasks/migrations"
-	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workflow"
 )
@@ -15,15 +15,15 @@ import (
 // The demo seed is written by the real projection and transitions, so `web audit` finds it clean.
 func TestSeedAuditsClean(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
-	if err := demo.Seed(ctx, store, workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))); err != nil {
+	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	if err := demo.Seed(ctx, s, workflow.NewProjector(s, workflow.NewResolver(demo.ResolverOptions()))); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	n, findings, _ := storetest.AuditAll(t, store, repository.AuditFilter{}, 7)
+	n, findings, _ := storetest.AuditAll(t, s, store.AuditFilter{}, 7)
 	if n < 12 || len(findings) != 0 {
 		t.Fatalf("audited %d tasks, findings %+v", n, findings)
 	}
-	counters, err := store.AuditTenantCounters(ctx, "")
+	counters, err := s.AuditTenantCounters(ctx, "")
 	if err != nil || len(counters) != 0 {
 		t.Fatalf("tenant counters: %+v, %v", counters, err)
 	}

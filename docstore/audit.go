@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // The audit (SPEC 8, `web audit`) on documents: the SQL store's per-task invariants
@@ -30,11 +31,11 @@ type auditRows struct {
 
 // Audit reads up to size aggregates after the filter's resume key, ordered by (tenant, id),
 // with their documents, and checks every per-task invariant. It never writes.
-func (s *Store) Audit(ctx context.Context, f models.AuditFilter, size int) (models.AuditPage, error) {
+func (s *Store) Audit(ctx context.Context, f store.AuditFilter, size int) (store.AuditPage, error) {
 	if size <= 0 {
 		size = 200
 	}
-	page := models.AuditPage{ByKey: map[string]int{}}
+	page := store.AuditPage{ByKey: map[string]int{}}
 	now, err := s.Now(ctx)
 	if err != nil {
 		return page, err
@@ -67,7 +68,7 @@ func (s *Store) Audit(ctx context.Context, f models.AuditFilter, size int) (mode
 
 // auditTasks reads the page's aggregates in (tenant, id) order; an aggregate a purge has marked
 // is gone already.
-func (s *Store) auditTasks(ctx context.Context, f models.AuditFilter, size int) ([]taskDoc, error) {
+func (s *Store) auditTasks(ctx context.Context, f store.AuditFilter, size int) ([]taskDoc, error) {
 	filter := bson.D{{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}}}
 	if f.Tenant != "" {
 		filter = append(filter, bson.E{Key: "tenant_id", Value: f.Tenant})

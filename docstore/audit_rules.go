@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -23,7 +24,7 @@ func sortEvents(evs []eventDoc) {
 type docAuditor struct {
 	store *Store
 	now   time.Time
-	page  *models.AuditPage
+	page  *store.AuditPage
 }
 
 // docCheck is the context of one task's checks.
@@ -34,7 +35,7 @@ type docCheck struct {
 }
 
 func (c docCheck) report(row, invariant, format string, args ...any) {
-	c.a.page.Findings = append(c.a.page.Findings, models.AuditFinding{Tenant: c.d.TenantID, TaskID: c.d.ID, Row: row,
+	c.a.page.Findings = append(c.a.page.Findings, store.AuditFinding{Tenant: c.d.TenantID, TaskID: c.d.ID, Row: row,
 		Invariant: invariant, Message: fmt.Sprintf(format, args...)})
 }
 

@@ -7,6 +7,7 @@ import (
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -42,9 +43,9 @@ func auditFixture(t *testing.T, s *Store, tenant string) map[string]models.Task 
 	return out
 }
 
-func auditAll(t *testing.T, s *Store, f models.AuditFilter, size int) (int, []models.AuditFinding, map[string]int) {
+func auditAll(t *testing.T, s *Store, f store.AuditFilter, size int) (int, []store.AuditFinding, map[string]int) {
 	t.Helper()
-	var findings []models.AuditFinding
+	var findings []store.AuditFinding
 	byKey := map[string]int{}
 	n := 0
 	for {
@@ -71,16 +72,16 @@ func TestAuditCleanStorePasses(t *testing.T) {
 	tasks := auditFixture(t, s, "t1")
 	auditFixture(t, s, "t2")
 	for _, size := range []int{1, 3, 200} {
-		n, findings, byKey := auditAll(t, s, models.AuditFilter{}, size)
+		n, findings, byKey := auditAll(t, s, store.AuditFilter{}, size)
 		if len(findings) != 0 || n != 2*len(tasks) || len(byKey) != 1 || byKey[s.keys.PrimaryKeyID()] == 0 {
 			t.Fatalf("page size %d: %d tasks, findings %+v, by key %v", size, n, findings, byKey)
 		}
 	}
-	if n, _, _ := auditAll(t, s, models.AuditFilter{Tenant: "t2"}, 2); n != len(tasks) {
+	if n, _, _ := auditAll(t, s, store.AuditFilter{Tenant: "t2"}, 2); n != len(tasks) {
 		t.Fatalf("tenant t2: audited %d tasks, want %d", n, len(tasks))
 	}
 	var ends []string
-	f := models.AuditFilter{}
+	f := store.AuditFilter{}
 	for {
 		p, err := s.Audit(testContext(t), f, 4)
 		if err != nil {
@@ -125,14 +126,14 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			if ok, err := tamperOps(t, s, storetest.BreakInvariant(c.invariant), task.ID); !ok || err != nil {
 				t.Fatalf("tamper: %v, %v", ok, err)
 			}
-			var findings []models.AuditFinding
+			var findings []store.AuditFinding
 			if c.invariant == repository.InvTenantCounter {
 				var err error
 				if findings, err = s.AuditTenantCounters(testContext(t), "t1"); err != nil {
 					t.Fatal(err)
 				}
 			} else {
-				_, findings, _ = auditAll(t, s, models.AuditFilter{Tenant: "t1"}, 3)
+				_, findings, _ = auditAll(t, s, store.AuditFilter{Tenant: "t1"}, 3)
 			}
 			if len(findings) != 1 || findings[0].Invariant != c.invariant || findings[0].Tenant != "t1" {
 				t.Fatalf("findings %+v, want exactly one %s", findings, c.invariant)

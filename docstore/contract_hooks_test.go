@@ -11,13 +11,14 @@ import (
 	"usertasks/migrations/logical"
 	"usertasks/models"
 	"usertasks/repository/storetest"
+	"usertasks/store"
 )
 
 // The contract suite's storage hooks that read stored records (storetest.Harness.CountRecords
 // and CountContaining), for the units that have their own collection: a logical field is the
 // document's field of the same name, a single-column primary key is _id (as Layout maps them).
 
-func countRecords(t *testing.T, st storetest.Tasks, unit string, where map[string]any) int {
+func countRecords(t *testing.T, st store.Store, unit string, where map[string]any) int {
 	t.Helper()
 	s := contractStore(t, st)
 	if _, ok := embedded[unit]; ok {
@@ -35,7 +36,7 @@ func countRecords(t *testing.T, st storetest.Tasks, unit string, where map[strin
 	return int(n)
 }
 
-func countContaining(t *testing.T, st storetest.Tasks, unit, field, text string) int {
+func countContaining(t *testing.T, st store.Store, unit, field, text string) int {
 	t.Helper()
 	s := contractStore(t, st)
 	key := hookField(unit, field)

@@ -12,41 +12,26 @@ import (
 
 	"usertasks/docstore/docstoretest"
 	"usertasks/repository/storetest"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
 // TestContractMongo runs the store contract suite (repository/storetest) on the document store:
 // the embedded FerretDB, or the MongoDB at USERTASKS_TEST_MONGODB_URL. The store has the task
-// aggregate (storetest.Tasks) and every group asserted below; the cases that need an option or a
+// aggregate (store.Store) and every group asserted below; the cases that need an option or a
 // storage hook the document store cannot honour are reported "not applicable on MongoDB:
 // <case> — <reason>".
 func TestContractMongo(t *testing.T) {
 	storetest.Run(t, mongoHarness())
 }
 
-// The document store is the suite's core, and the groups below.
-var (
-	_ storetest.Tasks          = (*Store)(nil)
-	_ storetest.Counters       = (*Store)(nil)
-	_ storetest.Dashboards     = (*Store)(nil)
-	_ storetest.WebSessions    = (*Store)(nil)
-	_ storetest.SavedViews     = (*Store)(nil)
-	_ storetest.Workers        = (*Store)(nil)
-	_ storetest.Resumptions    = (*Store)(nil)
-	_ storetest.Health         = (*Store)(nil)
-	_ storetest.Lists          = (*Store)(nil)
-	_ storetest.ChangeNotifier = (*Store)(nil)
-	_ storetest.Guests         = (*Store)(nil)
-	_ storetest.Operations     = (*Store)(nil)
-)
-
 func mongoHarness() storetest.Harness {
 	return storetest.Harness{
 		Name: "MongoDB",
-		Open: func(t *testing.T, o storetest.Options) storetest.Tasks {
+		Open: func(t *testing.T, o storetest.Options) store.Store {
 			return openContract(t, docstoretest.DatabaseURL(t), o, true)
 		},
-		Reopen: func(t *testing.T, st storetest.Tasks, o storetest.Options) storetest.Tasks {
+		Reopen: func(t *testing.T, st store.Store, o storetest.Options) store.Store {
 			s := contractStore(t, st)
 			// A store reopened inside a subtest was closed when that subtest ended.
 			if err := s.Close(); err != nil && !errors.Is(err, mongo.ErrClientDisconnected) {
@@ -55,17 +40,16 @@ func mongoHarness() storetest.Harness {
 			return openContract(t, s.cfg.URL, o, false)
 		},
 		Unsupported: unsupported,
-		Lacks:       "not built on the document store yet",
 		Differs: map[string]string{
 			// docs/document-store.md, "Contract suite".
 			"RoundTrip/OK": "times are BSON dates, which hold milliseconds (the SQL store keeps microseconds)",
 		},
-		Tamper: func(t *testing.T, st storetest.Tasks, what storetest.Tampering, args ...any) error {
+		Tamper: func(t *testing.T, st store.Store, what storetest.Tampering, args ...any) error {
 			return tamper(t, contractStore(t, st), what, args...)
 		},
 		CountRecords:    countRecords,
 		CountContaining: countContaining,
-		CounterStripes: func(t *testing.T, st storetest.Tasks, tenant string) []int {
+		CounterStripes: func(t *testing.T, st store.Store, tenant string) []int {
 			return counterStripes(t, contractStore(t, st), tenant)
 		},
 	}
@@ -115,7 +99,7 @@ func openContract(t *testing.T, url string, o storetest.Options, fresh bool) *St
 	return s
 }
 
-func contractStore(t *testing.T, st storetest.Tasks) *Store {
+func contractStore(t *testing.T, st store.Store) *Store {
 	t.Helper()
 	s, ok := st.(*Store)
 	if !ok {

@@ -20,9 +20,6 @@ import (
 // DefaultDatabase is the database used when the URL names none.
 const DefaultDatabase = "usertasks"
 
-// ErrServeUnsupported refuses `web serve` on a document-store URL until the store exists.
-var ErrServeUnsupported = errors.New("the document store serves migrate only in this version")
-
 // IsURL reports whether rawURL selects the document store (mongodb:// or mongodb+srv://).
 func IsURL(rawURL string) bool {
 	return strings.HasPrefix(rawURL, "mongodb://") || strings.HasPrefix(rawURL, "mongodb+srv://")

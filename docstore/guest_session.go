@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // Guest verification and guest sessions (SPEC 6), as repository/guest_session.go. Every expiry
@@ -34,7 +35,7 @@ import (
 // or lost; the credential is returned only once the invitation reads verified. A crash in
 // between leaves a session whose invitation is not verified, which models.GuestSessionLive
 // refuses, and which expires.
-func (s *Store) VerifyInvitation(ctx context.Context, v models.GuestVerification) (models.GuestSession, error) {
+func (s *Store) VerifyInvitation(ctx context.Context, v store.GuestVerification) (models.GuestSession, error) {
 	var found invitationDoc
 	err := s.db.Collection(invitationCollection).FindOne(ctx, bson.D{{Key: "token_hash", Value: v.TokenHash}}).Decode(&found)
 	if err != nil {
@@ -178,7 +179,7 @@ func (s *Store) queueRevokedEvent(next *taskDoc, invitationID, reason string, no
 }
 
 // insertGuestSession stores the session v makes for inv.
-func (s *Store) insertGuestSession(ctx context.Context, v models.GuestVerification, now time.Time, inv models.Invitation) (models.GuestSession, error) {
+func (s *Store) insertGuestSession(ctx context.Context, v store.GuestVerification, now time.Time, inv models.Invitation) (models.GuestSession, error) {
 	session := v.Session(now, inv)
 	if session.Tenant != inv.Tenant || session.TaskID != inv.TaskID || session.InvitationID != inv.ID || session.TokenHash == "" {
 		return models.GuestSession{}, fmt.Errorf("docstore: a guest session must name its invitation")
@@ -212,8 +213,8 @@ func (s *Store) endGuestSessions(ctx context.Context, tenant, invitationID strin
 // the task's pending effects applied), and the database time. An unknown hash is
 // models.ErrNotFound; whether the session is live is the caller's decision
 // (models.GuestSessionLive).
-func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (models.GuestAccess, error) {
-	var out models.GuestAccess
+func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (store.GuestAccess, error) {
+	var out store.GuestAccess
 	var err error
 	if out.Now, err = s.Now(ctx); err != nil {
 		return out, err

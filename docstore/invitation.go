@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // IssueInvitation writes an invitation, its sealed delivery and its event with one claimed write
@@ -20,7 +21,7 @@ import (
 // delivery (the payload sealed before it leaves the process) are queued with the event, and
 // the relay moves the invitation before the delivery. A task holds at most
 // models.MaxInvitationsPerTask invitations; the count is read under the same claim.
-func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build models.IssueFunc) (models.Invitation, error) {
+func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error) {
 	var inv models.Invitation
 	revision := 0
 	err := s.write(ctx, tenant, taskID, func(now time.Time, cur *taskDoc) (*taskDoc, error) {

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // RevokeInvitation revokes one invitation of a task, as repository.Store.RevokeInvitation: with
@@ -20,7 +21,7 @@ import (
 // decision reads the invitation with the aggregate's pending effects under the aggregate's
 // claim, so a verification or another revocation that won is never overwritten. The task itself
 // is left as it is.
-func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build models.RevokeFunc) (models.Invitation, error) {
+func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build store.RevokeFunc) (models.Invitation, error) {
 	var inv models.Invitation
 	err := s.write(ctx, tenant, taskID, func(now time.Time, cur *taskDoc) (*taskDoc, error) {
 		t, err := s.fromDoc(cur, 0)

@@ -249,3 +249,15 @@ func Status(ctx context.Context, db *mongo.Database) ([]CollectionStatus, error)
 	}
 	return out, nil
 }
+
+// Migrate connects to the document store at rawURL and applies Up, as repository.Migrate does
+// for SQL.
+func Migrate(ctx context.Context, rawURL string) error {
+	conn, err := Connect(ctx, rawURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	_, err = Up(ctx, conn.DB)
+	return err
+}

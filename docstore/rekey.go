@@ -11,6 +11,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -128,20 +129,20 @@ func (s *Store) checkSealed(row, field, env string, byKey map[string]int) (seale
 // reseals every value not under the primary key. A value is replaced only if it is still the
 // one read, so a concurrent writer's newer value wins (it sealed under the primary anyway).
 // Unreadable values are reported, never rewritten.
-func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (models.KeyPage, error) {
+func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (store.KeyPage, error) {
 	u, ok := sealedUnitOf(table)
 	if !ok {
-		return models.KeyPage{}, fmt.Errorf("docstore: %q holds no sealed fields", table)
+		return store.KeyPage{}, fmt.Errorf("docstore: %q holds no sealed fields", table)
 	}
 	return s.walkSealed(ctx, u, after, limit, !dryRun)
 }
 
 // AuditSealed checks one page of a sealed unit outside the task aggregates (the web sessions),
 // read-only: Resealed stays 0, Unreadable lists the documents with a value no key opens.
-func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (models.KeyPage, error) {
+func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (store.KeyPage, error) {
 	u, ok := sealedUnitOf(table)
 	if !ok || u.taskScoped {
-		return models.KeyPage{}, fmt.Errorf("docstore: %q is not a sealed table outside the tasks", table)
+		return store.KeyPage{}, fmt.Errorf("docstore: %q is not a sealed table outside the tasks", table)
 	}
 	p, err := s.walkSealed(ctx, u, after, limit, false)
 	p.Resealed = 0
@@ -150,11 +151,11 @@ func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int)
 
 // walkSealed reads one page of u, counts its values by key, and with reseal set rewrites the
 // stale ones. Without it Resealed counts what a rotation would rewrite.
-func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limit int, reseal bool) (models.KeyPage, error) {
+func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limit int, reseal bool) (store.KeyPage, error) {
 	if limit <= 0 {
 		limit = 500
 	}
-	page := models.KeyPage{ByKey: map[string]int{}}
+	page := store.KeyPage{ByKey: map[string]int{}}
 	docs, err := s.readSealedPage(ctx, u, after, limit)
 	if err != nil {
 		return page, err

@@ -14,6 +14,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -36,7 +37,8 @@ type Config struct {
 	OpenTasksPerTenant int
 }
 
-// Store is the task store on documents (docs/document-store.md). It is safe for concurrent use.
+// Store is the task store on documents (docs/document-store.md): the whole store contract
+// (store.Store). It is safe for concurrent use.
 type Store struct {
 	conn *Conn
 	db   *mongo.Database
@@ -52,6 +54,8 @@ type Store struct {
 	// tenants are those recordTenant filed already (tenant → true).
 	tenants sync.Map
 }
+
+var _ store.Store = (*Store)(nil)
 
 // crashStep names a point between two writes of one logical step.
 type crashStep string

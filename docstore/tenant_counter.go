@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // The tenant's open-task cap (docs/document-store.md, "Capacity counters without
@@ -162,7 +163,7 @@ func (s *Store) releasePlace(ctx context.Context, tenant, taskID string) error {
 // does; tenant "" audits all. A place whose creation died before the task was written (see
 // reservePlace's caller) shows here as a count above the tasks once it is older than
 // ClaimGrace, until SweepStrayPlaces frees it; places in flight are not findings.
-func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]models.AuditFinding, error) {
+func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]store.AuditFinding, error) {
 	var open bson.A
 	for _, st := range models.AllStatuses {
 		if st.CountsAsOpen() {
@@ -187,7 +188,7 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]model
 	if err != nil {
 		return nil, err
 	}
-	var out []models.AuditFinding
+	var out []store.AuditFinding
 	for id, n := range counted {
 		inFlight := 0
 		if n > have[id] {
@@ -203,12 +204,12 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]model
 			if inFlight > 0 {
 				msg = fmt.Sprintf("open-task counter is %d (%d of them in flight), the tenant has %d open or transitional tasks", n, inFlight, have[id])
 			}
-			out = append(out, models.AuditFinding{Tenant: id, Invariant: invTenantCounter, Message: msg})
+			out = append(out, store.AuditFinding{Tenant: id, Invariant: invTenantCounter, Message: msg})
 		}
 	}
 	for id, n := range have {
 		if _, ok := counted[id]; !ok && n > 0 {
-			out = append(out, models.AuditFinding{Tenant: id, Invariant: invTenantCounter,
+			out = append(out, store.AuditFinding{Tenant: id, Invariant: invTenantCounter,
 				Message: fmt.Sprintf("no open-task counter, the tenant has %d open or transitional tasks", n)})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"usertasks/docstore/docstoretest"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -31,7 +32,7 @@ func TestStrayPlaces(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	audit := func() []models.AuditFinding {
+	audit := func() []store.AuditFinding {
 		t.Helper()
 		found, err := s.AuditTenantCounters(ctx, "cap")
 		if err != nil {

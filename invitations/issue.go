@@ -12,17 +12,17 @@ import (
 	"unicode/utf8"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 )
 
-// IssuerStore is what the Issuer needs from the store; *repository.Store satisfies it.
+// IssuerStore is what the Issuer needs from the store (a subset of store.Store).
 type IssuerStore interface {
 	Get(ctx context.Context, tenant, id string) (models.Task, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
-	IssueInvitation(ctx context.Context, tenant, taskID string, build repository.IssueFunc) (models.Invitation, error)
+	IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error)
 	Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error)
 	InvitationDeliveries(ctx context.Context, tenant, taskID string) ([]models.Delivery, error)
-	RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build repository.RevokeFunc) (models.Invitation, error)
+	RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build store.RevokeFunc) (models.Invitation, error)
 }
 
 // IssuerOptions configure an Issuer.
@@ -510,7 +510,7 @@ func (r issueRequest) sameAs(inv models.Invitation, recipient string) bool {
 
 // build makes the store's IssueFunc for one recipient: fresh secrets, the invitation, its
 // delivery row with the sealed payload, and the invitation-issued event.
-func (r issueRequest) build(a models.Actor, id, recipient, dispatcher string) repository.IssueFunc {
+func (r issueRequest) build(a models.Actor, id, recipient, dispatcher string) store.IssueFunc {
 	return func(now time.Time, cur models.Task) (models.Invitation, models.Delivery, models.Event, error) {
 		var inv models.Invitation
 		var d models.Delivery

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 )
 
 // Verifier names (SPEC 6).
@@ -20,11 +20,11 @@ const (
 	VerifierBearer = "bearer"
 )
 
-// GuestStore is what Guests needs from the store. *repository.Store satisfies it.
+// GuestStore is what Guests needs from the store (a subset of store.Store).
 type GuestStore interface {
 	FindInvitationByTokenHash(ctx context.Context, tokenHash string) (models.Invitation, error)
-	VerifyInvitation(ctx context.Context, v repository.GuestVerification) (models.GuestSession, error)
-	GuestAccess(ctx context.Context, tokenHash string) (repository.GuestAccess, error)
+	VerifyInvitation(ctx context.Context, v store.GuestVerification) (models.GuestSession, error)
+	GuestAccess(ctx context.Context, tokenHash string) (store.GuestAccess, error)
 	ConsumeInvitation(ctx context.Context, tenant, invitationID string) error
 }
 
@@ -77,7 +77,7 @@ type Verification struct {
 }
 
 // Verify verifies token with code (ignored for a bearer invitation). The first success assigns
-// the task to the guest and opens the guest session (repository.Store.VerifyInvitation); every
+// the task to the guest and opens the guest session (store.Guests.VerifyInvitation); every
 // failure is models.ErrGuestDenied. Malformed tokens are refused before the store is asked.
 func (g *Guests) Verify(ctx context.Context, token, code string) (Verification, error) {
 	if !PlausibleSecret(token) {
@@ -87,7 +87,7 @@ func (g *Guests) Verify(ctx context.Context, token, code string) (Verification, 
 	if err != nil {
 		return Verification{}, err
 	}
-	sess, err := g.store.VerifyInvitation(ctx, repository.GuestVerification{
+	sess, err := g.store.VerifyInvitation(ctx, store.GuestVerification{
 		TokenHash: HashSecret(token),
 		Proof:     func(inv models.Invitation) bool { return proofHolds(inv, code) },
 		Session: func(now time.Time, inv models.Invitation) models.GuestSession {

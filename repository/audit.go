@@ -12,6 +12,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -53,23 +54,15 @@ var Invariants = []string{
 	InvGuestSession, InvDeliveryState, InvTokenHash,
 }
 
-// Finding, AuditFilter and AuditPage are the models types (models/store_contract.go), which
-// every store's Audit shares.
-type (
-	Finding     = models.AuditFinding
-	AuditFilter = models.AuditFilter
-	AuditPage   = models.AuditPage
-)
-
 // Audit reads up to size tasks after the filter's resume key, with their rows, in one read
 // transaction, and checks every per-task invariant. It never writes.
-func (s *Store) Audit(ctx context.Context, f AuditFilter, size int) (AuditPage, error) {
+func (s *Store) Audit(ctx context.Context, f store.AuditFilter, size int) (store.AuditPage, error) {
 	if size <= 0 {
 		size = 200
 	}
-	page := AuditPage{ByKey: map[string]int{}}
+	page := store.AuditPage{ByKey: map[string]int{}}
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		page = AuditPage{ByKey: map[string]int{}}
+		page = store.AuditPage{ByKey: map[string]int{}}
 		now, err := s.dbNow(tx)
 		if err != nil {
 			return err
@@ -101,8 +94,8 @@ func (s *Store) Audit(ctx context.Context, f AuditFilter, size int) (AuditPage, 
 // AuditTenantCounters checks, in one snapshot, that the sum of each tenant's open-task counter
 // stripes equals the number of its open and transitional tasks, and that no stripe is negative
 // (every tenant when tenant is "").
-func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Finding, error) {
-	var out []Finding
+func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]store.AuditFinding, error) {
+	var out []store.AuditFinding
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		out = nil
 		var tenants []string
@@ -157,16 +150,16 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Findi
 		for id := range seen {
 			switch {
 			case negative[id] > 0:
-				out = append(out, Finding{Tenant: id, Invariant: InvTenantCounter,
+				out = append(out, store.AuditFinding{Tenant: id, Invariant: InvTenantCounter,
 					Message: fmt.Sprintf("%d open-task counter stripes are below zero", negative[id])})
 			case counted[id] != have[id]:
-				out = append(out, Finding{Tenant: id, Invariant: InvTenantCounter,
+				out = append(out, store.AuditFinding{Tenant: id, Invariant: InvTenantCounter,
 					Message: fmt.Sprintf("open-task counter is %d, the tenant has %d open or transitional tasks", counted[id], have[id])})
 			}
 		}
 		for _, c := range counts {
 			if !seen[c.TenantID] && c.N > 0 {
-				out = append(out, Finding{Tenant: c.TenantID, Invariant: InvTenantCounter,
+				out = append(out, store.AuditFinding{Tenant: c.TenantID, Invariant: InvTenantCounter,
 					Message: fmt.Sprintf("no open-task counter, the tenant has %d open or transitional tasks", c.N)})
 			}
 		}
@@ -176,7 +169,7 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]Findi
 	return out, err
 }
 
-func auditTasks(tx *gorm.DB, f AuditFilter, size int) ([]taskRecord, error) {
+func auditTasks(tx *gorm.DB, f store.AuditFilter, size int) ([]taskRecord, error) {
 	q := tx.Model(&taskRecord{})
 	if f.Tenant != "" {
 		q = q.Where("tenant_id = ?", f.Tenant)
@@ -348,17 +341,17 @@ func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
 // AuditSealed checks one page of a sealed table outside the task aggregates (TaskScoped is
 // false): up to limit rows after the row key after, read-only. Page.Resealed stays 0;
 // Unreadable lists the rows with a value no configured key opens.
-func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (KeyPage, error) {
+func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (store.KeyPage, error) {
 	t, ok := sealedTable(table)
 	if !ok || t.TaskScoped() {
-		return KeyPage{}, fmt.Errorf("repository: %q is not a sealed table outside the tasks", table)
+		return store.KeyPage{}, fmt.Errorf("repository: %q is not a sealed table outside the tasks", table)
 	}
 	if limit <= 0 {
 		limit = 500
 	}
-	var page KeyPage
+	var page store.KeyPage
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		page = KeyPage{ByKey: map[string]int{}}
+		page = store.KeyPage{ByKey: map[string]int{}}
 		rows, err := readSealed(tx, t, after, limit)
 		if err != nil {
 			return err

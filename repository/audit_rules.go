@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -17,7 +18,7 @@ import (
 type auditor struct {
 	store *Store
 	now   time.Time
-	page  *AuditPage
+	page  *store.AuditPage
 }
 
 // taskCheck is the context of one task's checks.
@@ -28,7 +29,7 @@ type taskCheck struct {
 }
 
 func (c taskCheck) report(row, invariant, format string, args ...any) {
-	c.a.page.Findings = append(c.a.page.Findings, Finding{Tenant: c.r.TenantID, TaskID: c.r.ID, Row: row,
+	c.a.page.Findings = append(c.a.page.Findings, store.AuditFinding{Tenant: c.r.TenantID, TaskID: c.r.ID, Row: row,
 		Invariant: invariant, Message: fmt.Sprintf(format, args...)})
 }
 

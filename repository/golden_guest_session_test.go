@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // Golden scenarios of guest verification and guest sessions (guest_session.go).
@@ -24,8 +25,8 @@ func goldenGuestSession(inv models.Invitation) models.GuestSession {
 }
 
 // goldenVerification verifies inv's token; proof decides the presented code.
-func goldenVerification(inv models.Invitation, proof bool) GuestVerification {
-	return GuestVerification{
+func goldenVerification(inv models.Invitation, proof bool) store.GuestVerification {
+	return store.GuestVerification{
 		TokenHash: inv.TokenHash,
 		Proof:     func(models.Invitation) bool { return proof },
 		Session:   func(time.Time, models.Invitation) models.GuestSession { return goldenGuestSession(inv) },

@@ -42,6 +42,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -885,7 +886,7 @@ func outboxScenarios() []goldenScenario {
 }
 
 func invitationScenarios() []goldenScenario {
-	issue := func(g *goldenEnv) IssueFunc {
+	issue := func(g *goldenEnv) store.IssueFunc {
 		return func(now time.Time, t models.Task) (models.Invitation, models.Delivery, models.Event, error) {
 			inv := goldenInvitation(t)
 			d := goldenDelivery(inv)

@@ -11,6 +11,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // Guest verification and guest sessions (SPEC 6). Every decision about expiry is taken with the
@@ -32,9 +33,6 @@ type guestSessionRecord struct {
 
 func (guestSessionRecord) TableName() string { return "user_task_guest_sessions" }
 
-// GuestVerification is one attempt to verify an invitation (models.GuestVerification).
-type GuestVerification = models.GuestVerification
-
 // VerifyInvitation runs one verification attempt. Every refusal is models.ErrGuestDenied,
 // whatever the reason; the refusals that change state commit that change first:
 //   - an invitation past its expiry becomes expired;
@@ -46,7 +44,7 @@ type GuestVerification = models.GuestVerification
 // becomes verified, its pending or dispatched siblings are revoked (each with an event), and the
 // guest session is created. The task is locked before the invitation, so two siblings
 // verifying at once queue on the task: the first wins, the second finds its invitation revoked.
-func (s *Store) VerifyInvitation(ctx context.Context, v GuestVerification) (models.GuestSession, error) {
+func (s *Store) VerifyInvitation(ctx context.Context, v store.GuestVerification) (models.GuestSession, error) {
 	var (
 		session models.GuestSession
 		change  models.Change
@@ -223,15 +221,11 @@ func (s *Store) appendRevokedEvent(tx *gorm.DB, inv models.Invitation, reason st
 	return s.writeRows(tx, &models.Change{Event: &ev})
 }
 
-// GuestAccess is what a guest session request is judged on, read in one snapshot
-// (models.GuestAccess).
-type GuestAccess = models.GuestAccess
-
 // GuestAccess reads the session with that credential hash, its invitation and its task. An
 // unknown hash is models.ErrNotFound; whether the session is still alive is the caller's
 // decision (models.GuestSessionLive), taken with Now.
-func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (GuestAccess, error) {
-	var out GuestAccess
+func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (store.GuestAccess, error) {
+	var out store.GuestAccess
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		var err error
 		if out.Now, err = s.dbNow(tx); err != nil {

@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // Invitations keep only the token's hash; the raw token (and a verification code) travels to
@@ -19,13 +20,9 @@ const (
 	colDeliveryPayload = "payload_enc"
 )
 
-// IssueFunc builds an invitation, its delivery row and the invitation-issued event for the task
-// as loaded inside the write transaction (models.IssueFunc).
-type IssueFunc = models.IssueFunc
-
 // IssueInvitation writes an invitation, its sealed delivery and its event in one transaction.
 // A task holds at most models.MaxInvitationsPerTask invitations.
-func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build IssueFunc) (models.Invitation, error) {
+func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error) {
 	var inv models.Invitation
 	revision := 0
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {

@@ -8,12 +8,8 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/store"
 )
-
-// RevokeFunc builds the invitation-revoked event for the invitation and its task as loaded
-// inside the write transaction; it refuses (with the domain's error) what may not be revoked
-// (models.RevokeFunc).
-type RevokeFunc = models.RevokeFunc
 
 // revocable are the statuses a revocation moves to revoked: an invitation not yet used, and a
 // verified one whose guest holds the task (revoking ends the guest's session).
@@ -24,7 +20,7 @@ var revocable = []string{string(models.InvitationPending), string(models.Invitat
 // pending delivery settled (a dispatcher still holding the row loses its lease and no link goes
 // out after the revocation commits), its guest sessions revoked, and the event appended. The
 // task itself is left as it is: a guest who held it stays its assignee until a manager acts.
-func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build RevokeFunc) (models.Invitation, error) {
+func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitationID string, build store.RevokeFunc) (models.Invitation, error) {
 	var inv models.Invitation
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		t, err := s.reserveEventSeq(tx, tenant, taskID)

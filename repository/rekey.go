@@ -11,7 +11,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/migrations"
-	"usertasks/models"
+	"usertasks/store"
 )
 
 // Key rotation: the keyring's first key seals new values and every key opens old ones, so a
@@ -35,24 +35,21 @@ var SealedTables = []SealedTable{
 	{"user_task_web_sessions", "id_hash", []string{colRefreshToken, colIDToken}},
 }
 
-// KeyPage is what one page of a rotation (or a dry run) found (models.KeyPage).
-type KeyPage = models.KeyPage
-
 // RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,
 // reseals every value not under the primary key. A value is replaced only if it is still the
 // one read (compare-and-swap), so a concurrent writer's newer value always wins; that writer
 // sealed it under the primary key anyway. Unreadable values are reported, never rewritten.
-func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (KeyPage, error) {
+func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (store.KeyPage, error) {
 	t, ok := sealedTable(table)
 	if !ok {
-		return KeyPage{}, fmt.Errorf("repository: %q holds no sealed columns", table)
+		return store.KeyPage{}, fmt.Errorf("repository: %q holds no sealed columns", table)
 	}
 	if limit <= 0 {
 		limit = 500
 	}
-	var page KeyPage
+	var page store.KeyPage
 	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
-		page = KeyPage{ByKey: map[string]int{}}
+		page = store.KeyPage{ByKey: map[string]int{}}
 		rows, err := readSealed(tx, t, after, limit)
 		if err != nil {
 			return err

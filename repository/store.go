@@ -16,6 +16,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 )
 
@@ -45,7 +46,8 @@ type Config struct {
 	OnSQL func(sql string)
 }
 
-// Store is the GORM-backed store. It is safe for concurrent use.
+// Store is the GORM-backed store: the whole store contract (store.Store) on SQL. It is safe for
+// concurrent use.
 type Store struct {
 	dialect migrations.Dialect
 	write   *gorm.DB
@@ -58,6 +60,8 @@ type Store struct {
 	issued  storekit.Hook // NotifyDeliveries
 	tracer  TxTracer      // TraceWith; nil traces nothing
 }
+
+var _ store.Store = (*Store)(nil)
 
 // Open connects to the database named by cfg.URL. It neither creates nor migrates the schema:
 // call migrations.Up (or `web migrate up`) first; CheckSchema tells whether it is current.

@@ -7,6 +7,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -68,7 +69,7 @@ func TestFullBaselineClaim(t *testing.T) {
 		if claimed != 1 {
 			t.Fatalf("the daily rollup counts %d claims, want 1", claimed)
 		}
-		p, err := s.Audit(ctx, repository.AuditFilter{Tenant: tenant}, 200)
+		p, err := s.Audit(ctx, store.AuditFilter{Tenant: tenant}, 200)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 )
 
 // Figure names; each write figure is compared with the raw transaction run at the same
@@ -435,7 +435,7 @@ func (r *round) auditTenant(ctx context.Context, name, tenant string) error {
 		return err
 	}
 	findings := len(found)
-	f := repository.AuditFilter{Tenant: tenant}
+	f := store.AuditFilter{Tenant: tenant}
 	for {
 		p, err := r.opts.Store.Audit(ctx, f, 200)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"usertasks/invitations"
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // InvitationOpts describe a guest invitation to issue; zero values take defaults.
@@ -27,7 +28,7 @@ type IssuedInvitation struct {
 // InvitationIssuer is the store method Invitation calls: *repository.Store's, or any store's
 // that the contract suite (repository/storetest) runs on.
 type InvitationIssuer interface {
-	IssueInvitation(ctx context.Context, tenant, taskID string, build models.IssueFunc) (models.Invitation, error)
+	IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error)
 }
 
 // Invitation issues a guest invitation for task as a manager would, through the store's

@@ -12,7 +12,7 @@ import (
 	"usertasks/workflow"
 )
 
-// DeliveryStore is what the Deliverer needs from the repository.
+// DeliveryStore is what the Deliverer needs from the store.
 type DeliveryStore interface {
 	ClaimDeliveries(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Delivery, error)
 	AckDelivery(ctx context.Context, d models.Delivery) error

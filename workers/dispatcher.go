@@ -12,7 +12,7 @@ import (
 	"usertasks/workflow"
 )
 
-// DispatchStore is what the Dispatcher needs from the repository.
+// DispatchStore is what the Dispatcher needs from the store.
 type DispatchStore interface {
 	ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error)
 	AckResumption(ctx context.Context, r models.Resumption) error

@@ -10,7 +10,7 @@ import (
 	"usertasks/workflow"
 )
 
-// PurgeStore is what the Purger needs from the repository.
+// PurgeStore is what the Purger needs from the store.
 type PurgeStore interface {
 	LeaseStore
 	RunStore

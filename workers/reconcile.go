@@ -12,7 +12,7 @@ import (
 	"usertasks/workflow"
 )
 
-// ReconcileStore is what the Reconciler needs from the repository.
+// ReconcileStore is what the Reconciler needs from the store.
 type ReconcileStore interface {
 	LeaseStore
 	models.Mutator

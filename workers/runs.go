@@ -9,7 +9,7 @@ import (
 	"usertasks/workflow"
 )
 
-// Worker runs are recorded in the store (repository.Store.RecordWorkerRuns), so a manager's
+// Worker runs are recorded in the store (store.Workers.RecordWorkerRuns), so a manager's
 // runs page shows them whichever node served it:
 //
 //   - reconciliation: one run per tenant this node reconciled (a tenant another node held is
@@ -23,7 +23,7 @@ import (
 //
 // Recording is bookkeeping: a failure to record is logged and never stops a worker.
 
-// RunStore records worker runs; *repository.Store implements it.
+// RunStore records worker runs.
 type RunStore interface {
 	RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error
 }

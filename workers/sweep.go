@@ -9,7 +9,7 @@ import (
 	"usertasks/models"
 )
 
-// SweepStore is what the DueSweeper needs from the repository.
+// SweepStore is what the DueSweeper needs from the store.
 type SweepStore interface {
 	LeaseStore
 	models.Mutator

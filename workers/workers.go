@@ -13,12 +13,10 @@ import (
 
 	"usertasks/invitations"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/workflow"
 )
 
-// Store is everything the background workers need from the repository;
-// *repository.Store implements it.
+// Store is everything the background workers need from the store: a subset of store.Store.
 type Store interface {
 	DispatchStore
 	SweepStore
@@ -172,7 +170,7 @@ func (w *Workers) Kick() {
 }
 
 // KickDeliveries wakes the delivery worker now (an invitation was just issued on this node;
-// repository.Store.NotifyDeliveries). It never blocks.
+// store.Changes.NotifyDeliveries). It never blocks.
 func (w *Workers) KickDeliveries() {
 	select {
 	case w.deliverKick <- struct{}{}:
@@ -301,5 +299,3 @@ func (f *failureReporter) outcome(err error) {
 		f.log.Warn("worker run failed", "worker", f.worker, "code", workflow.RuntimeErrorCode(err), "error", err.Error())
 	}
 }
-
-var _ Store = (*repository.Store)(nil)

@@ -16,7 +16,7 @@ import (
 	"usertasks/metrics"
 	"usertasks/migrations"
 	"usertasks/oidclogin"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/tracing"
 	"usertasks/websession"
@@ -26,7 +26,7 @@ import (
 
 // app is the wired application: the store, the services, the workers and the router.
 type app struct {
-	store    appStore
+	store    store.Store
 	broker   *live.Broker
 	relay    *live.PostgresRelay
 	verifier *auth.Verifier
@@ -37,11 +37,12 @@ type app struct {
 	deps   handlers.Deps
 }
 
-// buildApp wires every part from the configuration. The caller runs the broker and the
-// workers and closes the app.
-func buildApp(ctx context.Context, cfg config, store appStore, log *slog.Logger) (*app, error) {
+// buildApp wires every part from the configuration: each part takes the one store.Store as the
+// small interface it declares. The caller runs the broker and the workers and closes the app.
+func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Logger) (*app, error) {
+	store := opened.Store
+	sqlStore := opened.sql // nil on the document store
 	a := &app{store: store, metrics: metrics.New()}
-	sqlStore, _ := store.(*repository.Store) // nil on the document store
 	if err := a.startTracing(cfg, sqlStore, log); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"usertasks/repository"
+	"usertasks/store"
 )
 
 // Bounds of the audit's flags.
@@ -58,23 +59,23 @@ inconsistent, 1 when the audit could not run, 2 on bad flags.`, toolEnvironment(
 	if err := cfg.requireKeys(); err != nil {
 		return err
 	}
-	store, err := openToolStore(ctx, cfg)
+	st, err := openToolStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 
 	rep := auditReport{Tenant: *tenant, PrimaryKey: cfg.Keys.PrimaryKeyID(), ByKey: map[string]int{}, Counts: map[string]int{}, Findings: []auditFinding{}}
 	if *after == "" {
 		// The counters are per tenant, not per task: checked once, at the start of a full run.
-		found, err := store.AuditTenantCounters(ctx, *tenant)
+		found, err := st.AuditTenantCounters(ctx, *tenant)
 		if err != nil {
 			return err
 		}
 		rep.add(found)
 	}
 	if *after == "" && *tenant == "" {
-		if err := auditSealedApart(ctx, store, &rep); err != nil {
+		if err := auditSealedApart(ctx, st, &rep); err != nil {
 			return err
 		}
 	}
@@ -83,7 +84,7 @@ inconsistent, 1 when the audit could not run, 2 on bad flags.`, toolEnvironment(
 		if *limit > 0 {
 			size = min(size, *limit-rep.Tasks)
 		}
-		p, err := store.Audit(ctx, filter, size)
+		p, err := st.Audit(ctx, filter, size)
 		if err != nil {
 			return err
 		}
@@ -135,8 +136,8 @@ func checkIdentifier(flagName, v string, maxLen int) error {
 
 // parseAfter turns --after into a resume key: ID within --tenant, or TENANT/ID (split at the
 // last slash; task ids hold none).
-func parseAfter(tenant, after string) (repository.AuditFilter, error) {
-	f := repository.AuditFilter{Tenant: tenant}
+func parseAfter(tenant, after string) (store.AuditFilter, error) {
+	f := store.AuditFilter{Tenant: tenant}
 	if after == "" {
 		return f, nil
 	}
@@ -191,7 +192,7 @@ type auditFinding struct {
 	Message   string `json:"message"`
 }
 
-func (r *auditReport) add(found []repository.Finding) {
+func (r *auditReport) add(found []store.AuditFinding) {
 	for _, f := range found {
 		r.Total++
 		r.Counts[f.Invariant]++
@@ -257,14 +258,14 @@ func (r *auditReport) sealedUnderOtherKeys() int {
 // auditSealedApart checks the sealed tables outside the task aggregates (browser sessions) at
 // the start of a full run over every tenant. A finding names the row by the first 16 digits of
 // its key (a session's id hash), enough to find it and too little to present it.
-func auditSealedApart(ctx context.Context, store toolStore, rep *auditReport) error {
+func auditSealedApart(ctx context.Context, st store.Operations, rep *auditReport) error {
 	for _, t := range repository.SealedTables {
 		if t.TaskScoped() {
 			continue
 		}
 		after := ""
 		for {
-			p, err := store.AuditSealed(ctx, t.Name, after, 500)
+			p, err := st.AuditSealed(ctx, t.Name, after, 500)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.Name, err)
 			}
@@ -272,7 +273,7 @@ func auditSealedApart(ctx context.Context, store toolStore, rep *auditReport) er
 				rep.ByKey[kid] += n
 			}
 			for _, key := range p.Unreadable {
-				rep.add([]repository.Finding{{Row: t.Name + ":" + key[:min(len(key), 16)], Invariant: repository.InvCiphertext,
+				rep.add([]store.AuditFinding{{Row: t.Name + ":" + key[:min(len(key), 16)], Invariant: repository.InvCiphertext,
 					Message: "a sealed value does not open with the configured keys"}})
 			}
 			if after = p.Next; after == "" {

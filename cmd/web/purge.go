@@ -56,11 +56,11 @@ Exit status: 0 done, 1 failed or another node is purging, 2 bad invocation.`, to
 	policy := cfg.Retention.policy(*pageSize)
 	policy.DryRun = *dryRun
 
-	store, err := openToolStore(ctx, cfg)
+	st, err := openToolStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 
 	if policy.TerminalAge == 0 {
 		fmt.Fprintln(stdout, "terminal tasks: kept (set --older-than or USERTASKS_RETENTION_TERMINAL_AGE to purge them)")
@@ -75,7 +75,7 @@ Exit status: 0 done, 1 failed or another node is purging, 2 bad invocation.`, to
 		fmt.Fprintln(stdout, "dry run: nothing is deleted")
 	}
 	start := time.Now()
-	purger := workers.NewPurger(store, workers.PurgeOptions{Policy: policy, Logger: log, Progress: func(t string, c models.PurgeCounts) {
+	purger := workers.NewPurger(st, workers.PurgeOptions{Policy: policy, Logger: log, Progress: func(t string, c models.PurgeCounts) {
 		if !policy.DryRun {
 			fmt.Fprintf(stderr, "purge: tenant %s: %s so far (%s)\n", t, formatPurgeCounts(c), time.Since(start).Round(time.Millisecond))
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"usertasks/repository"
+	"usertasks/store"
 )
 
 // errUnreadable is rekey's finding that some sealed values open under no configured key.
@@ -45,11 +46,11 @@ no configured key.`, toolEnvironment())
 	if err := cfg.requireKeys(); err != nil {
 		return err
 	}
-	store, err := openToolStore(ctx, cfg)
+	st, err := openToolStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer st.Close()
 
 	primary := cfg.Keys.PrimaryKeyID()
 	verb := "resealed"
@@ -58,7 +59,7 @@ no configured key.`, toolEnvironment())
 	}
 	var resealed, unreadable int
 	for _, t := range repository.SealedTables {
-		sum, err := rekeyTable(ctx, store, t.Name, *pageSize, *dryRun, stderr)
+		sum, err := rekeyTable(ctx, st, t.Name, *pageSize, *dryRun, stderr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", t.Name, err)
 		}
@@ -88,11 +89,11 @@ type rekeySummary struct {
 }
 
 // rekeyTable walks one table page by page and reports progress every ten pages.
-func rekeyTable(ctx context.Context, store toolStore, table string, pageSize int, dryRun bool, progress io.Writer) (rekeySummary, error) {
+func rekeyTable(ctx context.Context, st store.Operations, table string, pageSize int, dryRun bool, progress io.Writer) (rekeySummary, error) {
 	sum := rekeySummary{byKey: map[string]int{}}
 	after := ""
 	for pages := 1; ; pages++ {
-		p, err := store.RekeyPage(ctx, table, after, pageSize, dryRun)
+		p, err := st.RekeyPage(ctx, table, after, pageSize, dryRun)
 		if err != nil {
 			return sum, err
 		}

@@ -40,13 +40,14 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	warnUnknown(env, log)
 	logDefaultTenant(cfg, log)
 
-	store, err := openServedStore(ctx, cfg, *migrate || cfg.Dev, log)
+	store, err := openStore(ctx, cfg.DatabaseURL, storeUse{migrate: *migrate || cfg.Dev, keys: cfg.Keys,
+		pending: "run 'web migrate up' or 'web serve --migrate'"})
 	if err != nil {
 		return err
 	}
-	defer store.close()
+	defer store.Close()
 
-	a, err := buildApp(ctx, cfg, store.appStore, log)
+	a, err := buildApp(ctx, cfg, store, log)
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- a.workers.Run(work) }()
 	if store.run != nil {
-		go store.run(work)
+		go store.run(work, log)
 	}
 
 	if cfg.Metrics.Addr != "" {

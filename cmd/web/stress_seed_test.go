@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -56,7 +56,7 @@ func TestStressSeedCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			audit, err := s.Audit(ctx, repository.AuditFilter{}, 1000)
+			audit, err := s.Audit(ctx, store.AuditFilter{}, 1000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func TestStressSeedCommand(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), `"acme-1"`) || !strings.Contains(err.Error(), "choose another --tenant") {
 					t.Fatalf("err = %v, want the non-empty tenant refused\n%s", err, out)
 				}
-				audit, err := s.Audit(ctx, repository.AuditFilter{}, 1000)
+				audit, err := s.Audit(ctx, store.AuditFilter{}, 1000)
 				if err != nil || audit.Tasks != 260 {
 					t.Errorf("after a refused load: %d tasks, %v; want the 260 before it", audit.Tasks, err)
 				}

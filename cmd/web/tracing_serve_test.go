@@ -177,8 +177,8 @@ func TestServeWithoutTracing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := testfactory.Open(t, testfactory.Database(t, migrations.SQLite), nil)
-	a, err := buildApp(context.Background(), cfg, store, slog.New(slog.DiscardHandler))
+	s := testfactory.Open(t, testfactory.Database(t, migrations.SQLite), nil)
+	a, err := buildApp(context.Background(), cfg, &openedStore{Store: s, name: "sqlite", sql: s}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"usertasks/repository"
+	"usertasks/store"
 )
 
 // testAudit states the audit (SPEC 8, `web audit`): a store the real transitions wrote — tasks in
@@ -13,12 +14,12 @@ import (
 // exactly its own finding.
 func testAudit(t *testing.T, h Harness) {
 	t.Run("CleanStorePasses", func(t *testing.T) {
-		s := openAs[Store](t, h, Options{})
+		s := h.open(t, Options{})
 		tasks := EveryStatus(t, h, s, "t1")
 		EveryStatus(t, h, s, "t2")
 
 		for _, size := range []int{1, 4, 200} {
-			n, findings, byKey := AuditAll(t, s, repository.AuditFilter{}, size)
+			n, findings, byKey := AuditAll(t, s, store.AuditFilter{}, size)
 			if len(findings) != 0 {
 				t.Fatalf("page size %d: findings on a clean store: %+v", size, findings)
 			}
@@ -29,7 +30,7 @@ func testAudit(t *testing.T, h Harness) {
 				t.Fatalf("sealed values by key %v, want all under the primary", byKey)
 			}
 		}
-		n, _, _ := AuditAll(t, s, repository.AuditFilter{Tenant: "t2"}, 3)
+		n, _, _ := AuditAll(t, s, store.AuditFilter{Tenant: "t2"}, 3)
 		if n != len(tasks) {
 			t.Fatalf("tenant t2: audited %d tasks, want %d", n, len(tasks))
 		}
@@ -40,12 +41,12 @@ func testAudit(t *testing.T, h Harness) {
 	})
 
 	t.Run("ResumesAfterTheLastTask", func(t *testing.T) {
-		s := openAs[Store](t, h, Options{})
+		s := h.open(t, Options{})
 		for i := 0; i < 5; i++ {
 			CreateTask(t, s, TaskOpts{Tenant: []string{"a", "b"}[i%2]})
 		}
 		var seen []string
-		f := repository.AuditFilter{}
+		f := store.AuditFilter{}
 		for {
 			p, err := s.Audit(ctx(t), f, 2)
 			if err != nil {
@@ -65,7 +66,7 @@ func testAudit(t *testing.T, h Harness) {
 	})
 
 	t.Run("SealedTablesOutsideTasks", func(t *testing.T) {
-		s := openAs[Store](t, h, Options{})
+		s := h.open(t, Options{})
 		good := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "refresh-secret"})
 		bad := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "other-secret"})
 		h.tamper(t, s, MoveRefreshToken, good.IDHash, bad.IDHash)
@@ -97,17 +98,17 @@ func testAudit(t *testing.T, h Harness) {
 
 	for _, c := range auditCorruptions() {
 		t.Run(c.invariant, func(t *testing.T) {
-			s := openAs[Store](t, h, Options{})
+			s := h.open(t, Options{})
 			task := EveryStatus(t, h, s, "t1")[c.task]
 			h.tamper(t, s, BreakInvariant(c.invariant), task.ID)
-			var findings []repository.Finding
+			var findings []store.AuditFinding
 			if c.invariant == repository.InvTenantCounter {
 				var err error
 				if findings, err = s.AuditTenantCounters(ctx(t), "t1"); err != nil {
 					t.Fatal(err)
 				}
 			} else {
-				_, findings, _ = AuditAll(t, s, repository.AuditFilter{Tenant: "t1"}, 3)
+				_, findings, _ = AuditAll(t, s, store.AuditFilter{Tenant: "t1"}, 3)
 			}
 			if len(findings) != 1 || findings[0].Invariant != c.invariant || findings[0].Tenant != "t1" {
 				t.Fatalf("findings %+v, want exactly one %s", findings, c.invariant)
@@ -158,9 +159,9 @@ func auditCorruptions() []auditCorruption {
 
 // AuditAll audits every page under f and returns how many tasks it read, every finding and the
 // sealed values by key id.
-func AuditAll(t *testing.T, s opsStore, f repository.AuditFilter, size int) (int, []repository.Finding, map[string]int) {
+func AuditAll(t *testing.T, s store.Store, f store.AuditFilter, size int) (int, []store.AuditFinding, map[string]int) {
 	t.Helper()
-	var findings []repository.Finding
+	var findings []store.AuditFinding
 	byKey := map[string]int{}
 	n := 0
 	for {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // EveryStatus fills tenant with tasks the real transitions moved into every status, keyed by
@@ -14,7 +15,7 @@ import (
 // "Removed" (an open task whose bookmark the runtime removed) and "Guest" (assigned to the guest
 // of a consumed invitation, with a live session and a revoked sibling). The Available task
 // has tags, protected values, candidates and an undispatched invitation.
-func EveryStatus(t *testing.T, h Harness, s Store, tenant string) map[string]models.Task {
+func EveryStatus(t *testing.T, h Harness, s store.Store, tenant string) map[string]models.Task {
 	t.Helper()
 	ann := queryActor(tenant, "ann", false)
 	boss := queryActor(tenant, "boss", true)
@@ -91,7 +92,7 @@ func EveryStatus(t *testing.T, h Harness, s Store, tenant string) map[string]mod
 // the invitation is consumed, its sibling revoked and a guest session created. The invitation
 // and session records are written by the harness (Tamper), standing in for the guest
 // verification store code.
-func verifiedGuest(t *testing.T, h Harness, s Store, task models.Task) models.Task {
+func verifiedGuest(t *testing.T, h Harness, s store.Store, task models.Task) models.Task {
 	t.Helper()
 	first := issue(t, s, task, "raw-"+models.NewID())
 	sibling := issue(t, s, task, "raw-"+models.NewID())

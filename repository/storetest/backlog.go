@@ -11,7 +11,7 @@ import (
 // the most overdue one, pending, retrying and abandoned deliveries.
 func testBacklog(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[Store](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 
 	t.Run("Empty", func(t *testing.T) {
 		b, err := s.Backlog(ctx(t))

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 func testCapacity(t *testing.T, h Harness) {
 	const limit = 5
 	// full opens a store whose tenant "cap" holds limit open tasks.
-	full := func(t *testing.T) (Tasks, []models.Task) {
+	full := func(t *testing.T) (store.Store, []models.Task) {
 		s := h.open(t, Options{OpenTasksPerTenant: limit})
 		var open []models.Task
 		for i := 0; i < limit; i++ {

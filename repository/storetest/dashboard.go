@@ -10,6 +10,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/store"
 )
 
 // testDashboard states the managers' console's store: the daily rollup counts each committed
@@ -18,7 +19,7 @@ import (
 // kept per tenant.
 func testDashboard(t *testing.T, h Harness) {
 	t.Run("RollupCountsEachCommittedChangeOnce", func(t *testing.T) {
-		s := openAs[dashboardCountStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ann := queryActor("t1", "ann", false)
 		due := time.Now().UTC().Add(48 * time.Hour)
 		done := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}, DueAt: &due, WorkflowDef: "loan"})
@@ -115,7 +116,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("RollupCountsConcurrentFirstCreationsExactly", func(t *testing.T) {
-		s := openAs[dashboardCountStore](t, h, Options{})
+		s := h.open(t, Options{})
 		const n = 8
 		errs := make(chan error, n)
 		for i := 0; i < n; i++ {
@@ -142,7 +143,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("CountsAreTheTenantsOwn", func(t *testing.T) {
-		s := openAs[dashboardCountStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ben, cy := User("t1", "ben"), User("t1", "cy")
 		old := time.Now().UTC().Add(-5 * time.Hour)
 		CreateTask(t, s, TaskOpts{Assignee: &ben, IsOverdue: true})
@@ -183,7 +184,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("BacklogCountsPendingResumptions", func(t *testing.T) {
-		s := openAs[dashboardCountStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ann := queryActor("t1", "ann", false)
 		a := User("t1", "ann")
 		task := CreateTask(t, s, TaskOpts{Assignee: &a})
@@ -207,7 +208,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("WorkerRunsAreRecordedBoundedAndPerTenant", func(t *testing.T) {
-		s := openAs[dashboardStore](t, h, Options{})
+		s := h.open(t, Options{})
 		run := func(tenant string, i int) models.WorkerRun {
 			return models.WorkerRun{Worker: models.WorkerDueSweep, Tenant: tenant, Elapsed: 1500 * time.Millisecond,
 				Counts: map[string]int{"overdue": i}}
@@ -248,7 +249,7 @@ func testDashboard(t *testing.T, h Harness) {
 	})
 
 	t.Run("ErrMalformedWorkerRun", func(t *testing.T) {
-		s := openAs[dashboardStore](t, h, Options{})
+		s := h.open(t, Options{})
 		many := map[string]int{}
 		for i := 0; i <= models.MaxWorkerRunCounts; i++ {
 			many[fmt.Sprintf("c%d", i)] = i
@@ -272,7 +273,7 @@ func testDashboard(t *testing.T, h Harness) {
 }
 
 // rollupTotals sums a tenant's rollup counters per metric over all days, from the per-day sums.
-func rollupTotals(t *testing.T, s dashboardCountStore, tenant string) map[string]int64 {
+func rollupTotals(t *testing.T, s store.Store, tenant string) map[string]int64 {
 	t.Helper()
 	r, err := s.DailyRollup(ctx(t), tenant, "0000-01-01")
 	if err != nil {
@@ -309,7 +310,7 @@ func planTableScan(d migrations.Dialect, plan, table string) string {
 // SQLite, PostgreSQL or MariaDB, and on SQLite, whose planner takes a usable index whatever the table's
 // size, none scans the outbox, the rollup or the runs table either. (PostgreSQL rightly reads
 // those small tables sequentially in a test; at scale they are read by their leading keys.)
-func checkDashboardPlans(t *testing.T, h Harness, s dashboardStore, rec *queryRecorder) {
+func checkDashboardPlans(t *testing.T, h Harness, s store.Store, rec *queryRecorder) {
 	if err := s.RecordWorkerRuns(ctx(t), []models.WorkerRun{{Worker: models.WorkerDueSweep, Tenant: "p1", Counts: map[string]int{"overdue": 1}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // User is a user reference of the default provider.
@@ -140,7 +141,7 @@ func NewTask(o TaskOpts, now time.Time) models.Change {
 }
 
 // CreateTask stores a fixture task and returns it as stored.
-func CreateTask(t *testing.T, s Tasks, o TaskOpts) models.Task {
+func CreateTask(t *testing.T, s store.Store, o TaskOpts) models.Task {
 	t.Helper()
 	var key, bookmark string
 	change := NewTask(o, time.Time{})

@@ -8,24 +8,24 @@ import (
 
 	"usertasks/invitations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
 // issueGuest issues a code invitation for the task, in the sibling group when one is given.
-func issueGuest(t *testing.T, s guestStore, task models.Task, group string) testfactory.IssuedInvitation {
+func issueGuest(t *testing.T, s store.Store, task models.Task, group string) testfactory.IssuedInvitation {
 	t.Helper()
 	return testfactory.Invitation(ctx(t), t, s, task, &testfactory.InvitationOpts{SiblingGroup: group})
 }
 
 // guestVerification is the store request of a code verification with a fresh credential.
-func guestVerification(t *testing.T, token, code string) (repository.GuestVerification, string) {
+func guestVerification(t *testing.T, token, code string) (store.GuestVerification, string) {
 	t.Helper()
 	credential, credentialHash, err := invitations.NewSecret()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return repository.GuestVerification{
+	return store.GuestVerification{
 		TokenHash: invitations.HashSecret(token),
 		Proof:     func(inv models.Invitation) bool { return invitations.CodeMatches(inv.ID, code, inv.CodeHash) },
 		Session: func(now time.Time, inv models.Invitation) models.GuestSession {
@@ -36,7 +36,7 @@ func guestVerification(t *testing.T, token, code string) (repository.GuestVerifi
 	}, credential
 }
 
-func mustInvitation(t *testing.T, s guestStore, tokenHash string) models.Invitation {
+func mustInvitation(t *testing.T, s store.Store, tokenHash string) models.Invitation {
 	t.Helper()
 	inv, err := s.FindInvitationByTokenHash(ctx(t), tokenHash)
 	if err != nil {
@@ -46,7 +46,7 @@ func mustInvitation(t *testing.T, s guestStore, tokenHash string) models.Invitat
 }
 
 // revokedEvents counts the task's invitation-revoked events for inv with reason.
-func revokedEvents(t *testing.T, s guestStore, task models.Task, invID, reason string) int {
+func revokedEvents(t *testing.T, s store.Store, task models.Task, invID, reason string) int {
 	t.Helper()
 	n := 0
 	for _, ev := range mustEvents(t, s, task.Tenant, task.ID) {
@@ -60,7 +60,7 @@ func revokedEvents(t *testing.T, s guestStore, task models.Task, invID, reason s
 
 func testGuestSessions(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[guestStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 
 	t.Run("OK", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
@@ -166,7 +166,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 
 	t.Run("ExpiredIsSet", func(t *testing.T) {
 		clock := &testfactory.Clock{}
-		s := openAs[guestStore](t, h, Options{Clock: clock.Now})
+		s := h.open(t, Options{Clock: clock.Now})
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		g := issueGuest(t, s, task, "")
 		clock.Advance(25 * time.Hour)
@@ -296,7 +296,7 @@ func testGuestSessions(t *testing.T, h Harness) {
 	t.Run("AuditsClean", func(t *testing.T) {
 		// Every state the real verification path left behind (verified, sessions, revoked
 		// siblings, exhausted codes, expiry) must pass the audit.
-		if _, findings, _ := AuditAll(t, as[opsStore](t, h, s), repository.AuditFilter{}, 50); len(findings) != 0 {
+		if _, findings, _ := AuditAll(t, s, store.AuditFilter{}, 50); len(findings) != 0 {
 			t.Fatalf("the audit finds %d problems after real verifications: %+v", len(findings), findings)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 func sortCandidates(cs []models.Candidate) {
@@ -22,7 +23,7 @@ func sortRefs(rs []models.ParticipantRef) {
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Key() < rs[j].Key() })
 }
 
-func mustGet(t *testing.T, s Tasks, tenant, id string) models.Task {
+func mustGet(t *testing.T, s store.Store, tenant, id string) models.Task {
 	t.Helper()
 	task, err := s.Get(ctx(t), tenant, id)
 	if err != nil {
@@ -31,7 +32,7 @@ func mustGet(t *testing.T, s Tasks, tenant, id string) models.Task {
 	return task
 }
 
-func mustEvents(t *testing.T, s Tasks, tenant, id string) []models.Event {
+func mustEvents(t *testing.T, s store.Store, tenant, id string) []models.Event {
 	t.Helper()
 	evs, err := s.Events(ctx(t), tenant, id, 0, models.MaxPageSize)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"usertasks/migrations"
+	"usertasks/store"
 )
 
 // The storage hooks: what a case does to the stored records behind the store's back, named for
@@ -90,9 +91,9 @@ type SQLHooks struct {
 	Dialect migrations.Dialect
 	// Explain returns the query plan text of a statement (SQLite EXPLAIN QUERY PLAN,
 	// PostgreSQL and MariaDB EXPLAIN).
-	Explain func(t *testing.T, s Tasks, sql string, args ...any) string
+	Explain func(t *testing.T, s store.Store, sql string, args ...any) string
 	// Analyze refreshes the planner's statistics of the task tables.
-	Analyze func(t *testing.T, s Tasks)
+	Analyze func(t *testing.T, s store.Store)
 }
 
 // notApplicable reports the running case as not applicable on this provider and skips it.
@@ -113,7 +114,7 @@ func (h Harness) needSQL(t *testing.T, what string) {
 }
 
 // tamper applies a Tampering through the harness, or reports the case not applicable.
-func (h Harness) tamper(t *testing.T, s Tasks, what Tampering, args ...any) {
+func (h Harness) tamper(t *testing.T, s store.Store, what Tampering, args ...any) {
 	t.Helper()
 	if h.Tamper == nil {
 		h.notApplicable(t, "the harness cannot change stored records ("+string(what)+")")
@@ -125,7 +126,7 @@ func (h Harness) tamper(t *testing.T, s Tasks, what Tampering, args ...any) {
 
 // records counts the stored records of unit whose fields equal where's values (nil: unset);
 // an empty where counts them all.
-func (h Harness) records(t *testing.T, s Tasks, unit string, where map[string]any) int {
+func (h Harness) records(t *testing.T, s store.Store, unit string, where map[string]any) int {
 	t.Helper()
 	if h.CountRecords == nil {
 		h.notApplicable(t, "the harness cannot count stored records")
@@ -134,7 +135,7 @@ func (h Harness) records(t *testing.T, s Tasks, unit string, where map[string]an
 }
 
 // containing counts the stored records of unit whose field, as stored, contains text.
-func (h Harness) containing(t *testing.T, s Tasks, unit, field, text string) int {
+func (h Harness) containing(t *testing.T, s store.Store, unit, field, text string) int {
 	t.Helper()
 	if h.CountContaining == nil {
 		h.notApplicable(t, "the harness cannot search stored values")
@@ -143,7 +144,7 @@ func (h Harness) containing(t *testing.T, s Tasks, unit, field, text string) int
 }
 
 // counterStripes returns the tenant's open-task counter stripes as stored.
-func (h Harness) counterStripes(t *testing.T, s Tasks, tenant string) []int {
+func (h Harness) counterStripes(t *testing.T, s store.Store, tenant string) []int {
 	t.Helper()
 	if h.CounterStripes == nil {
 		h.notApplicable(t, "the harness cannot read the open-task counter")
@@ -152,7 +153,7 @@ func (h Harness) counterStripes(t *testing.T, s Tasks, tenant string) []int {
 }
 
 // openCounted is the sum of the tenant's counter stripes: the open tasks the counter counts.
-func (h Harness) openCounted(t *testing.T, s Tasks, tenant string) int {
+func (h Harness) openCounted(t *testing.T, s store.Store, tenant string) int {
 	t.Helper()
 	n := 0
 	for _, v := range h.counterStripes(t, s, tenant) {

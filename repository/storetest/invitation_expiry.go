@@ -13,7 +13,7 @@ import (
 // unsent deliveries of expired invitations; other statuses and leased rows stay.
 func testInvitationExpiry(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[expiryStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	other := CreateTask(t, s, TaskOpts{Tenant: "t2", CandidateUsers: []string{"ann"}})
 	pending := issue(t, s, task, "tok-expiry-pending")
@@ -112,7 +112,7 @@ func testInvitationExpiry(t *testing.T, h Harness) {
 // testDeliveryNotify: IssueInvitation calls the NotifyDeliveries hook once after its commit,
 // and a refused issuance does not.
 func testDeliveryNotify(t *testing.T, h Harness) {
-	s := openAs[expiryStore](t, h, Options{})
+	s := h.open(t, Options{})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	calls := 0
 	s.NotifyDeliveries(func() { calls++ })

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -16,7 +17,7 @@ func revokeAs(now time.Time, cur models.Task, inv models.Invitation) (models.Eve
 }
 
 // addGuestSession stores a live guest session of inv, as a verification would.
-func addGuestSession(t *testing.T, h Harness, s guestStore, inv models.Invitation, now time.Time) {
+func addGuestSession(t *testing.T, h Harness, s store.Store, inv models.Invitation, now time.Time) {
 	t.Helper()
 	h.tamper(t, s, InsertGuestSession, models.NewID(), inv.Tenant, inv.TaskID, inv.ID, models.NewID(), models.GuestProvider,
 		"invitation:"+inv.ID, `["Complete"]`, now.UTC(), now.Add(time.Hour).UTC())
@@ -24,7 +25,7 @@ func addGuestSession(t *testing.T, h Harness, s guestStore, inv models.Invitatio
 
 func testInvitationRevoke(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[guestStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	inv := issue(t, s, task, "raw-token-revoke-1")
 	other := issue(t, s, task, "raw-token-revoke-2")

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
 // issue stores an invitation for the task with a raw token and code in its delivery payload.
-func issue(t *testing.T, s guestStore, task models.Task, rawToken string) models.Invitation {
+func issue(t *testing.T, s store.Store, task models.Task, rawToken string) models.Invitation {
 	t.Helper()
 	inv, err := s.IssueInvitation(ctx(t), task.Tenant, task.ID, func(now time.Time, cur models.Task) (models.Invitation, models.Delivery, models.Event, error) {
 		sum := sha256.Sum256([]byte(rawToken))
@@ -32,7 +33,7 @@ func issue(t *testing.T, s guestStore, task models.Task, rawToken string) models
 
 func testInvitations(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[guestStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 	const raw = "raw-token-6f1c2b9a0e"
 	inv := issue(t, s, task, raw)
@@ -93,7 +94,7 @@ func testInvitations(t *testing.T, h Harness) {
 	t.Run("AbandonedAfterSchedule", func(t *testing.T) {
 		// Its own store: the case above consumes the first invitation's delivery.
 		clock := &testfactory.Clock{}
-		s := openAs[guestStore](t, h, Options{Clock: clock.Now})
+		s := h.open(t, Options{Clock: clock.Now})
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		issue(t, s, task, "raw-token-second")
 		rows, err := s.ClaimDeliveries(ctx(t), "node-a", 10, time.Minute)

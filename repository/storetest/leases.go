@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
-func transitionalTasks(t *testing.T, s Tasks, n int) []string {
+func transitionalTasks(t *testing.T, s store.Store, n int) []string {
 	t.Helper()
 	var ids []string
 	for i := 0; i < n; i++ {
@@ -24,7 +25,7 @@ func transitionalTasks(t *testing.T, s Tasks, n int) []string {
 
 func testLeases(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[leaseStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 
 	t.Run("ConcurrentClaimsAreDisjoint", func(t *testing.T) {
 		ids := transitionalTasks(t, s, 6)

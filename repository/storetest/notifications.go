@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // noteRecorder is a change notifier that reads the task back as each notification arrives:
 // a notification sent before the commit would find the old revision.
 type noteRecorder struct {
-	s     notifyStore
+	s     store.Store
 	mu    sync.Mutex
 	notes []string
 }
 
 // listen registers a fresh recorder on s for the rest of the test.
-func listen(t *testing.T, s notifyStore) *noteRecorder {
+func listen(t *testing.T, s store.Store) *noteRecorder {
 	t.Helper()
 	r := &noteRecorder{s: s}
 	s.NotifyChanges(r)
@@ -67,7 +68,7 @@ func note(task models.Task, revision int) string {
 // what a task looks like is told once, after the commit, with the task's new revision; replays,
 // refused decisions, rolled-back units and lost races tell nothing.
 func testNotifications(t *testing.T, h Harness) {
-	s := openAs[notifyStore](t, h, Options{})
+	s := h.open(t, Options{})
 
 	t.Run("MutateOnceAfterCommit", func(t *testing.T) {
 		task := CreateTask(t, s, TaskOpts{})

@@ -10,6 +10,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // planFullScan finds a full scan of user_tasks in a plan: SQLite's "SCAN user_tasks" without
@@ -25,7 +26,7 @@ var (
 func testQueryPlans(t *testing.T, h Harness) {
 	h.needSQL(t, "the case explains the SQL statements the store ran")
 	rec := &queryRecorder{}
-	s := openAs[Store](t, h, Options{OnSQL: rec.record})
+	s := h.open(t, Options{OnSQL: rec.record})
 	start := time.Now()
 	planSeed(t, s)
 	h.SQL.Analyze(t, s)
@@ -138,7 +139,7 @@ func planScan(d migrations.Dialect, plan string) string {
 // planSeed creates 3,000 tasks: tenant p1 (the one queried) holds 15%, p2 and p3 the rest.
 // Statuses, assignees, candidates, health and due dates are spread so that every scope
 // selects a small part of p1.
-func planSeed(t *testing.T, s listStore) {
+func planSeed(t *testing.T, s store.Store) {
 	t.Helper()
 	const total = 3000
 	users := []string{"me", "ann", "bob", "cy", "dan", "eve", "fay", "gus", "hal", "ivy"}
@@ -171,7 +172,7 @@ func planSeed(t *testing.T, s listStore) {
 	}
 }
 
-func planCreate(t *testing.T, s listStore, i int, users []string) error {
+func planCreate(t *testing.T, s store.Store, i int, users []string) error {
 	tenant := "p2"
 	switch {
 	case i%20 < 3:

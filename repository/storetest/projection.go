@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 func testProjection(t *testing.T, h Harness) {
@@ -112,7 +113,7 @@ func stamp(c models.Change) func(now time.Time) (models.Change, error) {
 	}
 }
 
-func createChange(t *testing.T, s Tasks, c models.Change, wantCreated bool) models.Task {
+func createChange(t *testing.T, s store.Store, c models.Change, wantCreated bool) models.Task {
 	t.Helper()
 	task, created, err := s.Create(ctx(t), c.Task.Tenant, c.Task.MaterializationKey, c.Task.Workflow.BookmarkID, stamp(c))
 	if err != nil {

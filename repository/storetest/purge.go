@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -21,7 +22,7 @@ var taskChildTables = []string{"user_task_tags", "user_task_candidates", "user_t
 	"user_task_operations", "user_task_resumptions", "user_task_invitations", "user_task_deliveries", "user_task_guest_sessions"}
 
 // childRows counts the rows of every child table that belong to taskID.
-func childRows(t *testing.T, h Harness, s Store, taskID string) map[string]int {
+func childRows(t *testing.T, h Harness, s store.Store, taskID string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, table := range taskChildTables {
@@ -31,7 +32,7 @@ func childRows(t *testing.T, h Harness, s Store, taskID string) map[string]int {
 }
 
 // insertGuestSession stores a guest session for inv expiring at expires.
-func insertGuestSession(t *testing.T, h Harness, s Store, inv models.Invitation, issued, expires time.Time) string {
+func insertGuestSession(t *testing.T, h Harness, s store.Store, inv models.Invitation, issued, expires time.Time) string {
 	t.Helper()
 	id := models.NewID()
 	h.tamper(t, s, InsertGuestSession, id, inv.Tenant, inv.TaskID, inv.ID, strings.Repeat("a", 48)+id[:16], "guest",
@@ -59,7 +60,7 @@ func testPurgeTerminal(t *testing.T, h Harness) {
 			}
 		}
 	}
-	s := openAs[Store](t, h, o)
+	s := h.open(t, o)
 	mustMutate := func(task models.Task, to models.Status) {
 		t.Helper()
 		if _, err := s.Mutate(ctx(t), task.Tenant, task.ID, "", transition(to, "")); err != nil {
@@ -222,7 +223,7 @@ func sameTotals(a, b map[string]int64) bool {
 
 func testPurgePolicies(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[Store](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 	start, err := s.Now(ctx(t))
 	if err != nil {
 		t.Fatal(err)

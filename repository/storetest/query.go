@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // testQueries checks the list query: authorization by scope inside the SQL, tenancy, every
@@ -36,7 +37,7 @@ func queryActor(tenant, id string, manager bool, groups ...models.ParticipantRef
 }
 
 // queryPages follows NextCursor from the first page to the last and returns every item.
-func queryPages(t *testing.T, s listStore, f models.TaskFilter) []models.Task {
+func queryPages(t *testing.T, s store.Store, f models.TaskFilter) []models.Task {
 	t.Helper()
 	var out []models.Task
 	for pages := 0; ; pages++ {
@@ -123,7 +124,7 @@ type queryFixture struct {
 
 func testQueryScopes(t *testing.T, h Harness) {
 	rec := &queryRecorder{}
-	s := openAs[listStore](t, h, Options{OnSQL: rec.record})
+	s := h.open(t, Options{OnSQL: rec.record})
 
 	me, bob := User("t1", "me"), User("t1", "bob")
 	other := User("t1", "other")
@@ -435,7 +436,7 @@ func testQueryFilters(t *testing.T, h Harness) {
 	}
 	clock := &queryAt{}
 	clock.set(now)
-	s := openAs[listStore](t, h, Options{Clock: clock.now})
+	s := h.open(t, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	day := time.Date(2030, 6, 12, 0, 0, 0, 0, time.UTC)
@@ -580,7 +581,7 @@ func querySorted(t *testing.T, items []models.Task, key models.SortKey, desc boo
 
 func testQuerySorts(t *testing.T, h Harness) {
 	clock := &queryAt{}
-	s := openAs[listStore](t, h, Options{Clock: clock.now})
+	s := h.open(t, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	base := time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)
@@ -635,7 +636,7 @@ func testQuerySorts(t *testing.T, h Harness) {
 }
 
 func testQueryCursorStability(t *testing.T, h Harness) {
-	s := openAs[listStore](t, h, Options{})
+	s := h.open(t, Options{})
 	boss := queryActor("t1", "boss", true)
 	letters := "kcmaqgexsiuo"
 	var seeded []string

@@ -10,7 +10,7 @@ import (
 // testQueryAssignee checks the assignee filter: one assignee's tasks (provider, type and id
 // all matching) or unassigned ones, on every scope, never widening what the scope authorizes.
 func testQueryAssignee(t *testing.T, h Harness) {
-	s := openAs[listStore](t, h, Options{})
+	s := h.open(t, Options{})
 	boss := queryActor("t1", "boss", true)
 	me := User("t1", "me")
 	ann := User("t1", "ann")
@@ -75,7 +75,7 @@ func testQueryAssignee(t *testing.T, h Harness) {
 // from: reused with another filter (health, assignee, or any other), it is refused as a
 // malformed request; with the same filters and another page size, it goes on.
 func testQueryCursorFilters(t *testing.T, h Harness) {
-	s := openAs[listStore](t, h, Options{})
+	s := h.open(t, Options{})
 	boss := queryActor("t1", "boss", true)
 	ann := User("t1", "ann")
 	for i := 0; i < 3; i++ {

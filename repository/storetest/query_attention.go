@@ -17,7 +17,7 @@ func testQueryAttention(t *testing.T, h Harness) {
 	t0 := time.Date(2030, 6, 12, 12, 0, 0, 0, time.UTC)
 	clock := &queryAt{}
 	clock.set(t0)
-	s := openAs[listStore](t, h, Options{Clock: clock.now})
+	s := h.open(t, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	advisory := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing, Message: "retrying"}
@@ -133,7 +133,7 @@ func testQueryAttention(t *testing.T, h Harness) {
 // testQueryHealthFilters checks the health code and severity filters: on any manager scope,
 // through the cursor and in totals; refused for anyone but a manager and for unknown values.
 func testQueryHealthFilters(t *testing.T, h Harness) {
-	s := openAs[listStore](t, h, Options{})
+	s := h.open(t, Options{})
 	boss := queryActor("t1", "boss", true)
 	me := User("t1", "me")
 	person := queryActor("t1", "me", false)

@@ -17,7 +17,7 @@ import (
 // order page by page through the cursor with any page size, and the total of all of them.
 func testQueryAvailableSorts(t *testing.T, h Harness) {
 	clock := &queryAt{}
-	s := openAs[listStore](t, h, Options{Clock: clock.now})
+	s := h.open(t, Options{Clock: clock.now})
 	me := queryActor("t1", "me", false, Group("t1", "g1"), Group("t1", "g2"))
 	bob := User("t1", "bob")
 	base := time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)

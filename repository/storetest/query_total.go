@@ -19,7 +19,7 @@ func testQueryTotals(t *testing.T, h Harness) {
 
 func testQueryTotalCap(t *testing.T, h Harness) {
 	const limit = 3
-	s := openAs[listStore](t, h, Options{TotalCap: limit})
+	s := h.open(t, Options{TotalCap: limit})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	for i := 0; i < 5; i++ {
@@ -74,7 +74,7 @@ func testQueryTotalCap(t *testing.T, h Harness) {
 // tasks the rule leaves out between them.
 func testQueryAttentionSorts(t *testing.T, h Harness) {
 	clock := &queryAt{}
-	s := openAs[listStore](t, h, Options{Clock: clock.now})
+	s := h.open(t, Options{Clock: clock.now})
 	boss := queryActor("t1", "boss", true)
 	bob := User("t1", "bob")
 	base := time.Date(2030, 3, 4, 9, 0, 0, 0, time.UTC)

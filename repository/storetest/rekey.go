@@ -6,6 +6,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/store"
 )
 
 func ring(t *testing.T, kids ...string) map[string]string {
@@ -38,7 +39,7 @@ func parseRing(t *testing.T, specs ...string) *keyring.Keyring {
 }
 
 // rekeyAll walks every sealed table in pages of size and adds up what the pages found.
-func rekeyAll(t *testing.T, s rekeyStore, size int, dryRun bool) (rows, resealed int, byKey map[string]int, unreadable []string) {
+func rekeyAll(t *testing.T, s store.Store, size int, dryRun bool) (rows, resealed int, byKey map[string]int, unreadable []string) {
 	t.Helper()
 	byKey = map[string]int{}
 	for _, table := range repository.SealedTables {
@@ -71,7 +72,7 @@ func rekeyAll(t *testing.T, s rekeyStore, size int, dryRun bool) (rows, resealed
 func testRekey(t *testing.T, h Harness) {
 	keys := ring(t, "old", "new", "stranger")
 	old := parseRing(t, keys["old"])
-	s := openAs[rekeyStore](t, h, Options{Keys: old})
+	s := h.open(t, Options{Keys: old})
 	var tasks []models.Task
 	for _, text := range []string{"first secret", "second secret", "third secret"} {
 		tasks = append(tasks, CreateTask(t, s, TaskOpts{Instructions: text, Data: `{"n":"` + text + `"}`, CandidateUsers: []string{"ann"}}))
@@ -80,7 +81,7 @@ func testRekey(t *testing.T, h Harness) {
 	// Sealed values: instructions and data of three tasks, one recipient, one delivery payload.
 	const sealed = 3*2 + 2
 
-	s = as[rekeyStore](t, h, h.reopen(t, s, Options{Keys: parseRing(t, keys["new"], keys["old"])}))
+	s = h.reopen(t, s, Options{Keys: parseRing(t, keys["new"], keys["old"])})
 	t.Run("DryRunCountsAndChangesNothing", func(t *testing.T) {
 		_, resealed, byKey, unreadable := rekeyAll(t, s, 2, true)
 		if resealed != sealed || byKey["old"] != sealed || byKey["new"] != 0 || len(unreadable) != 0 {
@@ -101,7 +102,7 @@ func testRekey(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("TheOldKeyCanBeRetired", func(t *testing.T) {
-		s = as[rekeyStore](t, h, h.reopen(t, s, Options{Keys: parseRing(t, keys["new"])}))
+		s = h.reopen(t, s, Options{Keys: parseRing(t, keys["new"])})
 		for i, want := range []string{"first secret", "second secret", "third secret"} {
 			got := mustGet(t, s, tasks[i].Tenant, tasks[i].ID)
 			if got.Protected.Instructions != want {
@@ -114,7 +115,7 @@ func testRekey(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("UnknownKeyReportedNotRewritten", func(t *testing.T) {
-		s = as[rekeyStore](t, h, h.reopen(t, s, Options{Keys: parseRing(t, keys["stranger"])}))
+		s = h.reopen(t, s, Options{Keys: parseRing(t, keys["stranger"])})
 		_, resealed, byKey, unreadable := rekeyAll(t, s, 500, false)
 		if resealed != 0 || len(unreadable) != sealed || byKey["new"] != sealed {
 			t.Fatalf("resealed %d, by key %v, unreadable %d", resealed, byKey, len(unreadable))

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // saveView stores a view of a with the given name and query.
-func saveView(t *testing.T, s savedViewStore, a models.Actor, name string, shared bool) models.SavedView {
+func saveView(t *testing.T, s store.Store, a models.Actor, name string, shared bool) models.SavedView {
 	t.Helper()
 	v, err := s.CreateSavedView(ctx(t), models.SavedView{Tenant: a.Tenant, Owner: a.Subject, Name: name, Query: "tab=all&sort=due", Shared: shared})
 	if err != nil {
@@ -46,7 +47,7 @@ func testSavedViews(t *testing.T, h Harness) {
 	other := queryActor("t2", "boss", true) // a manager of the same name in another tenant
 
 	t.Run("RoundTrip", func(t *testing.T) {
-		s := openAs[savedViewStore](t, h, Options{})
+		s := h.open(t, Options{})
 		got := saveView(t, s, boss, "Überfällig · Finance ✓", true)
 		if got.ID == "" || got.CreatedAt.IsZero() || !got.UpdatedAt.Equal(got.CreatedAt) {
 			t.Fatalf("saved %+v: want an id and equal times", got)
@@ -62,7 +63,7 @@ func testSavedViews(t *testing.T, h Harness) {
 	})
 
 	t.Run("NameUniquePerOwnerCaseInsensitively", func(t *testing.T) {
-		s := openAs[savedViewStore](t, h, Options{})
+		s := h.open(t, Options{})
 		saveView(t, s, ann, "Urgent", false)
 		_, err := s.CreateSavedView(ctx(t), models.SavedView{Tenant: "t1", Owner: ann.Subject, Name: "URGENT", Query: "tab=history"})
 		wantField(t, err, "name")
@@ -78,7 +79,7 @@ func testSavedViews(t *testing.T, h Harness) {
 	})
 
 	t.Run("RefusesInvalidNames", func(t *testing.T) {
-		s := openAs[savedViewStore](t, h, Options{})
+		s := h.open(t, Options{})
 		for _, name := range []string{"", "a\x00b", "tab\tname", "\u202eevil", strings.Repeat("x", 81)} {
 			_, err := s.CreateSavedView(ctx(t), models.SavedView{Tenant: "t1", Owner: ann.Subject, Name: name, Query: "tab=all"})
 			wantField(t, err, "name")
@@ -89,7 +90,7 @@ func testSavedViews(t *testing.T, h Harness) {
 	})
 
 	t.Run("AtMost50PerOwner", func(t *testing.T) {
-		s := openAs[savedViewStore](t, h, Options{})
+		s := h.open(t, Options{})
 		for i := range models.MaxSavedViews {
 			saveView(t, s, ann, fmt.Sprintf("View %02d", i), false)
 		}
@@ -99,7 +100,7 @@ func testSavedViews(t *testing.T, h Harness) {
 	})
 
 	t.Run("Visibility", func(t *testing.T) {
-		s := openAs[savedViewStore](t, h, Options{})
+		s := h.open(t, Options{})
 		annPrivate := saveView(t, s, ann, "Ann private", false)
 		bossPrivate := saveView(t, s, boss, "Boss private", false)
 		bossShared := saveView(t, s, boss, "Boss shared", true)
@@ -151,7 +152,7 @@ func testSavedViews(t *testing.T, h Harness) {
 	})
 
 	t.Run("RenameAndDelete", func(t *testing.T) {
-		s := openAs[savedViewStore](t, h, Options{})
+		s := h.open(t, Options{})
 		annPrivate := saveView(t, s, ann, "Ann private", false)
 		bossShared := saveView(t, s, boss, "Boss shared", true)
 		otherShared := saveView(t, s, other, "Other shared", true)
@@ -207,7 +208,7 @@ func testSavedViews(t *testing.T, h Harness) {
 // testWorkflowChoices checks the inbox's workflow choices: distinct definitions of the tasks
 // the scope shows, by id, with a name, never another tenant's.
 func testWorkflowChoices(t *testing.T, h Harness) {
-	s := openAs[listStore](t, h, Options{})
+	s := h.open(t, Options{})
 	me := queryActor("t1", "me", false)
 	boss := queryActor("t1", "boss", true)
 	CreateTask(t, s, TaskOpts{WorkflowDef: "invoice", WorkflowName: "Invoice approval", Assignee: &me.Subject})
@@ -258,7 +259,7 @@ func testWorkflowChoices(t *testing.T, h Harness) {
 
 // testWorkflowChoicePlans checks that the workflow choices of every scope are read through an
 // index, on the seeded tables of testQueryPlans.
-func testWorkflowChoicePlans(t *testing.T, h Harness, s listStore, rec *queryRecorder, me, boss models.Actor) {
+func testWorkflowChoicePlans(t *testing.T, h Harness, s store.Store, rec *queryRecorder, me, boss models.Actor) {
 	for _, c := range []struct {
 		scope models.Scope
 		a     models.Actor

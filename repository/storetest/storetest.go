@@ -13,14 +13,13 @@ package storetest
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"usertasks/keyring"
+	"usertasks/store"
 )
 
 // Options tune the store a case opens.
@@ -41,31 +40,27 @@ type Harness struct {
 	// Name of the provider, for messages.
 	Name string
 	// Open returns a store on a fresh, migrated database; the harness closes and drops it
-	// when the test ends. The store may have only the core, Tasks, and some of Store's groups:
-	// the cases that need a group it lacks are reported not applicable, with Lacks as the
-	// reason.
-	Open func(t *testing.T, opts Options) Tasks
+	// when the test ends.
+	Open func(t *testing.T, opts Options) store.Store
 	// Reopen closes s and returns a new store on the same database (close and reopen
 	// durability).
-	Reopen func(t *testing.T, s Tasks, opts Options) Tasks
+	Reopen func(t *testing.T, s store.Store, opts Options) store.Store
 	// Tamper applies an out-of-band change (Tampering) to the stored records; an error means
 	// the provider cannot store that state, and the case is reported not applicable.
-	Tamper func(t *testing.T, s Tasks, what Tampering, args ...any) error
+	Tamper func(t *testing.T, s store.Store, what Tampering, args ...any) error
 	// CountRecords counts the records of a logical storage unit (a table of the logical
 	// schema) whose fields equal where's values; a nil value matches an unset field, an empty
 	// where counts every record.
-	CountRecords func(t *testing.T, s Tasks, unit string, where map[string]any) int
+	CountRecords func(t *testing.T, s store.Store, unit string, where map[string]any) int
 	// CountContaining counts the records of unit whose field, as stored, contains text (the
 	// cases look for raw secrets that must never be stored).
-	CountContaining func(t *testing.T, s Tasks, unit, field, text string) int
+	CountContaining func(t *testing.T, s store.Store, unit, field, text string) int
 	// CounterStripes returns the tenant's open-task counter stripes as stored.
-	CounterStripes func(t *testing.T, s Tasks, tenant string) []int
+	CounterStripes func(t *testing.T, s store.Store, tenant string) []int
 	// Unsupported, when set, names the options of opts the provider's store cannot honour
 	// ("" when it honours them all): the cases that set them are reported not applicable
 	// rather than run without them.
 	Unsupported func(opts Options) string
-	// Lacks is why the provider's store may lack some of Store's groups.
-	Lacks string
 	// Differs lists the known differences of the provider: the case (its name below the
 	// suite's test, e.g. "RoundTrip/OK") → why it cannot hold there. Only the cases that
 	// check h.differs consult it; each one listed is reported not applicable with its reason.
@@ -73,14 +68,13 @@ type Harness struct {
 	// SQL is set by SQL providers only: the statement and query-plan cases need it.
 	SQL *SQLHooks
 
-	na    *atomic.Int64 // the not-applicable cases of one Run
-	lacks *sync.Map     // the groups (as openAs's type) a store of this Run turned out to lack
+	na *atomic.Int64 // the not-applicable cases of one Run
 }
 
 // Run runs every contract case against h and ends with the count of cases that were not
 // applicable on the provider (each one is reported where it is skipped).
 func Run(t *testing.T, h Harness) {
-	h.na, h.lacks = &atomic.Int64{}, &sync.Map{}
+	h.na = &atomic.Int64{}
 	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, h) })
 	t.Run("Projection", func(t *testing.T) { testProjection(t, h) })
 	t.Run("Mutation", func(t *testing.T) { testMutation(t, h) })
@@ -115,7 +109,7 @@ func Run(t *testing.T, h Harness) {
 
 // open opens a store through h.Open, or reports the case not applicable when the provider
 // cannot honour opts.
-func (h Harness) open(t *testing.T, opts Options) Tasks {
+func (h Harness) open(t *testing.T, opts Options) store.Store {
 	t.Helper()
 	h.honours(t, opts)
 	return h.Open(t, opts)
@@ -123,7 +117,7 @@ func (h Harness) open(t *testing.T, opts Options) Tasks {
 
 // reopen reopens s through h.Reopen, or reports the case not applicable when the provider
 // cannot honour opts.
-func (h Harness) reopen(t *testing.T, s Tasks, opts Options) Tasks {
+func (h Harness) reopen(t *testing.T, s store.Store, opts Options) store.Store {
 	t.Helper()
 	h.honours(t, opts)
 	return h.Reopen(t, s, opts)
@@ -146,47 +140,6 @@ func (h Harness) differs(t *testing.T) {
 	if why, ok := h.Differs[name]; ok {
 		h.notApplicable(t, "known difference: "+why)
 	}
-}
-
-// openAs opens a store that must have the core and the groups of S (an interface embedding
-// Tasks and some of Store's groups, or Store itself), or reports the case not applicable.
-func openAs[S Tasks](t *testing.T, h Harness, opts Options) S {
-	t.Helper()
-	var zero S
-	want := fmt.Sprintf("%T", &zero)
-	if h.lacks != nil {
-		if _, ok := h.lacks.Load(want); ok {
-			// A store of this Run lacked these groups already: report it without opening
-			// another database.
-			h.honours(t, opts)
-			h.lacking(t, "the store")
-		}
-	}
-	return as[S](t, h, h.open(t, opts))
-}
-
-// as returns s as S, or reports the case not applicable when s lacks one of S's groups.
-func as[S Tasks](t *testing.T, h Harness, s Tasks) S {
-	t.Helper()
-	fs, ok := s.(S)
-	if !ok {
-		if h.lacks != nil {
-			var zero S
-			h.lacks.Store(fmt.Sprintf("%T", &zero), true)
-		}
-		h.lacking(t, fmt.Sprintf("%T", s))
-	}
-	return fs
-}
-
-// lacking reports the running case not applicable because the store lacks a group it needs.
-func (h Harness) lacking(t *testing.T, store string) {
-	t.Helper()
-	why := h.Lacks
-	if why == "" {
-		why = store + " lacks a group of Store the case needs"
-	}
-	h.notApplicable(t, why)
 }
 
 func ctx(t *testing.T) context.Context {

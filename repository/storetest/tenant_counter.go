@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // testTenantCounter checks the striped open-task counter (migration 00008): the sum of a
@@ -15,10 +16,10 @@ import (
 // leaves it) is spread without letting the limit slip.
 func testTenantCounter(t *testing.T, h Harness) {
 	const limit = 6
-	openCount := func(t *testing.T, s counterStore) int {
+	openCount := func(t *testing.T, s store.Store) int {
 		return h.openCounted(t, s, "cap")
 	}
-	auditClean := func(t *testing.T, s counterStore) {
+	auditClean := func(t *testing.T, s store.Store) {
 		t.Helper()
 		findings, err := s.AuditTenantCounters(ctx(t), "")
 		if err != nil {
@@ -29,7 +30,7 @@ func testTenantCounter(t *testing.T, h Harness) {
 		}
 	}
 	// createMany tries n creations at once and returns how many were created and refused.
-	createMany := func(t *testing.T, s counterStore, n int) (created, refused int) {
+	createMany := func(t *testing.T, s store.Store, n int) (created, refused int) {
 		var wg sync.WaitGroup
 		errs := make([]error, n)
 		for i := 0; i < n; i++ {
@@ -56,7 +57,7 @@ func testTenantCounter(t *testing.T, h Harness) {
 	}
 
 	t.Run("ExactWhileCreationsAndFinalizationsRace", func(t *testing.T) {
-		s := openAs[counterStore](t, h, Options{OpenTasksPerTenant: limit})
+		s := h.open(t, Options{OpenTasksPerTenant: limit})
 		var open []models.Task
 		for i := 0; i < limit; i++ {
 			open = append(open, CreateTask(t, s, TaskOpts{Tenant: "cap"}))
@@ -81,13 +82,13 @@ func testTenantCounter(t *testing.T, h Harness) {
 
 	t.Run("CountOnOneStripeIsSpread", func(t *testing.T) {
 		// Migration 00008 moves a tenant's whole count to stripe 0.
-		s := openAs[counterStore](t, h, Options{OpenTasksPerTenant: limit})
+		s := h.open(t, Options{OpenTasksPerTenant: limit})
 		var open []models.Task
 		for i := 0; i < 4; i++ {
 			open = append(open, CreateTask(t, s, TaskOpts{Tenant: "cap"}))
 		}
 		h.tamper(t, s, CounterOnStripeZero, "cap")
-		s = as[counterStore](t, h, h.reopen(t, s, Options{OpenTasksPerTenant: limit}))
+		s = h.reopen(t, s, Options{OpenTasksPerTenant: limit})
 		created, refused := createMany(t, s, 5)
 		if created != limit-4 || refused != 5-(limit-4) {
 			t.Fatalf("created %d refused %d, want %d and %d", created, refused, limit-4, 5-(limit-4))
@@ -111,11 +112,11 @@ func testTenantCounter(t *testing.T, h Harness) {
 	})
 
 	t.Run("LimitLoweredBelowTheCount", func(t *testing.T) {
-		s := openAs[counterStore](t, h, Options{OpenTasksPerTenant: 100})
+		s := h.open(t, Options{OpenTasksPerTenant: 100})
 		for i := 0; i < limit+2; i++ {
 			CreateTask(t, s, TaskOpts{Tenant: "cap"})
 		}
-		s = as[counterStore](t, h, h.reopen(t, s, Options{OpenTasksPerTenant: limit}))
+		s = h.reopen(t, s, Options{OpenTasksPerTenant: limit})
 		if created, _ := createMany(t, s, 3); created != 0 {
 			t.Fatalf("created %d tasks over a limit the tenant already passed", created)
 		}

@@ -13,7 +13,7 @@ import (
 
 func testWebNotes(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[webStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 	mine := CreateWebSession(t, s, nil).IDHash
 	theirs := CreateWebSession(t, s, &WebSessionOpts{Subject: "ben"}).IDHash
 
@@ -54,7 +54,7 @@ func testWebNotes(t *testing.T, h Harness) {
 		wantCode(t, func() error { _, err := s.SaveWebNote(ctx(t), mine, []byte("\xff"), time.Hour); return err }(), models.CodeValidationFailed)
 	})
 	t.Run("ExpiryAndPurge", func(t *testing.T) {
-		s := openAs[webStore](t, h, Options{Clock: clock.Now}) // an empty table
+		s := h.open(t, Options{Clock: clock.Now}) // an empty table
 		session := CreateWebSession(t, s, nil).IDHash
 		short, err := s.SaveWebNote(ctx(t), session, []byte(`"short"`), time.Minute)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -23,7 +24,7 @@ type WebSessionOpts struct {
 }
 
 // CreateWebSession stores a session with a fresh random id hash and returns it.
-func CreateWebSession(t *testing.T, s webStore, o *WebSessionOpts) models.WebSession {
+func CreateWebSession(t *testing.T, s store.Store, o *WebSessionOpts) models.WebSession {
 	t.Helper()
 	if o == nil {
 		o = &WebSessionOpts{}
@@ -62,7 +63,7 @@ func firstOr(s, def string) string {
 	return s
 }
 
-func mustWebSession(t *testing.T, s webStore, idHash string) models.WebSession {
+func mustWebSession(t *testing.T, s store.Store, idHash string) models.WebSession {
 	t.Helper()
 	ws, err := s.WebSession(ctx(t), idHash)
 	if err != nil {
@@ -71,7 +72,7 @@ func mustWebSession(t *testing.T, s webStore, idHash string) models.WebSession {
 	return ws
 }
 
-func wantNoWebSession(t *testing.T, s webStore, idHash string) {
+func wantNoWebSession(t *testing.T, s store.Store, idHash string) {
 	t.Helper()
 	if ws, err := s.WebSession(ctx(t), idHash); !errorsIsNotFound(err) {
 		t.Fatalf("web session: %+v, %v; want not found", ws, err)
@@ -82,7 +83,7 @@ func errorsIsNotFound(err error) bool { return models.ErrorCode(err) == models.C
 
 func testWebSessions(t *testing.T, h Harness) {
 	clock := &testfactory.Clock{}
-	s := openAs[webStore](t, h, Options{Clock: clock.Now})
+	s := h.open(t, Options{Clock: clock.Now})
 
 	t.Run("RoundTrip", func(t *testing.T) {
 		ws := CreateWebSession(t, s, &WebSessionOpts{RefreshToken: "rt-secret-123", IDToken: "idt-secret-456"})
@@ -283,7 +284,7 @@ func testWebSessions(t *testing.T, h Harness) {
 		}
 	})
 	t.Run("Purge", func(t *testing.T) {
-		s := openAs[webStore](t, h, Options{Clock: clock.Now}) // an empty table
+		s := h.open(t, Options{Clock: clock.Now}) // an empty table
 		absolute := CreateWebSession(t, s, &WebSessionOpts{Lifetime: 3 * time.Minute, IdleTimeout: time.Hour})
 		idle := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: 2 * time.Minute})
 		live := CreateWebSession(t, s, &WebSessionOpts{IdleTimeout: time.Hour})

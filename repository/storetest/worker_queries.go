@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // The background workers' store methods beyond the outbox claims (Sweeps): the due sweep,
@@ -34,7 +35,7 @@ func wqAppendIDs(ids []string, ts []models.Task) []string {
 const wqForm = `{"type":"object","properties":{"decision":{"type":"string"}}}`
 
 // wqProject creates an assigned task with a form through the real projection path.
-func wqProject(t *testing.T, s Tasks, tenant string, edit func(p *models.Projection)) models.Task {
+func wqProject(t *testing.T, s store.Store, tenant string, edit func(p *models.Projection)) models.Task {
 	t.Helper()
 	p := models.Projection{
 		Tenant:   tenant,
@@ -61,7 +62,7 @@ func wqAnn(tenant string) models.Actor {
 }
 
 // wqComplete moves an assigned task to Completing with data.
-func wqComplete(t *testing.T, s Tasks, task models.Task, data string) models.Change {
+func wqComplete(t *testing.T, s store.Store, task models.Task, data string) models.Change {
 	t.Helper()
 	opID := "op-" + models.NewID()
 	ch, err := s.Mutate(wqCtx(t), task.Tenant, task.ID, opID, func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
@@ -74,7 +75,7 @@ func wqComplete(t *testing.T, s Tasks, task models.Task, data string) models.Cha
 	return ch
 }
 
-func wqFinalize(t *testing.T, s Tasks, task models.Task) {
+func wqFinalize(t *testing.T, s store.Store, task models.Task) {
 	t.Helper()
 	_, err := s.Mutate(wqCtx(t), task.Tenant, task.ID, "", func(now time.Time, cur models.Task, _ *models.Operation) (models.Change, error) {
 		return models.Finalize(cur, now)
@@ -84,7 +85,7 @@ func wqFinalize(t *testing.T, s Tasks, task models.Task) {
 	}
 }
 
-func wqGet(t *testing.T, s Tasks, tenant, id string) models.Task {
+func wqGet(t *testing.T, s store.Store, tenant, id string) models.Task {
 	t.Helper()
 	task, err := s.Get(wqCtx(t), tenant, id)
 	if err != nil {
@@ -96,7 +97,7 @@ func wqGet(t *testing.T, s Tasks, tenant, id string) models.Task {
 func testWorkerQueries(t *testing.T, h Harness) {
 	t.Run("DueTasks", func(t *testing.T) {
 		clock := &wqClock{}
-		s := openAs[sweepStore](t, h, clock.opts())
+		s := h.open(t, clock.opts())
 		now, err := s.Now(wqCtx(t))
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +119,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 		}
 
 		t.Run("PagesOfOneCrossStatusesAndEqualDueDates", func(t *testing.T) {
-			s := openAs[sweepStore](t, h, clock.opts())
+			s := h.open(t, clock.opts())
 			var want []string
 			for _, st := range []models.Status{models.StatusAssigned, models.StatusUnassigned, models.StatusAvailable} {
 				for range 3 {
@@ -152,7 +153,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 
 	t.Run("ReconcileTasks", func(t *testing.T) {
 		clock := &wqClock{}
-		s := openAs[sweepStore](t, h, clock.opts())
+		s := h.open(t, clock.opts())
 		open := CreateTask(t, s, TaskOpts{})
 		transitional := CreateTask(t, s, TaskOpts{Status: models.StatusTimingOut})
 		CreateTask(t, s, TaskOpts{Status: models.StatusCancelled})
@@ -189,7 +190,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 
 	t.Run("Tenants", func(t *testing.T) {
-		s := openAs[sweepStore](t, h, Options{})
+		s := h.open(t, Options{})
 		CreateTask(t, s, TaskOpts{Tenant: "t2"})
 		CreateTask(t, s, TaskOpts{Tenant: "t1"})
 		CreateTask(t, s, TaskOpts{Tenant: "t2"})
@@ -200,7 +201,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 
 	t.Run("KnownBookmarks", func(t *testing.T) {
-		s := openAs[sweepStore](t, h, Options{})
+		s := h.open(t, Options{})
 		a := CreateTask(t, s, TaskOpts{})
 		b := CreateTask(t, s, TaskOpts{Status: models.StatusCompleted})
 		c := CreateTask(t, s, TaskOpts{Tenant: "t2"})
@@ -214,7 +215,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 
 	t.Run("SetHealth", func(t *testing.T) {
-		s := openAs[sweepStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ctx := wqCtx(t)
 		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
 		failing := models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing, Message: "The workflow runtime does not accept the resumption."}
@@ -281,7 +282,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 
 	t.Run("AcceptedOperation", func(t *testing.T) {
-		s := openAs[sweepStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		if _, err := s.AcceptedOperation(ctx, "t1", task.ID); !errors.Is(err, models.ErrNotFound) {
@@ -306,7 +307,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 
 	t.Run("RequeueResumption", func(t *testing.T) {
-		s := openAs[sweepStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		ch := wqComplete(t, s, task, "")
@@ -363,7 +364,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 
 	t.Run("ReleaseAndSettleResumption", func(t *testing.T) {
-		s := openAs[sweepStore](t, h, Options{})
+		s := h.open(t, Options{})
 		ctx := wqCtx(t)
 		task := wqProject(t, s, "t1", nil)
 		wqComplete(t, s, task, "")
@@ -397,7 +398,7 @@ func testWorkerQueries(t *testing.T, h Harness) {
 	})
 }
 
-func wqDuePages(t *testing.T, s sweepStore, size int) []string {
+func wqDuePages(t *testing.T, s store.Store, size int) []string {
 	t.Helper()
 	var ids []string
 	var after *models.Task

@@ -13,6 +13,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/stress/seed"
 	"usertasks/testfactory"
 )
@@ -158,7 +159,7 @@ func auditClean(t *testing.T, s *repository.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := repository.AuditFilter{}
+	f := store.AuditFilter{}
 	for {
 		page, err := s.Audit(ctx, f, 500)
 		if err != nil {

@@ -16,42 +16,40 @@ import (
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/repository/storetest"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
-
-// The SQL store is a contract-suite store.
-var _ storetest.Store = (*repository.Store)(nil)
 
 // Harness opens each case's store on a fresh database of dialect d (testfactory.Database).
 func Harness(d migrations.Dialect) storetest.Harness {
 	return storetest.Harness{
 		Name: testfactory.Name(d),
-		Open: func(t *testing.T, o storetest.Options) storetest.Tasks {
+		Open: func(t *testing.T, o storetest.Options) store.Store {
 			u := testfactory.Database(t, d)
 			s := testfactory.Open(t, u, storeOpts(o))
 			remember(s, u)
 			return s
 		},
 		Reopen: reopen,
-		Tamper: func(t *testing.T, s storetest.Tasks, what storetest.Tampering, args ...any) error {
+		Tamper: func(t *testing.T, s store.Store, what storetest.Tampering, args ...any) error {
 			tamper(t, sqlStore(t, s), d, what, args...)
 			return nil
 		},
-		CountRecords: func(t *testing.T, s storetest.Tasks, unit string, where map[string]any) int {
+		CountRecords: func(t *testing.T, s store.Store, unit string, where map[string]any) int {
 			return countRecords(t, sqlStore(t, s), d, unit, where)
 		},
-		CountContaining: func(t *testing.T, s storetest.Tasks, unit, field, text string) int {
+		CountContaining: func(t *testing.T, s store.Store, unit, field, text string) int {
 			return queryInt(t, sqlStore(t, s), rebind(d, "SELECT COUNT(*) FROM "+unit+" WHERE "+field+" LIKE ?"), "%"+text+"%")
 		},
-		CounterStripes: func(t *testing.T, s storetest.Tasks, tenant string) []int {
+		CounterStripes: func(t *testing.T, s store.Store, tenant string) []int {
 			return counterStripes(t, sqlStore(t, s), d, tenant)
 		},
 		SQL: &storetest.SQLHooks{
 			Dialect: d,
-			Explain: func(t *testing.T, s storetest.Tasks, q string, args ...any) string {
+			Explain: func(t *testing.T, s store.Store, q string, args ...any) string {
 				return explain(t, sqlStore(t, s), explainPrefix[d]+q, args...)
 			},
-			Analyze: func(t *testing.T, s storetest.Tasks) {
+			Analyze: func(t *testing.T, s store.Store) {
 				execSQL(t, sqlStore(t, s), analyze[d])
 			},
 		},
@@ -77,7 +75,7 @@ func Open(t *testing.T, h storetest.Harness, o storetest.Options) *repository.St
 	return sqlStore(t, h.Open(t, o))
 }
 
-func sqlStore(t *testing.T, s storetest.Tasks) *repository.Store {
+func sqlStore(t *testing.T, s store.Store) *repository.Store {
 	t.Helper()
 	rs, ok := s.(*repository.Store)
 	if !ok {
@@ -102,7 +100,7 @@ func remember(s *repository.Store, u string) {
 	urlsMu.Unlock()
 }
 
-func reopen(t *testing.T, st storetest.Tasks, o storetest.Options) storetest.Tasks {
+func reopen(t *testing.T, st store.Store, o storetest.Options) store.Store {
 	s := sqlStore(t, st)
 	urlsMu.Lock()
 	u := urls[s]
