@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/stress"
@@ -17,7 +16,7 @@ import (
 // TestStoreModes runs every mode small against the store on each dialect and asserts the
 // invariants only: the timings are the harness's to report, never a test's to judge.
 func TestStoreModes(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
 		ctx := context.Background()
 		var progress bytes.Buffer
 		reports, err := stress.Run(ctx, "all", stress.Options{
@@ -56,7 +55,7 @@ func (b boastingTarget) Claim(ctx context.Context, a models.Actor, id string, re
 }
 
 func TestChecksCatchAMiscount(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	reports, err := stress.Run(context.Background(), "claim", stress.Options{
 		Tasks: 5, Writers: 3, Target: boastingTarget{stress.NewStoreTarget(s)}, Inspector: stress.StoreInspector{Store: s},
 	})
@@ -82,7 +81,7 @@ func TestChecksCatchAMiscount(t *testing.T) {
 }
 
 func TestRoundsUseFreshTenants(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	reports, err := stress.Run(context.Background(), "burst", stress.Options{
 		Tasks: 4, Writers: 2, Rounds: 3, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
 	})
@@ -103,7 +102,7 @@ func TestRoundsUseFreshTenants(t *testing.T) {
 }
 
 func TestRunRefusesAnUnknownMode(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	_, err := stress.Run(context.Background(), "cas\x00", stress.Options{Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}})
 	if !errors.Is(err, stress.ErrUnknownMode) {
 		t.Fatalf("err %v, want ErrUnknownMode", err)

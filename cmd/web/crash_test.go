@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
@@ -36,10 +35,10 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	kills, seed := crashSettings(t)
 	t.Run("SQLite", func(t *testing.T) {
-		runCrash(t, testfactory.Database(t, migrations.SQLite), kills, seed)
+		runCrash(t, testfactory.Database(t, testfactory.SQLite), kills, seed)
 	})
 	t.Run("PostgreSQL", func(t *testing.T) {
-		runCrash(t, testfactory.Database(t, migrations.Postgres), kills, seed)
+		runCrash(t, testfactory.Database(t, testfactory.Postgres), kills, seed)
 	})
 	t.Run("DocumentStore", func(t *testing.T) {
 		runCrash(t, documentStoreURL(t), kills, seed)

@@ -67,7 +67,7 @@ func TestSoak(t *testing.T) {
 		t.Fatalf("USERTASKS_SOAK_DB=%q: want sqlite, postgres or mariadb", os.Getenv("USERTASKS_SOAK_DB"))
 	}
 	vars := productionVars("")
-	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, dialect)
+	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, testfactory.Provider(dialect))
 	metricsAddr, err := freeLoopbackAddr()
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestSoak(t *testing.T) {
 	goFlat := goLast <= goFirst*(1+soakMargin)+soakGoroutineSlack
 	rssFlat := rssLast <= rssFirst*(1+soakMargin)+soakRSSSlack
 	t.Logf("soak on %s for %s: %d turns, %d tasks, %d operations (%.0f/s), %d expected conflicts, %d failed checks or errors, %d server 5xx, audit clean %v",
-		testfactory.Name(dialect), elapsed.Round(time.Second), turns, tasks, ops, float64(ops)/elapsed.Seconds(), conflicts, failures, serverErrors, auditClean)
+		testfactory.Provider(dialect).Name(), elapsed.Round(time.Second), turns, tasks, ops, float64(ops)/elapsed.Seconds(), conflicts, failures, serverErrors, auditClean)
 	t.Logf("%-12s %14s %14s %8s", "resource", "first third max", "last third max", "flat")
 	t.Logf("%-12s %14.0f %14.0f %8v", "goroutines", goFirst, goLast, goFlat)
 	t.Logf("%-12s %14.1f %14.1f %8v", "RSS MiB", rssFirst/(1<<20), rssLast/(1<<20), rssFlat)
