@@ -85,7 +85,7 @@ func TestFullBaselineRace(t *testing.T) {
 	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
 		const tasks, writers = 20, 4
 		reps, err := Run(context.Background(), "claim", Options{Tasks: tasks, Writers: writers, Target: NewStoreTarget(s),
-			Inspector: StoreInspector{Store: s}, Store: s})
+			Inspector: StoreInspector{Store: s}, Store: s, SQL: s})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,7 +65,7 @@ func newReport(mode string, o Options) Report {
 	r := Report{Mode: mode, Target: o.Target.Name(), Tasks: o.Tasks, Writers: o.Writers, Rounds: o.Rounds,
 		Figures: []Figure{}, Checks: []Check{}, meters: map[string]*meter{}, baseline: map[string]string{}, full: map[string]string{}}
 	if o.Store != nil {
-		r.Dialect = string(o.Store.Dialect())
+		r.Dialect = o.Database
 	}
 	return r
 }

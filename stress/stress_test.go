@@ -20,7 +20,7 @@ func TestStoreModes(t *testing.T) {
 		ctx := context.Background()
 		var progress bytes.Buffer
 		reports, err := stress.Run(ctx, "all", stress.Options{
-			Tasks: 50, Writers: 4, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
+			Tasks: 50, Writers: 4, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s, SQL: s,
 			Progress: &progress,
 		})
 		if err != nil {
@@ -83,7 +83,7 @@ func TestChecksCatchAMiscount(t *testing.T) {
 func TestRoundsUseFreshTenants(t *testing.T) {
 	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	reports, err := stress.Run(context.Background(), "burst", stress.Options{
-		Tasks: 4, Writers: 2, Rounds: 3, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
+		Tasks: 4, Writers: 2, Rounds: 3, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s, SQL: s,
 	})
 	if err != nil {
 		t.Fatal(err)

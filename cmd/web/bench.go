@@ -316,7 +316,7 @@ func benchWritePhase(ctx context.Context, o benchOptions, dialect, serverURL str
 		profile := filepath.Join(o.dir, "cpu-"+dialect+"-"+mode+".pprof")
 		profiled := make(chan error, 1)
 		go func() { profiled <- srv.cpuProfile(ctx, o.ProfileSeconds, profile) }()
-		reports, err := stress.Run(ctx, mode, stress.Options{Tasks: o.Tasks, Writers: o.Writers, Rounds: 1, Target: target, Store: store})
+		reports, err := stress.Run(ctx, mode, stress.Options{Tasks: o.Tasks, Writers: o.Writers, Rounds: 1, Target: target, Store: store, SQL: store})
 		if err != nil {
 			return err
 		}
@@ -367,7 +367,7 @@ func benchStorePhase(ctx context.Context, o benchOptions, dialect, serverURL str
 	for _, mode := range benchWriteModes {
 		fmt.Fprintf(progress, "bench: %s: %s, %d tasks × %d clients against the store in process\n", dialect, mode, o.Tasks, o.Writers)
 		reports, err := stress.Run(ctx, mode, stress.Options{Tasks: o.Tasks, Writers: o.Writers, Rounds: 1,
-			Target: stress.NewStoreTarget(store), Inspector: stress.StoreInspector{Store: store}, Store: store, NoBaseline: true})
+			Target: stress.NewStoreTarget(store), Inspector: stress.StoreInspector{Store: store}, Store: store, SQL: store, NoBaseline: true})
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"usertasks/repository"
 	"usertasks/stress"
 )
 
@@ -98,12 +97,15 @@ scratch or staging database.`, stressEnvironment())
 			}
 		}
 		if *serverURL == "" || env["USERTASKS_DATABASE_URL"] != "" || env["USERTASKS_DATABASE_URL_FILE"] != "" {
-			store, err := openStressStore(ctx, cfg)
+			if err := cfg.requireKeys(); err != nil {
+				return err
+			}
+			opened, err := openToolStore(ctx, cfg)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
-			opts.Store = store
+			defer opened.Close()
+			opts.Store, opts.SQL, opts.Database = opened.Store, opened.sql, opened.name
 		}
 		if opts.Target == nil {
 			opts.Target, opts.Inspector = stress.NewStoreTarget(opts.Store), stress.StoreInspector{Store: opts.Store}
@@ -142,22 +144,6 @@ func stressHTTPTarget(env environment, serverURL string) (stress.Target, error) 
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return target, nil
-}
-
-// openStressStore opens the configured store at the current schema.
-func openStressStore(ctx context.Context, cfg config) (*repository.Store, error) {
-	if err := cfg.requireKeys(); err != nil {
-		return nil, err
-	}
-	store, err := repository.Open(ctx, repository.Config{URL: cfg.DatabaseURL, Keys: cfg.Keys})
-	if err != nil {
-		return nil, err
-	}
-	if err := store.CheckSchema(ctx); err != nil {
-		store.Close()
-		return nil, err
-	}
-	return store, nil
 }
 
 // printStress prints the reports and fails with errFindings when an invariant did not hold.

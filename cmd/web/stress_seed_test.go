@@ -118,6 +118,12 @@ func TestStressSeedCommandInvocations(t *testing.T) {
 			t.Fatalf("err = %v, want the pending migrations named", err)
 		}
 	})
+	t.Run("DocumentStore", func(t *testing.T) {
+		_, _, err := stressSeed(t, "mongodb://127.0.0.1:1/usertasks", "--open", "1", "--terminal", "0")
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "SQL database only") {
+			t.Fatalf("err = %v, want a usage error naming SQL", err)
+		}
+	})
 	t.Run("HostileTenantName", func(t *testing.T) {
 		// Quotes, slashes and non-ASCII are data, bound as parameters, never SQL.
 		name := `o'brien/"x"?#ä`
