@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -177,6 +178,30 @@ func (r Report) Print(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "  invariants: %d of %d checks failed\n", failed, len(r.Checks))
 	}
+}
+
+// Write writes reports as text (Report.Print each) or as JSON, {"reports": […], "ok": bool},
+// and returns how many checks failed over all of them.
+func Write(w io.Writer, reports []Report, asJSON bool) (failed int, err error) {
+	for _, r := range reports {
+		for _, c := range r.Checks {
+			if !c.OK {
+				failed++
+			}
+		}
+	}
+	if !asJSON {
+		for _, r := range reports {
+			r.Print(w)
+		}
+		return failed, nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return failed, enc.Encode(struct {
+		Reports []Report `json:"reports"`
+		OK      bool     `json:"ok"`
+	}{reports, failed == 0})
 }
 
 // ratio prints a ratio, or a dash where there is none (a figure timed as a whole has no p95).
