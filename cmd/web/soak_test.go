@@ -17,6 +17,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/stress"
+	"usertasks/stress/child"
 	"usertasks/testfactory"
 )
 
@@ -68,7 +69,7 @@ func TestSoak(t *testing.T) {
 	}
 	vars := productionVars("")
 	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, testfactory.Provider(dialect))
-	metricsAddr, err := freeLoopbackAddr()
+	metricsAddr, err := child.FreeLoopbackAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +86,12 @@ func TestSoak(t *testing.T) {
 			inherited = append(inherited, kv)
 		}
 	}
-	srv := newTestChild(t, childServeOptions{Bin: bin, Env: inherited, Vars: vars})
-	if err := srv.start(context.Background(), time.Minute); err != nil {
+	logPath := filepath.Join(t.TempDir(), "serve.log")
+	srv := newTestChild(t, child.Options{Bin: bin, Env: inherited, Vars: vars, LogPath: logPath})
+	if err := srv.Start(context.Background(), time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	target, err := stressHTTPTarget(env(vars), srv.base())
+	target, err := stressHTTPTarget(env(vars), srv.Base())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestSoak(t *testing.T) {
 	close(stopSampling)
 	<-sampled
 
-	serverErrors := countServerErrors(t, srv.o.LogPath)
+	serverErrors := countServerErrors(t, logPath)
 	code, out, errOut := runCLI(t, vars, "audit")
 	auditClean := code == exitOK
 	if !auditClean {
