@@ -90,12 +90,12 @@ exit 0 when the run completed (targets missed included), 1 when it could not.`,
 // default SQLite and every dialect whose server is configured.
 func benchDialects(list string, servers map[string]string) ([]string, error) {
 	if list == "" {
-		return slices.DeleteFunc(slices.Clone(bench.Dialects), func(d string) bool { return d != "sqlite" && servers[d] == "" }), nil
+		return slices.DeleteFunc(slices.Clone(bench.DialectNames), func(d string) bool { return d != "sqlite" && servers[d] == "" }), nil
 	}
 	var out []string
 	for _, d := range strings.Split(list, ",") {
 		d = strings.TrimSpace(d)
-		if !slices.Contains(bench.Dialects, d) {
+		if !slices.Contains(bench.DialectNames, d) {
 			return nil, fmt.Errorf("%w: --dialects takes sqlite, postgres and mariadb, got %q", errUsage, d)
 		}
 		if d != "sqlite" && servers[d] == "" {

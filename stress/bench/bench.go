@@ -47,8 +47,8 @@ var Scales = map[string]Options{
 	"tiny":  {Tasks: 30, Writers: 3, Open: 300, Terminal: 600, Reps: 2, DeepRows: 20, ProfileSeconds: 1},
 }
 
-// Dialects are the SQL dialects the bench runs on.
-var Dialects = []string{"sqlite", "postgres", "mariadb"}
+// DialectNames are the SQL dialects the bench runs on, in the order it runs them.
+var DialectNames = []string{"sqlite", "postgres", "mariadb"}
 
 // writeModes are the write modes measured, over HTTP and against the store.
 var writeModes = []string{"burst", "claim", "mixed"}
