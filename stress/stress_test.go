@@ -17,30 +17,39 @@ import (
 // invariants only: the timings are the harness's to report, never a test's to judge.
 func TestStoreModes(t *testing.T) {
 	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
-		ctx := context.Background()
-		var progress bytes.Buffer
-		reports, err := stress.Run(ctx, "all", stress.Options{
+		reports := runEveryMode(t, stress.Options{
 			Tasks: 50, Writers: 4, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s, SQL: s,
-			Progress: &progress,
 		})
-		if err != nil {
-			t.Fatalf("run: %v\n%s", err, progress.String())
-		}
-		if got, want := len(reports), len(stress.Modes); got != want {
-			t.Fatalf("got %d reports, want %d", got, want)
-		}
 		for _, r := range reports {
-			var out bytes.Buffer
-			r.Print(&out)
-			t.Log(out.String())
-			if !r.OK {
-				t.Errorf("%s: invariants failed", r.Mode)
-			}
 			if len(r.Figures) == 0 || r.Figures[0].Baseline == nil {
 				t.Errorf("%s: no figure with a raw baseline", r.Mode)
 			}
 		}
 	})
+}
+
+// runEveryMode runs "all" with o, logs each report and checks that every mode ran and its
+// invariants held.
+func runEveryMode(t *testing.T, o stress.Options) []stress.Report {
+	t.Helper()
+	var progress bytes.Buffer
+	o.Progress = &progress
+	reports, err := stress.Run(context.Background(), "all", o)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, progress.String())
+	}
+	if got, want := len(reports), len(stress.Modes); got != want {
+		t.Fatalf("got %d reports, want %d", got, want)
+	}
+	for _, r := range reports {
+		var out bytes.Buffer
+		r.Print(&out)
+		t.Log(out.String())
+		if !r.OK {
+			t.Errorf("%s: invariants failed", r.Mode)
+		}
+	}
+	return reports
 }
 
 // boastingTarget reports every lost claim as applied: the harness must catch the lie.
