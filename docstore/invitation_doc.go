@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Invitations, their sealed deliveries and guest sessions as stored: the logical columns of
@@ -99,12 +100,12 @@ func (s *Store) invitationDocOf(inv *models.Invitation) (invitationDoc, error) {
 	if err != nil {
 		return invitationDoc{}, err
 	}
-	by := refOf(inv.IssuedBy)
+	by := storekit.RefColumnsOf(inv.IssuedBy)
 	d := invitationDoc{
 		ID: inv.ID, TenantID: inv.Tenant, TaskID: inv.TaskID, SiblingGroupID: opt(inv.SiblingGroupID),
 		VerifierName: inv.VerifierName, AllowedActions: string(actions), BearerOnly: inv.BearerOnly,
 		TokenHash: inv.TokenHash, CodeHash: opt(inv.CodeHash), CodeAttempts: inv.CodeAttempts, Status: string(inv.Status),
-		IssuedByProvider: by.provider, IssuedByType: by.typ, IssuedByID: by.id,
+		IssuedByProvider: by.Provider, IssuedByType: by.Type, IssuedByID: by.ID,
 		IssuedAt: utc(inv.IssuedAt), ExpiresAt: utc(inv.ExpiresAt), DispatchedAt: utcPtr(inv.DispatchedAt),
 		VerifiedAt: utcPtr(inv.VerifiedAt), ConsumedAt: utcPtr(inv.ConsumedAt), RevokedAt: utcPtr(inv.RevokedAt),
 		UpdatedAt: utc(inv.UpdatedAt),
@@ -118,7 +119,7 @@ func (s *Store) invitationOf(d *invitationDoc) (models.Invitation, error) {
 		ID: d.ID, Tenant: d.TenantID, TaskID: d.TaskID, SiblingGroupID: str(d.SiblingGroupID),
 		VerifierName: d.VerifierName, BearerOnly: d.BearerOnly, TokenHash: d.TokenHash, CodeHash: str(d.CodeHash),
 		CodeAttempts: d.CodeAttempts, Status: models.InvitationStatus(d.Status),
-		IssuedBy: refFrom(d.TenantID, d.IssuedByProvider, d.IssuedByType, d.IssuedByID, nil),
+		IssuedBy: storekit.RefFrom(d.TenantID, d.IssuedByProvider, d.IssuedByType, d.IssuedByID, nil),
 		IssuedAt: utc(d.IssuedAt), ExpiresAt: utc(d.ExpiresAt), DispatchedAt: utcPtr(d.DispatchedAt),
 		VerifiedAt: utcPtr(d.VerifiedAt), ConsumedAt: utcPtr(d.ConsumedAt), RevokedAt: utcPtr(d.RevokedAt),
 		UpdatedAt: utc(d.UpdatedAt),

@@ -10,6 +10,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // Invitations keep only the token's hash; the raw token (and a verification code) travels to
@@ -200,12 +201,12 @@ func (s *Store) invitationRecordOf(inv *models.Invitation) (invitationRecord, er
 	if err != nil {
 		return invitationRecord{}, err
 	}
-	by := refCols(inv.IssuedBy)
+	by := storekit.RefColumnsOf(inv.IssuedBy)
 	rec := invitationRecord{
 		ID: inv.ID, TenantID: inv.Tenant, TaskID: inv.TaskID, SiblingGroupID: opt(inv.SiblingGroupID),
 		VerifierName: inv.VerifierName, AllowedActions: string(actions), BearerOnly: inv.BearerOnly,
 		TokenHash: inv.TokenHash, CodeHash: opt(inv.CodeHash), CodeAttempts: inv.CodeAttempts, Status: string(inv.Status),
-		IssuedByProvider: by.provider, IssuedByType: by.typ, IssuedByID: by.id,
+		IssuedByProvider: by.Provider, IssuedByType: by.Type, IssuedByID: by.ID,
 		IssuedAt: utc(inv.IssuedAt), ExpiresAt: utc(inv.ExpiresAt), DispatchedAt: utcPtr(inv.DispatchedAt),
 		VerifiedAt: utcPtr(inv.VerifiedAt), ConsumedAt: utcPtr(inv.ConsumedAt), RevokedAt: utcPtr(inv.RevokedAt),
 		UpdatedAt: utc(inv.UpdatedAt),
@@ -219,7 +220,7 @@ func (s *Store) invitationFromRecord(r *invitationRecord) (models.Invitation, er
 		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, SiblingGroupID: str(r.SiblingGroupID),
 		VerifierName: r.VerifierName, BearerOnly: r.BearerOnly, TokenHash: r.TokenHash, CodeHash: str(r.CodeHash),
 		CodeAttempts: r.CodeAttempts, Status: models.InvitationStatus(r.Status),
-		IssuedBy: refFrom(r.TenantID, r.IssuedByProvider, r.IssuedByType, r.IssuedByID, nil),
+		IssuedBy: storekit.RefFrom(r.TenantID, r.IssuedByProvider, r.IssuedByType, r.IssuedByID, nil),
 		IssuedAt: utc(r.IssuedAt), ExpiresAt: utc(r.ExpiresAt), DispatchedAt: utcPtr(r.DispatchedAt),
 		VerifiedAt: utcPtr(r.VerifiedAt), ConsumedAt: utcPtr(r.ConsumedAt), RevokedAt: utcPtr(r.RevokedAt),
 		UpdatedAt: utc(r.UpdatedAt),
