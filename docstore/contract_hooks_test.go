@@ -12,6 +12,7 @@ import (
 	"usertasks/models"
 	"usertasks/repository/storetest"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // The contract suite's storage hooks that read stored records (storetest.Harness.CountRecords
@@ -133,7 +134,7 @@ func tamperGuests(t *testing.T, s *Store, what storetest.Tampering, args ...any)
 	case storetest.InsertGuestSession:
 		str := func(i int) string { return args[i].(string) }
 		at := func(i int) time.Time { return utc(args[i].(time.Time)) }
-		insert = guestSessionDoc{ID: str(0), TenantID: str(1), TaskID: str(2), InvitationID: str(3), TokenHash: str(4),
+		insert = storekit.GuestSessionRow{ID: str(0), TenantID: str(1), TaskID: str(2), InvitationID: str(3), TokenHash: str(4),
 			ParticipantProvider: str(5), ParticipantID: str(6), Capabilities: str(7), IssuedAt: at(8), ExpiresAt: at(9)}
 	default:
 		return errors.New("not built on the document store yet")

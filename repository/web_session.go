@@ -27,24 +27,7 @@ const (
 const webSessionTouchEvery = time.Minute
 
 type webSessionRecord struct {
-	IDHash             string    `gorm:"column:id_hash;primaryKey"`
-	TenantID           string    `gorm:"column:tenant_id"`
-	SubjectProvider    string    `gorm:"column:subject_provider"`
-	SubjectID          string    `gorm:"column:subject_id"`
-	DisplayName        *string   `gorm:"column:display_name"`
-	GroupsJSON         string    `gorm:"column:groups_json"`
-	PermissionsJSON    string    `gorm:"column:permissions_json"`
-	IsManager          bool      `gorm:"column:is_manager"`
-	Via                string    `gorm:"column:via"`
-	RefreshTokenEnc    *string   `gorm:"column:refresh_token_enc"`
-	TimeZone           *string   `gorm:"column:time_zone"`
-	IdleTimeoutSeconds int       `gorm:"column:idle_timeout_seconds"`
-	CreatedAt          time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	LastSeenAt         time.Time `gorm:"column:last_seen_at"`
-	RefreshedAt        time.Time `gorm:"column:refreshed_at"`
-	ExpiresAt          time.Time `gorm:"column:expires_at"`
-	IdleExpiresAt      time.Time `gorm:"column:idle_expires_at"`
-	IDTokenEnc         *string   `gorm:"column:id_token_enc"`
+	storekit.WebSessionRow `gorm:"embedded"`
 }
 
 func (webSessionRecord) TableName() string { return "user_task_web_sessions" }
@@ -60,11 +43,11 @@ func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, life
 		ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
 		ws.ExpiresAt = now.Add(lifetime)
 		ws.IdleExpiresAt = storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
-		rec, err := s.webSessionRecordOf(&ws)
+		row, err := s.codec().WebSessionRow(&ws)
 		if err != nil {
 			return err
 		}
-		return translate(tx.Create(&rec).Error)
+		return translate(tx.Create(&webSessionRecord{WebSessionRow: row}).Error)
 	})
 	if err != nil {
 		return models.WebSession{}, err
@@ -88,7 +71,7 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 	if err != nil {
 		return models.WebSession{}, err
 	}
-	ws, err := s.webSessionFromRecord(&rec)
+	ws, err := s.codec().WebSession(&rec.WebSessionRow)
 	if err != nil {
 		return models.WebSession{}, err
 	}
@@ -166,7 +149,7 @@ func (s *Store) endWebSessions(tx *gorm.DB, where func(*gorm.DB) *gorm.DB) ([]mo
 	}
 	ended := make([]models.WebSession, 0, len(recs))
 	for i := range recs {
-		ws, err := s.webSessionFromRecord(&recs[i])
+		ws, err := s.codec().WebSession(&recs[i].WebSessionRow)
 		if err != nil {
 			// Undecodable identity or tokens: the session ends without them.
 			ws = models.WebSession{IDHash: recs[i].IDHash, Via: recs[i].Via}
@@ -203,7 +186,7 @@ func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id 
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		set := map[string]any{
-			"display_name": opt(storekit.TruncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
+			"display_name": storekit.WebDisplayName(id.DisplayName), "groups_json": groups, "permissions_json": perms,
 			"is_manager": id.Manager, "refreshed_at": now,
 		}
 		for _, t := range []struct{ column, value string }{{colRefreshToken, tokens.Refresh}, {colIDToken, tokens.ID}} {
@@ -256,45 +239,4 @@ func oneRow(res *gorm.DB) error {
 		return errNoRows
 	}
 	return nil
-}
-
-func (s *Store) webSessionRecordOf(ws *models.WebSession) (webSessionRecord, error) {
-	groups, perms, err := storekit.IdentityJSON(ws.WebIdentity)
-	if err != nil {
-		return webSessionRecord{}, err
-	}
-	rec := webSessionRecord{
-		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
-		DisplayName: opt(storekit.TruncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
-		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
-		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
-		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
-	}
-	if rec.RefreshTokenEnc, err = s.seal(ws.IDHash, colRefreshToken, []byte(ws.RefreshToken)); err != nil {
-		return webSessionRecord{}, err
-	}
-	rec.IDTokenEnc, err = s.seal(ws.IDHash, colIDToken, []byte(ws.IDToken))
-	return rec, err
-}
-
-func (s *Store) webSessionFromRecord(r *webSessionRecord) (models.WebSession, error) {
-	ws := models.WebSession{
-		IDHash: r.IDHash,
-		WebIdentity: models.WebIdentity{Tenant: r.TenantID, Provider: r.SubjectProvider, Subject: r.SubjectID,
-			DisplayName: str(r.DisplayName), Manager: r.IsManager},
-		Via: r.Via, TimeZone: str(r.TimeZone), IdleTimeout: time.Duration(r.IdleTimeoutSeconds) * time.Second,
-		CreatedAt: utc(r.CreatedAt), LastSeenAt: utc(r.LastSeenAt), RefreshedAt: utc(r.RefreshedAt),
-		ExpiresAt: utc(r.ExpiresAt), IdleExpiresAt: utc(r.IdleExpiresAt),
-	}
-	if err := storekit.DecodeIdentityJSON(r.GroupsJSON, r.PermissionsJSON, &ws.WebIdentity); err != nil {
-		return models.WebSession{}, err
-	}
-	var err error
-	if ws.RefreshToken, err = s.sealer().OpenWebSessionToken(r.IDHash, colRefreshToken, r.RefreshTokenEnc); err != nil {
-		return models.WebSession{}, err
-	}
-	if ws.IDToken, err = s.sealer().OpenWebSessionToken(r.IDHash, colIDToken, r.IDTokenEnc); err != nil {
-		return models.WebSession{}, err
-	}
-	return ws, nil
 }
