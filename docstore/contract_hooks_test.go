@@ -82,7 +82,7 @@ func moveRefreshToken(t *testing.T, s *Store, from, to any) error {
 		t.Fatalf("tamper %s: %v", storetest.MoveRefreshToken, err)
 	}
 	r, err := s.webSessions().UpdateOne(ctx, bson.D{{Key: "_id", Value: to}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: fieldRefreshToken, Value: d.RefreshTokenEnc}}}})
+		bson.D{{Key: "$set", Value: bson.D{{Key: storekit.ColRefreshToken, Value: d.RefreshTokenEnc}}}})
 	if err != nil || r.MatchedCount != 1 {
 		t.Fatalf("tamper %s: matched %v, %v", storetest.MoveRefreshToken, r, err)
 	}

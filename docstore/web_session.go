@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -22,15 +21,6 @@ import (
 // identity refreshes at the same time, so every update is a claimed write (doc_claim.go).
 
 const webSessionCollection = "user_task_web_sessions"
-
-// The sealed fields of an OIDC session, named as the SQL columns (their associated data).
-const (
-	fieldRefreshToken = storekit.ColRefreshToken
-	fieldIDToken      = storekit.ColIDToken
-)
-
-// webSessionTouchEvery is how stale last_seen_at may get before a read moves it forward, as on SQL.
-const webSessionTouchEvery = time.Minute
 
 type webSessionDoc struct {
 	storekit.WebSessionRow `bson:",inline"`
@@ -86,7 +76,7 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 		return models.WebSession{}, err
 	}
 	ws.Now = now
-	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
+	if now.Sub(ws.LastSeenAt) < storekit.WebSessionTouchEvery {
 		return ws, nil
 	}
 	idle := storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
@@ -184,12 +174,7 @@ func (s *Store) endWebSessions(ctx context.Context, filter bson.D) ([]models.Web
 		if res.DeletedCount == 0 {
 			continue
 		}
-		ws, err := s.codec().WebSession(&docs[i].WebSessionRow)
-		if err != nil {
-			// Undecodable identity or tokens: the session ends without them.
-			ws = models.WebSession{IDHash: docs[i].IDHash, Via: docs[i].Via}
-		}
-		ended = append(ended, ws)
+		ended = append(ended, s.codec().EndedWebSession(&docs[i].WebSessionRow))
 	}
 	return ended, nil
 }
@@ -197,8 +182,8 @@ func (s *Store) endWebSessions(ctx context.Context, filter bson.D) ([]models.Web
 // SetWebSessionTimeZone stores the browser's IANA zone name on a live session. An ended session
 // is models.ErrNotFound.
 func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error {
-	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
-		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
+	if err := storekit.CheckWebTimeZone(zone); err != nil {
+		return err
 	}
 	return s.updateLiveWebSession(ctx, idHash, func(*webSessionDoc, time.Time) (bson.D, error) {
 		return bson.D{{Key: "time_zone", Value: zone}}, nil
@@ -209,10 +194,7 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 // marks it refreshed now; a non-empty token replaces the stored one. An ended session, or one of
 // another person, is models.ErrNotFound.
 func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
-	if err := storekit.CheckWebIdentity(id); err != nil {
-		return err
-	}
-	groups, perms, err := storekit.IdentityJSON(id)
+	fields, err := s.codec().WebIdentityUpdate(idHash, id, tokens)
 	if err != nil {
 		return err
 	}
@@ -220,18 +202,9 @@ func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id 
 		if d.TenantID != id.Tenant || d.SubjectProvider != id.Provider || d.SubjectID != id.Subject {
 			return nil, models.ErrNotFound
 		}
-		set := bson.D{{Key: "display_name", Value: storekit.WebDisplayName(id.DisplayName)},
-			{Key: "groups_json", Value: groups}, {Key: "permissions_json", Value: perms},
-			{Key: "is_manager", Value: id.Manager}, {Key: "refreshed_at", Value: now}}
-		for _, t := range []struct{ field, value string }{{fieldRefreshToken, tokens.Refresh}, {fieldIDToken, tokens.ID}} {
-			if t.value == "" {
-				continue
-			}
-			sealed, err := s.seal(idHash, t.field, []byte(t.value))
-			if err != nil {
-				return nil, err
-			}
-			set = append(set, bson.E{Key: t.field, Value: sealed})
+		set := bson.D{{Key: "refreshed_at", Value: now}}
+		for _, f := range fields {
+			set = append(set, bson.E{Key: f.Name, Value: f.Value})
 		}
 		return set, nil
 	})

@@ -12,6 +12,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // Key rotation: the keyring's first key seals new values and every key opens old ones, so a
@@ -32,7 +33,7 @@ var SealedTables = []SealedTable{
 	{"user_task_operations", "id", []string{colPayload}},
 	{"user_task_invitations", "id", []string{colRecipient}},
 	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
-	{"user_task_web_sessions", "id_hash", []string{colRefreshToken, colIDToken}},
+	{"user_task_web_sessions", "id_hash", []string{storekit.ColRefreshToken, storekit.ColIDToken}},
 }
 
 // RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,

@@ -2,9 +2,7 @@ package repository
 
 import (
 	"context"
-	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -14,17 +12,6 @@ import (
 
 // Browser sessions (SPEC 5.4). Every expiry decision is made with the database clock, in SQL:
 // a row past its absolute or idle expiry is not found, whatever the hosts' clocks say.
-
-// The protected columns of an OIDC session: the refresh token and the ID token (migration
-// 00011), each sealed with its own row and column as associated data.
-const (
-	colRefreshToken = storekit.ColRefreshToken
-	colIDToken      = storekit.ColIDToken
-)
-
-// webSessionTouchEvery is how stale last_seen_at may get before a read moves it (and the idle
-// expiry) forward: at most one write a minute per session instead of one per request.
-const webSessionTouchEvery = time.Minute
 
 type webSessionRecord struct {
 	storekit.WebSessionRow `gorm:"embedded"`
@@ -76,14 +63,14 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 		return models.WebSession{}, err
 	}
 	ws.Now = now
-	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
+	if now.Sub(ws.LastSeenAt) < storekit.WebSessionTouchEvery {
 		return ws, nil
 	}
 	err = s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		idle := storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
 		// Concurrent requests race here harmlessly: the guard lets one of them write.
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
-			Where("last_seen_at <= ?", now.Add(-webSessionTouchEvery)).
+			Where("last_seen_at <= ?", now.Add(-storekit.WebSessionTouchEvery)).
 			Updates(map[string]any{"last_seen_at": now, "idle_expires_at": idle})
 		if res.Error != nil {
 			return translate(res.Error)
@@ -149,12 +136,7 @@ func (s *Store) endWebSessions(tx *gorm.DB, where func(*gorm.DB) *gorm.DB) ([]mo
 	}
 	ended := make([]models.WebSession, 0, len(recs))
 	for i := range recs {
-		ws, err := s.codec().WebSession(&recs[i].WebSessionRow)
-		if err != nil {
-			// Undecodable identity or tokens: the session ends without them.
-			ws = models.WebSession{IDHash: recs[i].IDHash, Via: recs[i].Via}
-		}
-		ended = append(ended, ws)
+		ended = append(ended, s.codec().EndedWebSession(&recs[i].WebSessionRow))
 	}
 	return ended, nil
 }
@@ -162,8 +144,8 @@ func (s *Store) endWebSessions(tx *gorm.DB, where func(*gorm.DB) *gorm.DB) ([]mo
 // SetWebSessionTimeZone stores the browser's IANA zone name on a live session; the caller has
 // validated it. An ended session is models.ErrNotFound.
 func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error {
-	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
-		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
+	if err := storekit.CheckWebTimeZone(zone); err != nil {
+		return err
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).Update("time_zone", zone)
@@ -177,27 +159,14 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 // refresh may bring a new ID token). An ended session, or one of another person, is
 // models.ErrNotFound.
 func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
-	if err := storekit.CheckWebIdentity(id); err != nil {
-		return err
-	}
-	groups, perms, err := storekit.IdentityJSON(id)
+	fields, err := s.codec().WebIdentityUpdate(idHash, id, tokens)
 	if err != nil {
 		return err
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		set := map[string]any{
-			"display_name": storekit.WebDisplayName(id.DisplayName), "groups_json": groups, "permissions_json": perms,
-			"is_manager": id.Manager, "refreshed_at": now,
-		}
-		for _, t := range []struct{ column, value string }{{colRefreshToken, tokens.Refresh}, {colIDToken, tokens.ID}} {
-			if t.value == "" {
-				continue
-			}
-			sealed, err := s.seal(idHash, t.column, []byte(t.value))
-			if err != nil {
-				return err
-			}
-			set[t.column] = sealed
+		set := map[string]any{"refreshed_at": now}
+		for _, f := range fields {
+			set[f.Name] = f.Value
 		}
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
 			Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", id.Tenant, id.Provider, id.Subject).

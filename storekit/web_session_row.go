@@ -82,3 +82,46 @@ func (c Codec) WebSession(r *WebSessionRow) (models.WebSession, error) {
 	}
 	return ws, nil
 }
+
+// EndedWebSession decodes a session as it ends, for the sign-out at its identity provider: one
+// whose identity or tokens do not decode ends all the same, without them.
+func (c Codec) EndedWebSession(r *WebSessionRow) models.WebSession {
+	ws, err := c.WebSession(r)
+	if err != nil {
+		return models.WebSession{IDHash: r.IDHash, Via: r.Via}
+	}
+	return ws
+}
+
+// Field is one stored field a write sets: its column, which is also its BSON name, and value.
+type Field struct {
+	Name  string
+	Value any
+}
+
+// WebIdentityUpdate checks a re-read identity (CheckWebIdentity, IdentityJSON) and returns the
+// fields it sets on the session with that id hash: display name, groups, permissions, manager
+// flag, and each token given, sealed (a token not given stays as stored: providers may rotate
+// the refresh token, a refresh may bring a new ID token). The store adds refreshed_at.
+func (c Codec) WebIdentityUpdate(idHash string, id models.WebIdentity, tokens models.WebTokens) ([]Field, error) {
+	if err := CheckWebIdentity(id); err != nil {
+		return nil, err
+	}
+	groups, perms, err := IdentityJSON(id)
+	if err != nil {
+		return nil, err
+	}
+	set := []Field{{"display_name", WebDisplayName(id.DisplayName)}, {"groups_json", groups}, {"permissions_json", perms},
+		{"is_manager", id.Manager}}
+	for _, t := range []struct{ column, value string }{{ColRefreshToken, tokens.Refresh}, {ColIDToken, tokens.ID}} {
+		if t.value == "" {
+			continue
+		}
+		sealed, err := c.Sealer.Seal(idHash, t.column, []byte(t.value))
+		if err != nil {
+			return nil, err
+		}
+		set = append(set, Field{t.column, sealed})
+	}
+	return set, nil
+}
