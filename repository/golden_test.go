@@ -962,7 +962,7 @@ func invitationScenarios() []goldenScenario {
 		{"has-acted", func(t *testing.T, g *goldenEnv) {
 			g.answer(fakeScript{Rows: func(table string, _ int) []any {
 				if table == "user_task_events" {
-					return []any{&eventRecord{ID: models.NewID(), TenantID: "t1", Seq: 1, Revision: 1, EventType: "claimed", OccurredAt: goldenNow}}
+					return []any{&eventRecord{storekit.EventRow{ID: models.NewID(), TenantID: "t1", Seq: 1, Revision: 1, EventType: "claimed", OccurredAt: goldenNow}}}
 				}
 				return nil
 			}})
@@ -1301,9 +1301,9 @@ func (g *goldenEnv) deliveryRecord(d models.Delivery) *deliveryRecord {
 }
 
 func goldenResumption(t models.Task, i int) *resumptionRecord {
-	return &resumptionRecord{ID: models.NewID(), TenantID: t.Tenant, TaskID: t.ID, OperationID: fmt.Sprintf("op-%d", i),
+	return &resumptionRecord{storekit.ResumptionRow{ID: models.NewID(), TenantID: t.Tenant, TaskID: t.ID, OperationID: fmt.Sprintf("op-%d", i),
 		Kind: string(models.OpComplete), State: string(models.DeliveryPending), AvailableAt: goldenNow.Add(-time.Minute),
-		LeaseColumns: LeaseColumns{LeaseGeneration: int64(i)}, CreatedAt: goldenNow, UpdatedAt: goldenNow}
+		LeaseColumns: LeaseColumns{LeaseGeneration: int64(i)}, CreatedAt: goldenNow, UpdatedAt: goldenNow}}
 }
 
 // goldenBump is storetest.Bump: priority +1, revision +1, one event, an operation when opID is set.

@@ -61,11 +61,7 @@ func fenced(tx *gorm.DB, model any, id string, l *models.Lease, now time.Time) *
 }
 
 func resumptionFromRecord(r *resumptionRecord) models.Resumption {
-	return models.Resumption{
-		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, OperationID: r.OperationID, Kind: models.OperationKind(r.Kind),
-		State: models.DeliveryState(r.State), Attempts: r.Attempts, AvailableAt: utc(r.AvailableAt), LastError: str(r.LastError),
-		Lease: r.LeaseColumns.Lease(precision), CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), DeliveredAt: utcPtr(r.DeliveredAt),
-	}
+	return sqlCodec.Resumption(&r.ResumptionRow)
 }
 
 // ClaimResumptions leases up to limit due resumption rows, of every tenant, to owner.

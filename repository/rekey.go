@@ -29,8 +29,8 @@ type SealedTable struct {
 
 // SealedTables are every table with sealed columns, in the order a rotation walks them.
 var SealedTables = []SealedTable{
-	{"user_tasks", "id", []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}},
-	{"user_task_operations", "id", []string{colPayload}},
+	{"user_tasks", "id", []string{storekit.ColInstructions, storekit.ColTaskData, storekit.ColForm, storekit.ColInvitationDefs, storekit.ColCompletionData}},
+	{"user_task_operations", "id", []string{storekit.ColPayload}},
 	{"user_task_invitations", "id", []string{colRecipient}},
 	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
 	{"user_task_web_sessions", "id_hash", []string{storekit.ColRefreshToken, storekit.ColIDToken}},
@@ -66,7 +66,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 				}
 				kid, _ := keyring.KeyID(env.String)
 				page.ByKey[kid]++
-				plain, err := s.keys.Open(env.String, aad(r.key, col))
+				plain, err := s.keys.Open(env.String, storekit.AAD(r.key, col))
 				if errors.Is(err, keyring.ErrUndecodable) {
 					page.Unreadable = append(page.Unreadable, r.key)
 					continue
@@ -81,7 +81,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 					page.Resealed++
 					continue
 				}
-				sealed, err := s.keys.Seal(plain, aad(r.key, col))
+				sealed, err := s.keys.Seal(plain, storekit.AAD(r.key, col))
 				if err != nil {
 					return err
 				}

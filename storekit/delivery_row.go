@@ -12,23 +12,6 @@ import (
 // before it was sent.
 const ExpiredDeliveryCode = "expired"
 
-// OutboxLease is an outbox row's lease: NULL until a dispatcher claims the row, fenced by a
-// fresh token and a generation every claim raises.
-type OutboxLease struct {
-	LeaseOwner      *string    `gorm:"column:lease_owner" bson:"lease_owner"`
-	LeaseToken      *string    `gorm:"column:lease_token" bson:"lease_token"`
-	LeaseGeneration int64      `gorm:"column:lease_generation" bson:"lease_generation"`
-	LeaseExpiresAt  *time.Time `gorm:"column:lease_expires_at" bson:"lease_expires_at"`
-}
-
-// Lease reads l back at the store's precision: nil while the row is not claimed.
-func (l OutboxLease) Lease(p Precision) *models.Lease {
-	if l.LeaseToken == nil || l.LeaseExpiresAt == nil {
-		return nil
-	}
-	return &models.Lease{Owner: Str(l.LeaseOwner), Token: *l.LeaseToken, Generation: l.LeaseGeneration, ExpiresAt: p.UTC(*l.LeaseExpiresAt)}
-}
-
 // DeliveryRow is a delivery of the encrypted invitation outbox as stored (user_task_deliveries):
 // its payload (the raw token and code) sealed in ColPayload, as an operation's is.
 type DeliveryRow struct {
@@ -45,7 +28,7 @@ type DeliveryRow struct {
 	ExpiresAt      time.Time `gorm:"column:expires_at" bson:"expires_at"`
 	LastError      *string   `gorm:"column:last_error" bson:"last_error"`
 	IdempotencyKey string    `gorm:"column:idempotency_key" bson:"idempotency_key"`
-	OutboxLease    `gorm:"embedded" bson:",inline"`
+	LeaseColumns   `gorm:"embedded" bson:",inline"`
 	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false" bson:"created_at"`
 	UpdatedAt      time.Time `gorm:"column:updated_at;autoUpdateTime:false" bson:"updated_at"`
 }
@@ -60,12 +43,11 @@ func (c Codec) DeliveryRow(d *models.Delivery) (DeliveryRow, error) {
 	if payload == nil {
 		return DeliveryRow{}, errors.New("storekit: a delivery needs a payload")
 	}
-	p := c.Precision
 	r := DeliveryRow{
 		ID: d.ID, TenantID: d.Tenant, TaskID: d.TaskID, InvitationID: d.InvitationID, Dispatcher: d.Dispatcher,
 		PayloadEnc: *payload, Attempts: d.Attempts, State: string(models.DeliveryPending),
-		AvailableAt: p.UTC(d.AvailableAt), ExpiresAt: p.UTC(d.ExpiresAt), LastError: Opt(d.LastError),
-		IdempotencyKey: d.IdempotencyKey, CreatedAt: p.UTC(d.CreatedAt), UpdatedAt: p.UTC(d.UpdatedAt),
+		AvailableAt: c.Time(d.AvailableAt), ExpiresAt: c.Time(d.ExpiresAt), LastError: Opt(d.LastError),
+		IdempotencyKey: d.IdempotencyKey, CreatedAt: c.Time(d.CreatedAt), UpdatedAt: c.Time(d.UpdatedAt),
 	}
 	if len(d.Metadata) > 0 {
 		r.Metadata = Opt(string(d.Metadata))
@@ -76,17 +58,16 @@ func (c Codec) DeliveryRow(d *models.Delivery) (DeliveryRow, error) {
 // Delivery decodes r. Its lease, metadata and payload only when open is set (a dispatch
 // attempt): a listing neither reads nor opens the payload.
 func (c Codec) Delivery(r *DeliveryRow, open bool) (models.Delivery, error) {
-	p := c.Precision
 	d := models.Delivery{
 		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, InvitationID: r.InvitationID, Dispatcher: r.Dispatcher,
-		Attempts: r.Attempts, State: models.DeliveryState(r.State), AvailableAt: p.UTC(r.AvailableAt),
-		ExpiresAt: p.UTC(r.ExpiresAt), LastError: Str(r.LastError), IdempotencyKey: r.IdempotencyKey,
-		CreatedAt: p.UTC(r.CreatedAt), UpdatedAt: p.UTC(r.UpdatedAt),
+		Attempts: r.Attempts, State: models.DeliveryState(r.State), AvailableAt: c.Time(r.AvailableAt),
+		ExpiresAt: c.Time(r.ExpiresAt), LastError: Str(r.LastError), IdempotencyKey: r.IdempotencyKey,
+		CreatedAt: c.Time(r.CreatedAt), UpdatedAt: c.Time(r.UpdatedAt),
 	}
 	if !open {
 		return d, nil
 	}
-	d.Lease = r.OutboxLease.Lease(p)
+	d.Lease = c.Lease(r.LeaseColumns)
 	if r.Metadata != nil {
 		d.Metadata = json.RawMessage(*r.Metadata)
 	}

@@ -31,22 +31,20 @@ func (c Codec) GuestSessionRow(gs *models.GuestSession) (GuestSessionRow, error)
 	if err != nil {
 		return GuestSessionRow{}, err
 	}
-	p := c.Precision
 	return GuestSessionRow{
 		ID: gs.ID, TenantID: gs.Tenant, TaskID: gs.TaskID, InvitationID: gs.InvitationID, TokenHash: gs.TokenHash,
 		ParticipantProvider: gs.Participant.Provider, ParticipantID: gs.Participant.ID, Capabilities: string(caps),
-		IssuedAt: p.UTC(gs.IssuedAt), ExpiresAt: p.UTC(gs.ExpiresAt), RevokedAt: p.UTCPtr(gs.RevokedAt),
+		IssuedAt: c.Time(gs.IssuedAt), ExpiresAt: c.Time(gs.ExpiresAt), RevokedAt: c.TimePtr(gs.RevokedAt),
 	}, nil
 }
 
 // GuestSession decodes r: its participant is the guest user "Guest" of the session's tenant.
 func (c Codec) GuestSession(r *GuestSessionRow) (models.GuestSession, error) {
-	p := c.Precision
 	gs := models.GuestSession{
 		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, InvitationID: r.InvitationID, TokenHash: r.TokenHash,
 		Participant: models.ParticipantRef{Tenant: r.TenantID, Provider: r.ParticipantProvider, Type: models.UserParticipant,
 			ID: r.ParticipantID, DisplayName: "Guest"},
-		IssuedAt: p.UTC(r.IssuedAt), ExpiresAt: p.UTC(r.ExpiresAt), RevokedAt: p.UTCPtr(r.RevokedAt),
+		IssuedAt: c.Time(r.IssuedAt), ExpiresAt: c.Time(r.ExpiresAt), RevokedAt: c.TimePtr(r.RevokedAt),
 	}
 	if err := json.Unmarshal([]byte(r.Capabilities), &gs.Capabilities); err != nil {
 		return gs, &models.CorruptError{TaskID: r.TaskID, Reason: "guest session capabilities do not decode"}

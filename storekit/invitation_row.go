@@ -45,15 +45,15 @@ func (c Codec) InvitationRow(inv *models.Invitation) (InvitationRow, error) {
 	if err != nil {
 		return InvitationRow{}, err
 	}
-	by, p := RefFieldsOf(inv.IssuedBy), c.Precision
+	by := RefColumnsOf(inv.IssuedBy)
 	r := InvitationRow{
 		ID: inv.ID, TenantID: inv.Tenant, TaskID: inv.TaskID, SiblingGroupID: Opt(inv.SiblingGroupID),
 		VerifierName: inv.VerifierName, AllowedActions: string(actions), BearerOnly: inv.BearerOnly,
 		TokenHash: inv.TokenHash, CodeHash: Opt(inv.CodeHash), CodeAttempts: inv.CodeAttempts, Status: string(inv.Status),
 		IssuedByProvider: by.Provider, IssuedByType: by.Type, IssuedByID: by.ID,
-		IssuedAt: p.UTC(inv.IssuedAt), ExpiresAt: p.UTC(inv.ExpiresAt), DispatchedAt: p.UTCPtr(inv.DispatchedAt),
-		VerifiedAt: p.UTCPtr(inv.VerifiedAt), ConsumedAt: p.UTCPtr(inv.ConsumedAt), RevokedAt: p.UTCPtr(inv.RevokedAt),
-		UpdatedAt: p.UTC(inv.UpdatedAt),
+		IssuedAt: c.Time(inv.IssuedAt), ExpiresAt: c.Time(inv.ExpiresAt), DispatchedAt: c.TimePtr(inv.DispatchedAt),
+		VerifiedAt: c.TimePtr(inv.VerifiedAt), ConsumedAt: c.TimePtr(inv.ConsumedAt), RevokedAt: c.TimePtr(inv.RevokedAt),
+		UpdatedAt: c.Time(inv.UpdatedAt),
 	}
 	r.RecipientEnc, err = c.Sealer.Seal(inv.ID, ColRecipient, []byte(inv.Recipient))
 	return r, err
@@ -62,15 +62,14 @@ func (c Codec) InvitationRow(inv *models.Invitation) (InvitationRow, error) {
 // Invitation decodes r, its recipient opened; what does not decode is a models.CorruptError
 // naming the task.
 func (c Codec) Invitation(r *InvitationRow) (models.Invitation, error) {
-	p := c.Precision
 	inv := models.Invitation{
 		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, SiblingGroupID: Str(r.SiblingGroupID),
 		VerifierName: r.VerifierName, BearerOnly: r.BearerOnly, TokenHash: r.TokenHash, CodeHash: Str(r.CodeHash),
 		CodeAttempts: r.CodeAttempts, Status: models.InvitationStatus(r.Status),
 		IssuedBy: RefFrom(r.TenantID, r.IssuedByProvider, r.IssuedByType, r.IssuedByID, nil),
-		IssuedAt: p.UTC(r.IssuedAt), ExpiresAt: p.UTC(r.ExpiresAt), DispatchedAt: p.UTCPtr(r.DispatchedAt),
-		VerifiedAt: p.UTCPtr(r.VerifiedAt), ConsumedAt: p.UTCPtr(r.ConsumedAt), RevokedAt: p.UTCPtr(r.RevokedAt),
-		UpdatedAt: p.UTC(r.UpdatedAt),
+		IssuedAt: c.Time(r.IssuedAt), ExpiresAt: c.Time(r.ExpiresAt), DispatchedAt: c.TimePtr(r.DispatchedAt),
+		VerifiedAt: c.TimePtr(r.VerifiedAt), ConsumedAt: c.TimePtr(r.ConsumedAt), RevokedAt: c.TimePtr(r.RevokedAt),
+		UpdatedAt: c.Time(r.UpdatedAt),
 	}
 	if err := json.Unmarshal([]byte(r.AllowedActions), &inv.AllowedActions); err != nil {
 		return inv, &models.CorruptError{TaskID: r.TaskID, Reason: "invitation allowed actions do not decode"}

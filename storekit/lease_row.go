@@ -23,7 +23,7 @@ type LeaseRow struct {
 func (c Codec) NextLease(cur *LeaseRow, owner string, now time.Time, ttl time.Duration) (models.Lease, error) {
 	generation := int64(1)
 	if cur != nil {
-		if c.Precision.UTC(cur.LeaseExpiresAt).After(now) {
+		if c.Time(cur.LeaseExpiresAt).After(now) {
 			return models.Lease{}, models.ErrLeaseLost
 		}
 		generation = cur.LeaseGeneration + 1

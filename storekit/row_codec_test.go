@@ -16,7 +16,7 @@ var at = time.Date(2026, 3, 4, 5, 6, 7, 123456789, time.FixedZone("CET", 3600))
 // TestInvitationRoundTripsAtTheStorePrecision: an invitation reads back as it was, its times in
 // UTC at the store's precision, its recipient sealed in the row and opened again.
 func TestInvitationRoundTripsAtTheStorePrecision(t *testing.T) {
-	for _, p := range []Precision{Microseconds, Milliseconds} {
+	for _, p := range []time.Duration{time.Microsecond, time.Millisecond} {
 		c := Codec{Sealer: testSealer(t), Precision: p}
 		verified := at.Add(time.Minute)
 		inv := models.Invitation{ID: "0190a000-0000-7000-8000-0000000000a1", Tenant: "acme", TaskID: "task-1",
@@ -36,10 +36,13 @@ func TestInvitationRoundTripsAtTheStorePrecision(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := inv
-		want.IssuedAt, want.ExpiresAt, want.UpdatedAt = p.UTC(at), p.UTC(at.Add(time.Hour)), p.UTC(at)
-		want.VerifiedAt = p.UTCPtr(&verified)
+		want.IssuedAt, want.ExpiresAt, want.UpdatedAt = c.Time(at), c.Time(at.Add(time.Hour)), c.Time(at)
+		want.VerifiedAt = c.TimePtr(&verified)
+		if !want.IssuedAt.Equal(at.Truncate(p)) || want.IssuedAt.Location() != time.UTC {
+			t.Fatalf("precision %v: %v is not %v in UTC", p, want.IssuedAt, at.Truncate(p))
+		}
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("precision %v: got %+v, want %+v", time.Duration(p), got, want)
+			t.Fatalf("precision %v: got %+v, want %+v", p, got, want)
 		}
 	}
 }
@@ -47,7 +50,7 @@ func TestInvitationRoundTripsAtTheStorePrecision(t *testing.T) {
 // TestDeliveryListingOpensNothing: a delivery decoded for a listing has neither payload, lease
 // nor metadata; decoded for a dispatch attempt it has all three.
 func TestDeliveryListingOpensNothing(t *testing.T) {
-	c := Codec{Sealer: testSealer(t), Precision: Milliseconds}
+	c := Codec{Sealer: testSealer(t), Precision: time.Millisecond}
 	d := models.Delivery{ID: "0190a000-0000-7000-8000-0000000000d1", Tenant: "acme", TaskID: "task-1", InvitationID: "inv-1",
 		Dispatcher: "email", Payload: []byte(`{"token":"secret"}`), Metadata: json.RawMessage(`{"channel":"email"}`),
 		AvailableAt: at, ExpiresAt: at, IdempotencyKey: "issue-1", CreatedAt: at, UpdatedAt: at}
@@ -67,7 +70,7 @@ func TestDeliveryListingOpensNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(claimed.Payload) != string(d.Payload) || string(claimed.Metadata) != string(d.Metadata) ||
-		claimed.Lease == nil || claimed.Lease.Generation != 3 || !claimed.Lease.ExpiresAt.Equal(Milliseconds.UTC(expires)) {
+		claimed.Lease == nil || claimed.Lease.Generation != 3 || !claimed.Lease.ExpiresAt.Equal(c.Time(expires)) {
 		t.Fatalf("claimed %+v: want the payload, metadata and lease", claimed)
 	}
 	if _, err := c.DeliveryRow(&models.Delivery{ID: "d2"}); err == nil {
@@ -78,7 +81,7 @@ func TestDeliveryListingOpensNothing(t *testing.T) {
 // TestNextLease: a lease never taken starts at generation 1, an expired one goes to the next
 // generation, a live one is lost.
 func TestNextLease(t *testing.T) {
-	c := Codec{Precision: Microseconds}
+	c := Codec{Precision: time.Microsecond}
 	now := at.UTC()
 	first, err := c.NextLease(nil, "node-1", now, time.Minute)
 	if err != nil || first.Generation != 1 || first.Owner != "node-1" || !first.ExpiresAt.Equal(now.Add(time.Minute)) {

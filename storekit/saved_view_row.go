@@ -29,7 +29,7 @@ func (c Codec) SavedViewRow(v *models.SavedView) SavedViewRow {
 	return SavedViewRow{
 		ID: v.ID, TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
 		OwnerDisplay: SavedViewOwnerDisplay(v.Owner), Name: v.Name, NameKey: models.SavedViewNameKey(v.Name),
-		InboxQuery: v.Query, IsShared: v.Shared, CreatedAt: c.Precision.UTC(v.CreatedAt), UpdatedAt: c.Precision.UTC(v.UpdatedAt),
+		InboxQuery: v.Query, IsShared: v.Shared, CreatedAt: c.Time(v.CreatedAt), UpdatedAt: c.Time(v.UpdatedAt),
 	}
 }
 
@@ -39,6 +39,6 @@ func (c Codec) SavedView(r *SavedViewRow) models.SavedView {
 		ID: r.ID, Tenant: r.TenantID, Name: r.Name, Query: r.InboxQuery, Shared: r.IsShared,
 		Owner: models.ParticipantRef{Tenant: r.TenantID, Provider: r.OwnerProvider, Type: models.ParticipantType(r.OwnerType),
 			ID: r.OwnerID, DisplayName: Str(r.OwnerDisplay)},
-		CreatedAt: c.Precision.UTC(r.CreatedAt), UpdatedAt: c.Precision.UTC(r.UpdatedAt),
+		CreatedAt: c.Time(r.CreatedAt), UpdatedAt: c.Time(r.UpdatedAt),
 	}
 }

@@ -43,13 +43,12 @@ func (c Codec) WebSessionRow(ws *models.WebSession) (WebSessionRow, error) {
 	if err != nil {
 		return WebSessionRow{}, err
 	}
-	p := c.Precision
 	r := WebSessionRow{
 		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
 		DisplayName: WebDisplayName(ws.DisplayName), GroupsJSON: groups, PermissionsJSON: perms,
 		IsManager: ws.Manager, Via: ws.Via, TimeZone: Opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
-		CreatedAt: p.UTC(ws.CreatedAt), LastSeenAt: p.UTC(ws.LastSeenAt), RefreshedAt: p.UTC(ws.RefreshedAt),
-		ExpiresAt: p.UTC(ws.ExpiresAt), IdleExpiresAt: p.UTC(ws.IdleExpiresAt),
+		CreatedAt: c.Time(ws.CreatedAt), LastSeenAt: c.Time(ws.LastSeenAt), RefreshedAt: c.Time(ws.RefreshedAt),
+		ExpiresAt: c.Time(ws.ExpiresAt), IdleExpiresAt: c.Time(ws.IdleExpiresAt),
 	}
 	if r.RefreshTokenEnc, err = c.Sealer.Seal(ws.IDHash, ColRefreshToken, []byte(ws.RefreshToken)); err != nil {
 		return WebSessionRow{}, err
@@ -61,14 +60,13 @@ func (c Codec) WebSessionRow(ws *models.WebSession) (WebSessionRow, error) {
 // WebSession decodes r, its tokens opened; an identity or a token that does not decode is
 // models.ErrCorrupt.
 func (c Codec) WebSession(r *WebSessionRow) (models.WebSession, error) {
-	p := c.Precision
 	ws := models.WebSession{
 		IDHash: r.IDHash,
 		WebIdentity: models.WebIdentity{Tenant: r.TenantID, Provider: r.SubjectProvider, Subject: r.SubjectID,
 			DisplayName: Str(r.DisplayName), Manager: r.IsManager},
 		Via: r.Via, TimeZone: Str(r.TimeZone), IdleTimeout: time.Duration(r.IdleTimeoutSeconds) * time.Second,
-		CreatedAt: p.UTC(r.CreatedAt), LastSeenAt: p.UTC(r.LastSeenAt), RefreshedAt: p.UTC(r.RefreshedAt),
-		ExpiresAt: p.UTC(r.ExpiresAt), IdleExpiresAt: p.UTC(r.IdleExpiresAt),
+		CreatedAt: c.Time(r.CreatedAt), LastSeenAt: c.Time(r.LastSeenAt), RefreshedAt: c.Time(r.RefreshedAt),
+		ExpiresAt: c.Time(r.ExpiresAt), IdleExpiresAt: c.Time(r.IdleExpiresAt),
 	}
 	if err := DecodeIdentityJSON(r.GroupsJSON, r.PermissionsJSON, &ws.WebIdentity); err != nil {
 		return models.WebSession{}, err

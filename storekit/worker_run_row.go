@@ -39,15 +39,15 @@ func WorkerRunRows(runs []models.WorkerRun) ([]WorkerRunRow, error) {
 // Elapsed before.
 func (c Codec) DateWorkerRuns(rows []WorkerRunRow, runs []models.WorkerRun, now time.Time) {
 	for i := range rows {
-		rows[i].FinishedAt = c.Precision.UTC(now)
-		rows[i].StartedAt = c.Precision.UTC(now.Add(-runs[i].Elapsed))
+		rows[i].FinishedAt = c.Time(now)
+		rows[i].StartedAt = c.Time(now.Add(-runs[i].Elapsed))
 	}
 }
 
 // WorkerRun decodes r; counts that do not decode are models.ErrCorrupt.
 func (c Codec) WorkerRun(r *WorkerRunRow) (models.WorkerRun, error) {
-	run := models.WorkerRun{Worker: models.Worker(r.Worker), Tenant: r.TenantID, StartedAt: c.Precision.UTC(r.StartedAt),
-		FinishedAt: c.Precision.UTC(r.FinishedAt), ErrorCode: Str(r.ErrorCode)}
+	run := models.WorkerRun{Worker: models.Worker(r.Worker), Tenant: r.TenantID, StartedAt: c.Time(r.StartedAt),
+		FinishedAt: c.Time(r.FinishedAt), ErrorCode: Str(r.ErrorCode)}
 	if err := json.Unmarshal([]byte(r.CountsJSON), &run.Counts); err != nil {
 		return models.WorkerRun{}, fmt.Errorf("%w: worker run %s: counts do not decode", models.ErrCorrupt, r.ID)
 	}
