@@ -96,9 +96,9 @@ func (s *Store) write(ctx context.Context, tenant, id string, build func(now tim
 
 // applyChange builds the aggregate after a change from cur, the aggregate the decision read:
 // the task's fields from the changed task (storekit.Codec.NextTaskRow: a protected value sealed
-// again only when its plaintext changed), the candidates and exclusions rewritten when the assignment changed, on
-// finalization the accepted operations completed and the pending resumptions settled, and the
-// change's event, operation and resumption queued.
+// again only when its plaintext changed), the candidates and exclusions rewritten when the
+// assignment changed, on finalization the accepted operations completed and the pending
+// resumptions settled, and the change's event, operation and resumption queued.
 func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change, now time.Time) (*taskDoc, error) {
 	t := &c.Task
 	if t.ID != before.ID || t.Tenant != before.Tenant {
