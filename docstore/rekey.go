@@ -44,7 +44,7 @@ var sealedUnits = []sealedUnit{
 	{operationCollection, operationCollection, []string{colPayload}, "", true},
 	{invitationCollection, invitationCollection, []string{colRecipient}, "invitation:", true},
 	{deliveryCollection, deliveryCollection, []string{colPayload}, "delivery:", true},
-	{webSessionCollection, webSessionCollection, []string{fieldRefreshToken, fieldIDToken}, "web-session:", false},
+	{webSessionCollection, webSessionCollection, []string{storekit.ColRefreshToken, storekit.ColIDToken}, "web-session:", false},
 }
 
 func sealedUnitOf(table string) (sealedUnit, bool) {

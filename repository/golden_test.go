@@ -977,8 +977,8 @@ func invitationScenarios() []goldenScenario {
 
 func leaseScenarios() []goldenScenario {
 	held := func(expires time.Time) *leaseRecord {
-		return &leaseRecord{LeaseName: "due-sweep", LeaseOwner: "node-2", LeaseToken: models.NewID(), LeaseGeneration: 4,
-			LeaseExpiresAt: expires, UpdatedAt: goldenNow.Add(-time.Minute)}
+		return &leaseRecord{storekit.LeaseRow{LeaseName: "due-sweep", LeaseOwner: "node-2", LeaseToken: models.NewID(), LeaseGeneration: 4,
+			LeaseExpiresAt: expires, UpdatedAt: goldenNow.Add(-time.Minute)}}
 	}
 	mine := models.Lease{Owner: "node-1", Token: models.NewID(), Generation: 5, ExpiresAt: goldenNow.Add(time.Minute)}
 	return []goldenScenario{
@@ -1285,19 +1285,19 @@ func goldenDelivery(inv models.Invitation) models.Delivery {
 }
 
 func (g *goldenEnv) invitationRecord(inv models.Invitation) *invitationRecord {
-	rec, err := g.s.invitationRecordOf(&inv)
+	row, err := g.s.codec().InvitationRow(&inv)
 	if err != nil {
 		panic(err)
 	}
-	return &rec
+	return &invitationRecord{row}
 }
 
 func (g *goldenEnv) deliveryRecord(d models.Delivery) *deliveryRecord {
-	rec, err := g.s.deliveryRecordOf(&d)
+	row, err := g.s.codec().DeliveryRow(&d)
 	if err != nil {
 		panic(err)
 	}
-	return &rec
+	return &deliveryRecord{row}
 }
 
 func goldenResumption(t models.Task, i int) *resumptionRecord {

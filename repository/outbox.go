@@ -60,8 +60,6 @@ func fenced(tx *gorm.DB, model any, id string, l *models.Lease, now time.Time) *
 		id, string(models.DeliveryPending), l.Token, l.Generation, now)
 }
 
-func leaseOf(c LeaseColumns) *models.Lease { return sqlCodec.Lease(c) }
-
 func resumptionFromRecord(r *resumptionRecord) models.Resumption {
 	return sqlCodec.Resumption(&r.ResumptionRow)
 }

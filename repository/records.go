@@ -72,60 +72,19 @@ type resumptionRecord struct {
 func (resumptionRecord) TableName() string { return "user_task_resumptions" }
 
 type invitationRecord struct {
-	ID               string     `gorm:"column:id;primaryKey"`
-	TenantID         string     `gorm:"column:tenant_id"`
-	TaskID           string     `gorm:"column:task_id"`
-	SiblingGroupID   *string    `gorm:"column:sibling_group_id"`
-	VerifierName     string     `gorm:"column:verifier_name"`
-	AllowedActions   string     `gorm:"column:allowed_actions"`
-	BearerOnly       bool       `gorm:"column:bearer_only"`
-	RecipientEnc     *string    `gorm:"column:recipient_enc"`
-	TokenHash        string     `gorm:"column:token_hash"`
-	CodeHash         *string    `gorm:"column:code_hash"`
-	CodeAttempts     int        `gorm:"column:code_attempts"`
-	Status           string     `gorm:"column:status"`
-	IssuedByProvider *string    `gorm:"column:issued_by_provider"`
-	IssuedByType     *string    `gorm:"column:issued_by_type"`
-	IssuedByID       *string    `gorm:"column:issued_by_id"`
-	IssuedAt         time.Time  `gorm:"column:issued_at"`
-	ExpiresAt        time.Time  `gorm:"column:expires_at"`
-	DispatchedAt     *time.Time `gorm:"column:dispatched_at"`
-	VerifiedAt       *time.Time `gorm:"column:verified_at"`
-	ConsumedAt       *time.Time `gorm:"column:consumed_at"`
-	RevokedAt        *time.Time `gorm:"column:revoked_at"`
-	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.InvitationRow `gorm:"embedded"`
 }
 
 func (invitationRecord) TableName() string { return "user_task_invitations" }
 
 type deliveryRecord struct {
-	ID             string    `gorm:"column:id;primaryKey"`
-	TenantID       string    `gorm:"column:tenant_id"`
-	TaskID         string    `gorm:"column:task_id"`
-	InvitationID   string    `gorm:"column:invitation_id"`
-	Dispatcher     string    `gorm:"column:dispatcher"`
-	PayloadEnc     string    `gorm:"column:payload_enc"`
-	Metadata       *string   `gorm:"column:metadata"`
-	Attempts       int       `gorm:"column:attempts"`
-	State          string    `gorm:"column:state"`
-	AvailableAt    time.Time `gorm:"column:available_at"`
-	ExpiresAt      time.Time `gorm:"column:expires_at"`
-	LastError      *string   `gorm:"column:last_error"`
-	IdempotencyKey string    `gorm:"column:idempotency_key"`
-	LeaseColumns   `gorm:"embedded"`
-	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt      time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.DeliveryRow `gorm:"embedded"`
 }
 
 func (deliveryRecord) TableName() string { return "user_task_deliveries" }
 
 type leaseRecord struct {
-	LeaseName       string    `gorm:"column:lease_name;primaryKey"`
-	LeaseOwner      string    `gorm:"column:lease_owner"`
-	LeaseToken      string    `gorm:"column:lease_token"`
-	LeaseGeneration int64     `gorm:"column:lease_generation"`
-	LeaseExpiresAt  time.Time `gorm:"column:lease_expires_at"`
-	UpdatedAt       time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.LeaseRow `gorm:"embedded"`
 }
 
 func (leaseRecord) TableName() string { return "user_task_leases" }

@@ -33,7 +33,7 @@ var SealedTables = []SealedTable{
 	{"user_task_operations", "id", []string{storekit.ColPayload}},
 	{"user_task_invitations", "id", []string{colRecipient}},
 	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
-	{"user_task_web_sessions", "id_hash", []string{colRefreshToken, colIDToken}},
+	{"user_task_web_sessions", "id_hash", []string{storekit.ColRefreshToken, storekit.ColIDToken}},
 }
 
 // RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,

@@ -8,9 +8,11 @@ import (
 	"usertasks/models"
 )
 
-// Codec encodes the task aggregate into its rows and decodes it back, as every store does: the
-// same NULL rules (Opt, Str), participant references (RefColumnsOf, RefFrom), tags, actions
-// JSON and search text, and the protected values sealed by its Sealer. What a store chooses is
+// Codec encodes the task aggregate into its rows and decodes it back, as every store does, and
+// the rows of the other tables both stores keep alike (invitations, deliveries, guest and web
+// sessions, saved views, worker runs, leases): the same NULL rules (Opt, Str), participant
+// references (RefColumnsOf, RefFrom), tags, actions JSON and search text, and the protected
+// values sealed by its Sealer. What a store chooses is
 // Precision, what its time columns hold (SQL timestamps microseconds, BSON dates milliseconds):
 // every time is stored in UTC and truncated to it, so that it reads back as it was written.
 type Codec struct {
