@@ -9,6 +9,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // The audit (SPEC 8, `web audit`) on documents: the SQL store's per-task invariants
@@ -26,7 +27,7 @@ type auditRows struct {
 	resumptions []resumptionDoc
 	invitations []invitationDoc
 	deliveries  []deliveryDoc
-	sessions    []guestSessionDoc
+	sessions    []storekit.GuestSessionRow
 }
 
 // Audit reads up to size aggregates after the filter's resume key, ordered by (tenant, id),

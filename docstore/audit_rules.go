@@ -305,7 +305,7 @@ func (c docCheck) ciphertexts() error {
 		return nil
 	}
 	for _, col := range storekit.ProtectedColumns {
-		if err := check(Aggregate, c.d.ID, "", col.Name, *c.d.sealedField(col.Name)); err != nil {
+		if err := check(Aggregate, c.d.ID, "", col.Name, *c.d.SealedColumn(col.Name)); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"usertasks/migrations/logical"
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 	"usertasks/storetest"
 )
 
@@ -81,7 +82,7 @@ func moveRefreshToken(t *testing.T, s *Store, from, to any) error {
 		t.Fatalf("tamper %s: %v", storetest.MoveRefreshToken, err)
 	}
 	r, err := s.webSessions().UpdateOne(ctx, bson.D{{Key: "_id", Value: to}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: fieldRefreshToken, Value: d.RefreshTokenEnc}}}})
+		bson.D{{Key: "$set", Value: bson.D{{Key: storekit.ColRefreshToken, Value: d.RefreshTokenEnc}}}})
 	if err != nil || r.MatchedCount != 1 {
 		t.Fatalf("tamper %s: matched %v, %v", storetest.MoveRefreshToken, r, err)
 	}
@@ -133,7 +134,7 @@ func tamperGuests(t *testing.T, s *Store, what storetest.Tampering, args ...any)
 	case storetest.InsertGuestSession:
 		str := func(i int) string { return args[i].(string) }
 		at := func(i int) time.Time { return utc(args[i].(time.Time)) }
-		insert = guestSessionDoc{ID: str(0), TenantID: str(1), TaskID: str(2), InvitationID: str(3), TokenHash: str(4),
+		insert = storekit.GuestSessionRow{ID: str(0), TenantID: str(1), TaskID: str(2), InvitationID: str(3), TokenHash: str(4),
 			ParticipantProvider: str(5), ParticipantID: str(6), Capabilities: str(7), IssuedAt: at(8), ExpiresAt: at(9)}
 	default:
 		return errors.New("not built on the document store yet")

@@ -36,24 +36,18 @@ var dailyCountIndex = Index{Name: "ix_daily_counts_read", Keys: []string{"tenant
 // effectCountDaily counts one change in the daily rollup (effectDoc.Count).
 const effectCountDaily = "count-daily"
 
-// dailyCountDoc is one counted change; the rollup's counters are sums of EventCount (always 1).
+// dailyCountDoc is one counted change, _id naming it; the rollup's counters are sums of
+// EventCount (always 1).
 type dailyCountDoc struct {
-	ID                     string  `bson:"_id"`
-	TenantID               string  `bson:"tenant_id"`
-	StatDay                string  `bson:"stat_day"`
-	WorkflowDefinitionID   string  `bson:"workflow_definition_id"`
-	WorkflowDefinitionName *string `bson:"workflow_definition_name"`
-	Metric                 string  `bson:"metric"`
-	Bucket                 int     `bson:"bucket"`
-	EventCount             int64   `bson:"event_count"`
+	ID                    string `bson:"_id"`
+	storekit.DailyStatRow `bson:",inline"`
 }
 
 // countDaily is the effect that counts task t's change at revision in metric and bucket.
 func countDaily(t *models.Task, metric string, bucket int, now time.Time) effectDoc {
 	return effectDoc{ID: models.NewID(), Kind: effectCountDaily, CreatedAt: utc(now), Count: &dailyCountDoc{
-		ID:       t.ID + "/" + strconv.Itoa(t.Revision) + "/" + metric,
-		TenantID: t.Tenant, StatDay: storekit.StatDay(now), WorkflowDefinitionID: t.Workflow.DefinitionID,
-		WorkflowDefinitionName: opt(t.Workflow.DefinitionName), Metric: metric, Bucket: bucket, EventCount: 1,
+		ID:           t.ID + "/" + strconv.Itoa(t.Revision) + "/" + metric,
+		DailyStatRow: storekit.DailyCount(t, metric, bucket, now),
 	}}
 }
 

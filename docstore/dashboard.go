@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // DashboardCounts reads a tenant's current numbers for the managers' dashboard, as
@@ -27,16 +28,14 @@ func (s *Store) DashboardCounts(ctx context.Context, tenant string, staleAfter t
 	}
 	out.Now = now
 	tasks := s.tasks()
-	for _, st := range append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...) {
+	err = storekit.CountByStatus(out.ByStatus, func(st models.Status) (int64, error) {
 		n, err := tasks.CountDocuments(ctx, bson.D{{Key: "tenant_id", Value: tenant}, {Key: "status", Value: string(st)}})
-		if err != nil {
-			return out, translate(err)
-		}
-		if n > 0 {
-			out.ByStatus[st] = int(n)
-		}
+		return n, translate(err)
+	})
+	if err != nil {
+		return out, err
 	}
-	open, openOrTransitional := statusIn(models.OpenStatuses), statusIn(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
+	open, openOrTransitional := statusIn(models.OpenStatuses), statusIn(storekit.DashboardStatuses)
 	if err := s.healthCounts(ctx, tenant, openOrTransitional, &out); err != nil {
 		return out, err
 	}

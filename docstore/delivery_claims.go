@@ -92,7 +92,7 @@ func (s *Store) claimDueDeliveries(ctx context.Context, owner string, limit int,
 		}
 		d.LeaseOwner, d.LeaseToken, d.LeaseGeneration, d.LeaseExpiresAt = &lease.Owner, &lease.Token, lease.Generation, &lease.ExpiresAt
 		d.UpdatedAt = now
-		got, err := s.deliveryOf(d, true)
+		got, err := s.codec().Delivery(&d.DeliveryRow, true)
 		if err != nil {
 			return lost, err
 		}

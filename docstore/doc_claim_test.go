@@ -50,7 +50,7 @@ func TestLeaseTakeOverHasOneWinner(t *testing.T) {
 		t.Fatalf("%d nodes took the lease over, want 1: %+v", len(won), won)
 	}
 	d, err := s.readLease(ctx, "reconcile:t1")
-	if err != nil || d.Owner != won[0].Owner || d.Token != won[0].Token || d.Generation != 2 {
+	if err != nil || d.LeaseOwner != won[0].Owner || d.LeaseToken != won[0].Token || d.LeaseGeneration != 2 {
 		t.Fatalf("stored %+v, %v; want the winner %+v at generation 2", d, err, won[0])
 	}
 }

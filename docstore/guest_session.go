@@ -13,6 +13,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // Guest verification and guest sessions (SPEC 6), as repository/guest_session.go. Every expiry
@@ -64,7 +65,7 @@ func (s *Store) VerifyInvitation(ctx context.Context, v store.GuestVerification)
 			next.RelayDue = true
 			return next, nil
 		}
-		inv, err := s.invitationOf(d)
+		inv, err := s.codec().Invitation(&d.InvitationRow)
 		if err != nil {
 			return nil, err
 		}
@@ -109,13 +110,8 @@ func (s *Store) VerifyInvitation(ctx context.Context, v store.GuestVerification)
 	if inserted && (err != nil || denied) {
 		s.dropGuestSession(ctx, session.ID)
 	}
-	switch {
-	case errors.Is(err, models.ErrNotFound) || models.ErrorCode(err) == models.CodeRevisionConflict:
-		return models.GuestSession{}, fmt.Errorf("%w: %v", models.ErrGuestDenied, err)
-	case err != nil:
+	if err := storekit.VerificationResult(err, denied); err != nil {
 		return models.GuestSession{}, err
-	case denied:
-		return models.GuestSession{}, models.ErrGuestDenied
 	}
 	s.changed(change.Task.Tenant, change.Task.ID, change.Task.Revision)
 	return session, nil
@@ -181,14 +177,14 @@ func (s *Store) queueRevokedEvent(next *taskDoc, invitationID, reason string, no
 // insertGuestSession stores the session v makes for inv.
 func (s *Store) insertGuestSession(ctx context.Context, v store.GuestVerification, now time.Time, inv models.Invitation) (models.GuestSession, error) {
 	session := v.Session(now, inv)
-	if session.Tenant != inv.Tenant || session.TaskID != inv.TaskID || session.InvitationID != inv.ID || session.TokenHash == "" {
-		return models.GuestSession{}, fmt.Errorf("docstore: a guest session must name its invitation")
+	if err := storekit.CheckGuestSession(session, inv); err != nil {
+		return models.GuestSession{}, err
 	}
-	doc, err := guestSessionDocOf(&session)
+	row, err := s.codec().GuestSessionRow(&session)
 	if err != nil {
 		return models.GuestSession{}, err
 	}
-	_, err = s.db.Collection(guestSessionCollection).InsertOne(ctx, doc)
+	_, err = s.db.Collection(guestSessionCollection).InsertOne(ctx, row)
 	return session, translate(err)
 }
 
@@ -219,11 +215,11 @@ func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (store.GuestA
 	if out.Now, err = s.Now(ctx); err != nil {
 		return out, err
 	}
-	var sd guestSessionDoc
+	var sd storekit.GuestSessionRow
 	if err := s.db.Collection(guestSessionCollection).FindOne(ctx, bson.D{{Key: "token_hash", Value: tokenHash}}).Decode(&sd); err != nil {
 		return out, translate(err)
 	}
-	if out.Session, err = guestSessionOf(&sd); err != nil {
+	if out.Session, err = s.codec().GuestSession(&sd); err != nil {
 		return out, err
 	}
 	cur, err := s.load(ctx, taskFilter(sd.TenantID, sd.TaskID))
@@ -237,7 +233,7 @@ func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (store.GuestA
 	if err != nil {
 		return out, err
 	}
-	out.Invitation, err = s.invitationOf(d)
+	out.Invitation, err = s.codec().Invitation(&d.InvitationRow)
 	return out, err
 }
 

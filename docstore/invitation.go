@@ -13,6 +13,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // IssueInvitation writes an invitation, its sealed delivery and its event with one claimed write
@@ -33,31 +34,28 @@ func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, buil
 		if err != nil {
 			return nil, err
 		}
-		if len(held) >= models.MaxInvitationsPerTask {
-			return nil, models.InvalidField("invitations", fmt.Sprintf("a task holds at most %d invitations", models.MaxInvitationsPerTask))
+		if err := storekit.CheckInvitationRoom(int64(len(held))); err != nil {
+			return nil, err
 		}
 		var d models.Delivery
 		var ev models.Event
 		if inv, d, ev, err = build(now, t); err != nil {
 			return nil, err
 		}
-		if inv.Tenant != tenant || inv.TaskID != taskID || d.InvitationID != inv.ID || d.Tenant != tenant || d.TaskID != taskID {
-			return nil, fmt.Errorf("docstore: invitation rows name another task")
+		if err := storekit.CheckIssued(t, inv, d, ev); err != nil {
+			return nil, err
 		}
-		if ev.Seq != t.LastEventSeq+1 || ev.TaskID != taskID {
-			return nil, fmt.Errorf("docstore: an appended event must follow the task's sequence")
-		}
-		idoc, err := s.invitationDocOf(&inv)
+		irow, err := s.codec().InvitationRow(&inv)
 		if err != nil {
 			return nil, err
 		}
-		ddoc, err := s.deliveryDocOf(&d)
+		drow, err := s.codec().DeliveryRow(&d)
 		if err != nil {
 			return nil, err
 		}
 		next := cur.clone()
-		next.PendingInvitations = append(next.PendingInvitations, idoc)
-		next.PendingDeliveries = append(next.PendingDeliveries, ddoc)
+		next.PendingInvitations = append(next.PendingInvitations, invitationDoc{InvitationRow: irow})
+		next.PendingDeliveries = append(next.PendingDeliveries, deliveryDoc{DeliveryRow: drow})
 		next.LastEventSeq = ev.Seq
 		revision = t.Revision
 		return next, s.queue(next, &models.Change{Event: &ev})
@@ -143,7 +141,7 @@ func (s *Store) Invitations(ctx context.Context, tenant, taskID string) ([]model
 	})
 	var out []models.Invitation
 	for i := range docs {
-		inv, err := s.invitationOf(&docs[i])
+		inv, err := s.codec().Invitation(&docs[i].InvitationRow)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +163,7 @@ func (s *Store) FindInvitationByTokenHash(ctx context.Context, tokenHash string)
 	if err != nil {
 		return models.Invitation{}, err
 	}
-	return s.invitationOf(d)
+	return s.codec().Invitation(&d.InvitationRow)
 }
 
 // invitationNow reads an invitation after its task's aggregate, with the aggregate's pending

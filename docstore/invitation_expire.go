@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // ExpireInvitations marks up to limit pending or dispatched invitations whose expiry has passed
@@ -60,7 +61,7 @@ func (s *Store) expireInvitation(ctx context.Context, d *invitationDoc) (bool, e
 	}
 	err := s.moveDeliveries(ctx, d.TenantID, d.ID, unleased, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "state", Value: string(models.DeliveryAbandoned)},
-			bson.E{Key: "last_error", Value: expiredDeliveryCode}, bson.E{Key: "updated_at", Value: now})
+			bson.E{Key: "last_error", Value: storekit.ExpiredDeliveryCode}, bson.E{Key: "updated_at", Value: now})
 	})
 	if err != nil {
 		return false, err

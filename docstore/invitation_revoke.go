@@ -32,7 +32,7 @@ func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitation
 		if err != nil {
 			return nil, err
 		}
-		if inv, err = s.invitationOf(d); err != nil {
+		if inv, err = s.codec().Invitation(&d.InvitationRow); err != nil {
 			return nil, err
 		}
 		ev, err := build(now, t, inv)
@@ -81,7 +81,7 @@ func (s *Store) InvitationDeliveries(ctx context.Context, tenant, taskID string)
 	slices.SortFunc(docs, func(a, b deliveryDoc) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID)) })
 	out := make([]models.Delivery, 0, len(docs))
 	for i := range docs {
-		d, err := s.deliveryOf(&docs[i], false)
+		d, err := s.codec().Delivery(&docs[i].DeliveryRow, false)
 		if err != nil {
 			return nil, err
 		}

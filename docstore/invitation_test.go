@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -67,7 +68,7 @@ func TestInvitationEffectOverlay(t *testing.T) {
 	three := 3
 	verify := invitationEffect{InvitationID: "i1", From: verifiable, To: string(models.InvitationVerified), Stamp: "verified_at", At: at}
 	count := invitationEffect{InvitationID: "i1", From: verifiable, CodeAttempts: &three, At: at}
-	d := invitationDoc{ID: "i1", Status: string(models.InvitationPending), CodeAttempts: 2}
+	d := invitationDoc{InvitationRow: storekit.InvitationRow{ID: "i1", Status: string(models.InvitationPending), CodeAttempts: 2}}
 	cur := &taskDoc{PendingEffects: []effectDoc{invitationEffectDoc(count), invitationEffectDoc(verify)}}
 	overlay(cur, &d)
 	if d.Status != string(models.InvitationVerified) || d.VerifiedAt == nil || !d.VerifiedAt.Equal(at) || d.CodeAttempts != 3 {
@@ -79,7 +80,7 @@ func TestInvitationEffectOverlay(t *testing.T) {
 	if set := count.apply(&d); set != nil {
 		t.Fatalf("a count applied to a verified invitation: %v", set)
 	}
-	other := invitationDoc{ID: "i2", Status: string(models.InvitationPending)}
+	other := invitationDoc{InvitationRow: storekit.InvitationRow{ID: "i2", Status: string(models.InvitationPending)}}
 	if set := verify.apply(&other); set != nil || other.Status != string(models.InvitationPending) {
 		t.Fatalf("an effect changed another invitation: %v", set)
 	}

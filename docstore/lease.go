@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Named singleton leases (reconciliation, due sweep) as documents of user_task_leases, _id the
@@ -20,13 +21,8 @@ import (
 const leaseCollection = "user_task_leases"
 
 type leaseDoc struct {
-	Name       string    `bson:"_id"`
-	Owner      string    `bson:"lease_owner"`
-	Token      string    `bson:"lease_token"`
-	Generation int64     `bson:"lease_generation"`
-	ExpiresAt  time.Time `bson:"lease_expires_at"`
-	UpdatedAt  time.Time `bson:"updated_at"`
-	Version    int64     `bson:"version"`
+	storekit.LeaseRow `bson:",inline"`
+	Version           int64 `bson:"version"`
 }
 
 func leaseRef(name string) docRef {
@@ -52,22 +48,24 @@ func (s *Store) AcquireLease(ctx context.Context, name, owner string, ttl time.D
 			return err
 		}
 		d, err := s.readLease(ctx, name)
-		if errors.Is(err, models.ErrNotFound) {
-			lease = models.Lease{Owner: owner, Token: models.NewID(), Generation: 1, ExpiresAt: now.Add(ttl)}
-			_, err := s.db.Collection(leaseCollection).InsertOne(ctx, leaseDoc{Name: name, Owner: owner, Token: lease.Token,
-				Generation: 1, ExpiresAt: lease.ExpiresAt, UpdatedAt: now})
+		taken := err == nil
+		if !taken && !errors.Is(err, models.ErrNotFound) {
+			return err
+		}
+		var cur *storekit.LeaseRow
+		if taken {
+			cur = &d.LeaseRow
+		}
+		if lease, err = s.codec().NextLease(cur, owner, now, ttl); err != nil {
+			return err
+		}
+		if !taken {
+			_, err := s.db.Collection(leaseCollection).InsertOne(ctx, leaseDoc{LeaseRow: s.codec().LeaseRow(name, lease, now)})
 			if mongo.IsDuplicateKeyError(err) {
 				return errClaimLost // created concurrently: read it and decide again
 			}
 			return translate(err)
 		}
-		if err != nil {
-			return err
-		}
-		if utc(d.ExpiresAt).After(now) {
-			return models.ErrLeaseLost
-		}
-		lease = models.Lease{Owner: owner, Token: models.NewID(), Generation: d.Generation + 1, ExpiresAt: now.Add(ttl)}
 		return s.claimedSet(ctx, leaseRef(name), d.Version, bson.D{{Key: "lease_owner", Value: owner},
 			{Key: "lease_token", Value: lease.Token}, {Key: "lease_generation", Value: lease.Generation},
 			{Key: "lease_expires_at", Value: lease.ExpiresAt}, {Key: "updated_at", Value: now}}, now)
@@ -109,7 +107,7 @@ func (s *Store) fencedLeaseWrite(ctx context.Context, name string, l models.Leas
 		if err != nil {
 			return err
 		}
-		if d.Token != l.Token || d.Generation != l.Generation || (live && !utc(d.ExpiresAt).After(now)) {
+		if d.LeaseToken != l.Token || d.LeaseGeneration != l.Generation || (live && !utc(d.LeaseExpiresAt).After(now)) {
 			return models.ErrLeaseLost
 		}
 		return s.claimedSet(ctx, leaseRef(name), d.Version, set(now), now)

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -158,12 +159,12 @@ func TestMutateReplay(t *testing.T) {
 	ctx := testContext(t)
 	ann := testfactory.Worker("t1", "ann")
 	task := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann", "bob"}, Instructions: "secret"})
-	sealed := rawTask(t, s, task.ID).Lookup(colInstructions).StringValue()
+	sealed := rawTask(t, s, task.ID).Lookup(storekit.ColInstructions).StringValue()
 	first, err := s.Mutate(ctx, "t1", task.ID, "op-1", claimBy(ann, task.Revision, "op-1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rawTask(t, s, task.ID).Lookup(colInstructions).StringValue() != sealed {
+	if rawTask(t, s, task.ID).Lookup(storekit.ColInstructions).StringValue() != sealed {
 		t.Fatal("a claim sealed the unchanged instructions again")
 	}
 	if n, err := s.db.Collection(operationCollection).CountDocuments(ctx, bson.D{{Key: "operation_id", Value: "op-1"}}); err != nil || n != 1 {

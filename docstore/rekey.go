@@ -40,11 +40,11 @@ type sealedUnit struct {
 // (repository.SealedTables). The operations still open in an aggregate are sealed there and
 // rotated with it (the user_tasks walk); the operations collection holds the finished ones.
 var sealedUnits = []sealedUnit{
-	{Aggregate, Aggregate, []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}, "", true},
+	{Aggregate, Aggregate, []string{storekit.ColInstructions, storekit.ColTaskData, storekit.ColForm, storekit.ColInvitationDefs, storekit.ColCompletionData}, "", true},
 	{operationCollection, operationCollection, []string{colPayload}, "", true},
 	{invitationCollection, invitationCollection, []string{colRecipient}, "invitation:", true},
 	{deliveryCollection, deliveryCollection, []string{colPayload}, "delivery:", true},
-	{webSessionCollection, webSessionCollection, []string{fieldRefreshToken, fieldIDToken}, "web-session:", false},
+	{webSessionCollection, webSessionCollection, []string{storekit.ColRefreshToken, storekit.ColIDToken}, "web-session:", false},
 }
 
 func sealedUnitOf(table string) (sealedUnit, bool) {
@@ -113,7 +113,7 @@ func (s *Store) checkSealed(row, field, env string, byKey map[string]int) (seale
 	}
 	kid, _ := keyring.KeyID(env)
 	byKey[kid]++
-	plain, err := s.keys.Open(env, aad(row, field))
+	plain, err := s.keys.Open(env, storekit.AAD(row, field))
 	switch {
 	case errors.Is(err, keyring.ErrUndecodable):
 		return sealedUnreadable, nil, nil
@@ -234,7 +234,7 @@ func (s *Store) reseal(row, field, env string) (*string, error) {
 	if err != nil || st != sealedStale {
 		return nil, err
 	}
-	sealed, err := s.keys.Seal(plain, aad(row, field))
+	sealed, err := s.keys.Seal(plain, storekit.AAD(row, field))
 	return &sealed, err
 }
 
@@ -246,12 +246,12 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 		n = 0
 		next := cur.clone()
 		for _, col := range storekit.ProtectedColumns {
-			sealed, err := s.reseal(cur.ID, col.Name, str(*cur.sealedField(col.Name)))
+			sealed, err := s.reseal(cur.ID, col.Name, str(*cur.SealedColumn(col.Name)))
 			if err != nil {
 				return nil, err
 			}
 			if sealed != nil {
-				*next.sealedField(col.Name) = sealed
+				*next.SealedColumn(col.Name) = sealed
 				n++
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -29,32 +28,9 @@ import (
 const savedViewCollection = "user_task_saved_views"
 
 type savedViewDoc struct {
-	ID            string    `bson:"_id"`
-	TenantID      string    `bson:"tenant_id"`
-	OwnerProvider string    `bson:"owner_provider"`
-	OwnerType     string    `bson:"owner_type"`
-	OwnerID       string    `bson:"owner_id"`
-	OwnerDisplay  *string   `bson:"owner_display"`
-	Name          string    `bson:"name"`
-	NameKey       string    `bson:"name_key"`
-	InboxQuery    string    `bson:"inbox_query"`
-	IsShared      bool      `bson:"is_shared"`
-	CreatedAt     time.Time `bson:"created_at"`
-	UpdatedAt     time.Time `bson:"updated_at"`
+	storekit.SavedViewRow `bson:",inline"`
 	// Slot is the view's place among its owner's MaxSavedViews (ux_saved_views_slot).
 	Slot int `bson:"slot"`
-}
-
-func (d *savedViewDoc) view() models.SavedView {
-	v := models.SavedView{
-		ID: d.ID, Tenant: d.TenantID, Name: d.Name, Query: d.InboxQuery, Shared: d.IsShared,
-		Owner:     models.ParticipantRef{Tenant: d.TenantID, Provider: d.OwnerProvider, Type: models.ParticipantType(d.OwnerType), ID: d.OwnerID},
-		CreatedAt: utc(d.CreatedAt), UpdatedAt: utc(d.UpdatedAt),
-	}
-	if d.OwnerDisplay != nil {
-		v.Owner.DisplayName = *d.OwnerDisplay
-	}
-	return v
 }
 
 func (s *Store) savedViews() *mongo.Collection { return s.db.Collection(savedViewCollection) }
@@ -70,11 +46,8 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 	if err != nil {
 		return models.SavedView{}, err
 	}
-	d := savedViewDoc{
-		ID: models.NewID(), TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
-		Name: v.Name, NameKey: models.SavedViewNameKey(v.Name), InboxQuery: v.Query, IsShared: v.Shared, CreatedAt: now, UpdatedAt: now,
-		OwnerDisplay: storekit.SavedViewOwnerDisplay(v.Owner),
-	}
+	v.ID, v.CreatedAt, v.UpdatedAt = models.NewID(), now, now
+	d := savedViewDoc{SavedViewRow: s.codec().SavedViewRow(&v)}
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		var owned []savedViewDoc
 		err := s.findAll(ctx, savedViewCollection, ownedViews(v.Tenant, v.Owner),
@@ -102,7 +75,7 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 		d.Slot = free[rand.IntN(len(free))]
 		_, err = s.savedViews().InsertOne(ctx, d)
 		if err == nil {
-			return d.view(), nil
+			return s.codec().SavedView(&d.SavedViewRow), nil
 		}
 		if !mongo.IsDuplicateKeyError(err) {
 			return models.SavedView{}, translate(err)
@@ -136,7 +109,7 @@ func (s *Store) SavedViews(ctx context.Context, a models.Actor) ([]models.SavedV
 	}
 	out := make([]models.SavedView, 0, len(docs))
 	for i := range docs {
-		out = append(out, docs[i].view())
+		out = append(out, s.codec().SavedView(&docs[i].SavedViewRow))
 	}
 	return out, nil
 }
@@ -211,7 +184,7 @@ func (s *Store) loadSavedView(ctx context.Context, a models.Actor, id string, ma
 	if err := s.savedViews().FindOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "tenant_id", Value: a.Tenant}}).Decode(&d); err != nil {
 		return models.SavedView{}, translate(err)
 	}
-	v := d.view()
+	v := s.codec().SavedView(&d.SavedViewRow)
 	if !may(a, v) {
 		return models.SavedView{}, models.ErrNotFound
 	}

@@ -15,6 +15,7 @@ import (
 
 	"usertasks/docstore/docstoretest"
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -110,7 +111,7 @@ func TestCreateGet(t *testing.T) {
 			t.Errorf("the stored aggregate holds %q in plaintext", secret)
 		}
 	}
-	for _, field := range []string{colInstructions, colTaskData, colForm} {
+	for _, field := range []string{storekit.ColInstructions, storekit.ColTaskData, storekit.ColForm} {
 		if v, err := raw.LookupErr(field); err != nil || v.Type != bson.TypeString {
 			t.Errorf("%s is not a sealed string: %v %v", field, v, err)
 		}
@@ -129,7 +130,7 @@ func TestCreateGet(t *testing.T) {
 
 // sortAssignment puts a task's candidates and exclusions in the order both stores read them.
 func sortAssignment(t *models.Task) {
-	d := &taskDoc{TenantID: t.Tenant, Candidates: candidateDocs(t, time.Time{}), Exclusions: exclusionDocs(t, time.Time{})}
+	d := &taskDoc{TaskRow: storekit.TaskRow{TenantID: t.Tenant}, Candidates: candidateDocs(t, time.Time{}), Exclusions: exclusionDocs(t, time.Time{})}
 	t.Assignment.Candidates, t.Assignment.Exclusions = candidatesOf(d), exclusionsOf(d)
 }
 

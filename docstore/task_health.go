@@ -2,7 +2,6 @@ package docstore
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"usertasks/models"
@@ -10,34 +9,34 @@ import (
 )
 
 // SetHealth records a worker's advisory finding on an open or transitional task whose finding
-// is not blocking, as repository.Store.SetHealth: a terminal task or a blocking finding is left
-// alone without an error; a missing task is ErrNotFound. Health does not raise the revision
-// (nor updated_at); a written finding is told to the change notifier with the task's revision.
+// is not blocking (storekit.SetHealth), as repository.Store.SetHealth: a terminal task or a
+// blocking finding is left alone without an error; a missing task is ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	if err := storekit.CheckWorkerHealth(h); err != nil {
+	u, err := storekit.SetHealth(h)
+	if err != nil {
 		return err
 	}
-	return s.updateHealth(ctx, tenant, taskID, "", h)
+	return s.updateHealth(ctx, tenant, taskID, u)
 }
 
 // ClearHealth removes the advisory finding code from an open or transitional task, and
-// nothing else: another finding stays. A missing task is ErrNotFound.
+// nothing else (storekit.ClearHealth). A missing task is ErrNotFound.
 func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
-	return s.updateHealth(ctx, tenant, taskID, code, models.Health{})
+	return s.updateHealth(ctx, tenant, taskID, storekit.ClearHealth(code))
 }
 
-// updateHealth writes h, under a version claim, where the task is not terminal, its finding
-// is not blocking and, when onlyCode is set, its finding has that code.
-func (s *Store) updateHealth(ctx context.Context, tenant, taskID, onlyCode string, h models.Health) error {
+// updateHealth writes u under a version claim where its rule lets it. Health does not raise
+// the revision (nor updated_at); a written finding is told to the change notifier with the
+// task's revision.
+func (s *Store) updateHealth(ctx context.Context, tenant, taskID string, u storekit.HealthUpdate) error {
 	written, revision := false, 0
 	err := s.write(ctx, tenant, taskID, func(_ time.Time, cur *taskDoc) (*taskDoc, error) {
 		written = false
-		if !slices.Contains(openTransitionalStatuses, cur.Status) || str(cur.HealthSeverity) == string(models.SeverityBlocking) ||
-			(onlyCode != "" && str(cur.HealthCode) != onlyCode) {
+		if !u.Applies(&cur.TaskRow) {
 			return nil, nil
 		}
 		next := cur.clone()
-		next.HealthSeverity, next.HealthCode, next.HealthMessage = opt(string(h.Severity)), opt(h.Code), opt(h.Message)
+		u.Apply(&next.TaskRow)
 		written, revision = true, cur.Revision
 		return next, nil
 	})

@@ -95,10 +95,10 @@ func (s *Store) write(ctx context.Context, tenant, id string, build func(now tim
 }
 
 // applyChange builds the aggregate after a change from cur, the aggregate the decision read:
-// the task's fields from the changed task (a protected value sealed again only when its
-// plaintext changed), the candidates and exclusions rewritten when the assignment changed, on
-// finalization the accepted operations completed and the pending resumptions settled, and the
-// change's event, operation and resumption queued.
+// the task's fields from the changed task (storekit.Codec.NextTaskRow: a protected value sealed
+// again only when its plaintext changed), the candidates and exclusions rewritten when the
+// assignment changed, on finalization the accepted operations completed and the pending
+// resumptions settled, and the change's event, operation and resumption queued.
 func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change, now time.Time) (*taskDoc, error) {
 	t := &c.Task
 	if t.ID != before.ID || t.Tenant != before.Tenant {
@@ -107,22 +107,11 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	if c.ExpectedRevision != before.Revision {
 		return nil, models.Conflict(models.CodeRevisionConflict)
 	}
-	next, err := safeDoc(t)
+	row, _, err := s.codec().NextTaskRow(&cur.TaskRow, before, t)
 	if err != nil {
 		return nil, err
 	}
-	// Fields that never change after creation keep what is stored.
-	next.ID, next.TenantID, next.CreatedAt = cur.ID, cur.TenantID, cur.CreatedAt
-	next.MaterializationKey, next.BookmarkID = cur.MaterializationKey, cur.BookmarkID
-	for _, col := range storekit.ProtectedColumns {
-		if !col.Differs(&before.Protected, &t.Protected) {
-			*next.sealedField(col.Name) = *cur.sealedField(col.Name)
-			continue
-		}
-		if *next.sealedField(col.Name), err = s.sealer().SealProtected(t, col.Name); err != nil {
-			return nil, err
-		}
-	}
+	next := &taskDoc{TaskRow: row, TagKeys: tagDocs(t)}
 	rest := cur.clone()
 	next.Version, next.Operations, next.PendingEvents = cur.Version, rest.Operations, rest.PendingEvents
 	next.PendingResumptions, next.PendingEffects = rest.PendingResumptions, rest.PendingEffects

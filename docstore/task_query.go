@@ -11,52 +11,12 @@ import (
 	"usertasks/storekit"
 )
 
-// sortField is how one sort key orders the aggregates: by the field, then _id, in the same
-// direction. Each is served by the SQL store's index of the same name, (tenant_id, field, _id)
-// in the layout. Nullable fields (storekit.Sort) put nulls last in both directions, as SQL does
-// (MongoDB sorts null first ascending), so their pages are read in two walks (page).
-type sortField struct {
-	storekit.Sort
-	field string
-	value func(d *taskDoc) storekit.SortValue
-}
-
-var sortFields = map[models.SortKey]sortField{
-	models.SortCreated: {storekit.Sorts[models.SortCreated], "created_at",
-		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(&d.CreatedAt) }},
-	models.SortDue: {storekit.Sorts[models.SortDue], "due_at",
-		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(d.DueAt) }},
-	models.SortPriority: {storekit.Sorts[models.SortPriority], "priority",
-		func(d *taskDoc) storekit.SortValue { return storekit.SortValue{Int: d.Priority} }},
-	models.SortTitle: {storekit.Sorts[models.SortTitle], "title",
-		func(d *taskDoc) storekit.SortValue { return storekit.SortValue{Text: d.Title} }},
-	models.SortUpdated: {storekit.Sorts[models.SortUpdated], "updated_at",
-		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(&d.UpdatedAt) }},
-	models.SortCompleted: {storekit.Sorts[models.SortCompleted], "completed_at",
-		func(d *taskDoc) storekit.SortValue { return storekit.TimeValue(d.CompletedAt) }},
-}
-
-// summaryFields is the projection of a list item: the safe fields only, never a sealed *_enc
-// field, the embedded rows, the pending entries or search_text (it only serves the search).
+// summaryFields is the projection of a list item: the safe fields only
+// (storekit.SafeTaskFields), never a sealed *_enc field, the embedded rows, the pending entries
+// or search_text (it only serves the search).
 var summaryFields = func() bson.D {
 	var p bson.D
-	for _, f := range []string{
-		"_id", "tenant_id",
-		"workflow_definition_id", "workflow_definition_name", "workflow_definition_version",
-		"workflow_instance_id", "workflow_instance_reference", "activity_instance_id", "bookmark_id",
-		"materialization_key",
-		"title", "summary", "reference", "task_type", "tags",
-		"requester_provider", "requester_type", "requester_id", "requester_display",
-		"priority", "due_at", "is_overdue", "status",
-		"created_at", "updated_at", "assigned_at", "completed_at", "transitioned_at",
-		"assignee_provider", "assignee_type", "assignee_id", "assignee_display",
-		"membership_mode", "allow_exclusion_override", "candidate_users", "candidate_groups",
-		"actions_json", "timeout_enabled", "cancellation_enabled",
-		"health_severity", "health_code", "health_message",
-		"completion_action_key",
-		"completed_by_provider", "completed_by_type", "completed_by_id", "completed_by_display",
-		"revision", "last_event_seq",
-	} {
+	for _, f := range storekit.SafeTaskFields {
 		p = append(p, bson.E{Key: f, Value: 1})
 	}
 	return p
@@ -64,8 +24,12 @@ var summaryFields = func() bson.D {
 
 // taskQuery is a validated list filter.
 type taskQuery struct {
-	f       models.TaskFilter
-	sort    sortField
+	f models.TaskFilter
+	// sort orders by its field, then _id, in the same direction, as the SQL store's index of
+	// the same name, (tenant_id, field, _id) in the layout, serves it; a nullable field puts
+	// nulls last in both directions, as SQL does (MongoDB sorts null first ascending), so its
+	// pages are read in two walks (page).
+	sort    storekit.Sort
 	limit   int
 	after   *storekit.SortValue // the cursor position, nil on the first page
 	afterID string
@@ -105,7 +69,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 	if len(docs) > q.limit {
 		docs = docs[:q.limit]
 		last := &docs[len(docs)-1]
-		if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), q.sort.value(last), last.ID); err != nil {
+		if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), q.sort.Value(&last.TaskRow), last.ID); err != nil {
 			return models.TaskPage{}, err
 		}
 	}
@@ -162,7 +126,7 @@ func (s *Store) cappedTotal(ctx context.Context, q *taskQuery, where []bson.D) (
 // then, when the page is not full, those without one in _id order (nulls last, as on SQL). A
 // cursor among the nulls skips the first walk.
 func (s *Store) page(ctx context.Context, q *taskQuery, where []bson.D) ([]taskDoc, error) {
-	field := q.sort.field
+	field := q.sort.Column
 	var out []taskDoc
 	after, afterID := q.after, q.afterID
 	if after == nil || !after.Null {
@@ -189,7 +153,7 @@ func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls boo
 	if q.f.Descending {
 		dir, op = -1, "$lt"
 	}
-	field := q.sort.field
+	field := q.sort.Column
 	order := bson.D{{Key: field, Value: dir}, {Key: "_id", Value: dir}}
 	project := summaryFields
 	if q.check != nil {
@@ -232,7 +196,7 @@ func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls boo
 			return nil
 		}
 		last := &docs[len(docs)-1]
-		v := q.sort.value(last)
+		v := q.sort.Value(&last.TaskRow)
 		after, afterID = &v, last.ID
 	}
 }
@@ -249,14 +213,13 @@ func allOf(conds []bson.D) bson.D {
 	return bson.D{{Key: "$and", Value: a}}
 }
 
-// newTaskQuery checks f as every store does (storekit.NewListQuery) and pairs its sort with
-// the field.
+// newTaskQuery checks f as every store does (storekit.NewListQuery).
 func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 	lq, err := storekit.NewListQuery(f)
 	if err != nil {
 		return nil, err
 	}
-	return &taskQuery{f: lq.Filter, sort: sortFields[lq.Filter.Sort], limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
+	return &taskQuery{f: lq.Filter, sort: lq.Sort, limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
 }
 
 // sortBSON is a cursor's sort value as compared in a query filter.

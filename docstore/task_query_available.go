@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The available scope asks for an embedded candidate whose fields all match (source, provider,
@@ -22,7 +23,7 @@ func availableConds(f models.TaskFilter) bson.D {
 	me := f.Actor.Subject
 	conds := []bson.D{{{Key: "candidates.provider", Value: me.Provider},
 		{Key: "candidates.participant_type", Value: string(me.Type)}, {Key: "candidates.participant_id", Value: me.ID}}}
-	groups := actorGroups(f)
+	groups := storekit.ActorGroups(f)
 	for _, p := range slices.Sorted(func(yield func(string) bool) {
 		for p := range groups {
 			if !yield(p) {
@@ -40,18 +41,6 @@ func availableConds(f models.TaskFilter) bson.D {
 	return anyOf(conds...)
 }
 
-// actorGroups are the actor's groups of the tenant by provider (cross-tenant ones never match).
-func actorGroups(f models.TaskFilter) map[string][]string {
-	byProvider := map[string][]string{}
-	for _, g := range f.Actor.Groups {
-		if !sameTenant(g, f.Tenant) || g.Type != models.GroupParticipant || g.ID == "" {
-			continue
-		}
-		byProvider[g.Provider] = append(byProvider[g.Provider], g.ID)
-	}
-	return byProvider
-}
-
 // eligible is the exact test of the available scope on an aggregate read with its candidates
 // and exclusions: a direct-user or snapshot-member entry naming the subject, or, in live
 // membership mode only, a direct-group entry naming one of the actor's groups; and no
@@ -59,7 +48,7 @@ func actorGroups(f models.TaskFilter) map[string][]string {
 func eligible(f models.TaskFilter) func(d *taskDoc) bool {
 	me := f.Actor.Subject
 	groups := map[[2]string]bool{}
-	for p, ids := range actorGroups(f) {
+	for p, ids := range storekit.ActorGroups(f) {
 		for _, id := range ids {
 			groups[[2]string{p, id}] = true
 		}

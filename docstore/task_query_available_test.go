@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // TestEligible checks the available scope's entry-by-entry test, which decides what the dotted
@@ -16,10 +17,12 @@ func TestEligible(t *testing.T) {
 		{Tenant: "t2", Provider: "idp", Type: models.GroupParticipant, ID: "other-tenant"},
 	}}}
 	user := func(source models.CandidateSource, provider, id string) candidateDoc {
-		return candidateDoc{Source: string(source), Provider: provider, ParticipantType: string(models.UserParticipant), ParticipantID: id}
+		return candidateDoc{CandidateRow: storekit.CandidateRow{Source: string(source),
+			ParticipantRow: storekit.ParticipantRow{Provider: provider, ParticipantType: string(models.UserParticipant), ParticipantID: id}}}
 	}
 	group := func(id string) candidateDoc {
-		return candidateDoc{Source: string(models.SourceDirectGroup), Provider: "idp", ParticipantType: string(models.GroupParticipant), ParticipantID: id}
+		return candidateDoc{CandidateRow: storekit.CandidateRow{Source: string(models.SourceDirectGroup),
+			ParticipantRow: storekit.ParticipantRow{Provider: "idp", ParticipantType: string(models.GroupParticipant), ParticipantID: id}}}
 	}
 	live, snapshot := string(models.MembershipLive), string(models.MembershipSnapshot)
 	for _, c := range []struct {
@@ -39,9 +42,9 @@ func TestEligible(t *testing.T) {
 		{"Excluded", live, []candidateDoc{user(models.SourceDirectUser, "idp", "me")}, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := &taskDoc{MembershipMode: c.mode, Candidates: c.candidates}
+			d := &taskDoc{TaskRow: storekit.TaskRow{MembershipMode: c.mode}, Candidates: c.candidates}
 			if c.excluded {
-				d.Exclusions = []exclusionDoc{{Provider: "idp", ParticipantType: string(models.UserParticipant), ParticipantID: "me"}}
+				d.Exclusions = []exclusionDoc{{ParticipantRow: storekit.ParticipantRow{Provider: "idp", ParticipantType: string(models.UserParticipant), ParticipantID: "me"}}}
 			}
 			if got := eligible(f)(d); got != c.want {
 				t.Fatalf("eligible %v, want %v", got, c.want)

@@ -85,13 +85,9 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 	switch f.Due {
 	case models.DueOverdue:
 		where = append(where, fieldIn("status", openStatuses), anyOf(fieldEq("is_overdue", true), fieldOp("due_at", "$lt", now)))
-	case models.DueToday:
-		day := startOfDay(now)
-		where = append(where, fieldOp("due_at", "$gte", day), fieldOp("due_at", "$lt", day.AddDate(0, 0, 1)))
-	case models.DueThisWeek:
-		day := startOfDay(now)
-		monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
-		where = append(where, fieldOp("due_at", "$gte", monday), fieldOp("due_at", "$lt", monday.AddDate(0, 0, 7)))
+	case models.DueToday, models.DueThisWeek:
+		from, to := storekit.DueWindow(f.Due, now)
+		where = append(where, fieldOp("due_at", "$gte", from), fieldOp("due_at", "$lt", to))
 	case models.DueNoDueDate:
 		where = append(where, fieldEq("due_at", nil))
 	}
@@ -123,7 +119,7 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 func (s *Store) scopeConds(ctx context.Context, q *taskQuery, now time.Time) ([]bson.D, error) {
 	f := q.f
 	me := f.Actor.Subject
-	personal := me.ID != "" && me.Provider != "" && me.Type != "" && sameTenant(me, f.Tenant) && !f.Actor.System
+	personal := storekit.PersonalScope(f)
 	switch f.Scope {
 	case models.ScopeAssigned:
 		if !personal {
@@ -214,15 +210,4 @@ func (s *Store) actedOn(ctx context.Context, tenant string, me models.Participan
 		}
 	}
 	return slices.Compact(slices.Sorted(slices.Values(ids))), nil
-}
-
-// sameTenant reports whether a reference of the actor belongs to the queried tenant; one
-// without a tenant is the principal's own.
-func sameTenant(p models.ParticipantRef, tenant string) bool {
-	return p.Tenant == "" || p.Tenant == tenant
-}
-
-func startOfDay(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }

@@ -9,6 +9,7 @@ import (
 
 	"usertasks/docstore/docstoretest"
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -114,7 +115,7 @@ func TestResumptionIDOfAnotherTask(t *testing.T) {
 		t.Fatalf("another task reserving the id: %v, want revision-conflict", err)
 	}
 
-	stored := resumptionDoc{ID: mine.ID, TenantID: "t1", TaskID: "task-a", OperationID: "op", State: string(models.DeliveryPending)}
+	stored := resumptionDoc{storekit.ResumptionRow{ID: mine.ID, TenantID: "t1", TaskID: "task-a", OperationID: "op", State: string(models.DeliveryPending)}}
 	if _, err := s.db.Collection(resumptionCollection).InsertOne(ctx, stored); err != nil {
 		t.Fatal(err)
 	}

@@ -19,14 +19,6 @@ const webNoteCollection = "user_task_web_notes"
 // MaxWebNoteBytes bounds one note's body, as on SQL (storekit.MaxWebNoteBytes).
 const MaxWebNoteBytes = storekit.MaxWebNoteBytes
 
-type webNoteDoc struct {
-	ID          string    `bson:"_id"`
-	SessionHash string    `bson:"session_hash"`
-	Body        string    `bson:"body"`
-	CreatedAt   time.Time `bson:"created_at"`
-	ExpiresAt   time.Time `bson:"expires_at"`
-}
-
 // SaveWebNote keeps body for the session with that id hash, for lifetime from now, and returns
 // the note's id.
 func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte, lifetime time.Duration) (string, error) {
@@ -37,7 +29,7 @@ func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte
 	if err != nil {
 		return "", err
 	}
-	d := webNoteDoc{ID: models.NewID(), SessionHash: sessionHash, Body: string(body), CreatedAt: now, ExpiresAt: now.Add(lifetime)}
+	d := storekit.NewWebNote(sessionHash, body, now, lifetime)
 	if _, err := s.db.Collection(webNoteCollection).InsertOne(ctx, d); err != nil {
 		return "", translate(err)
 	}
@@ -54,7 +46,7 @@ func (s *Store) WebNote(ctx context.Context, sessionHash, id string) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	var d webNoteDoc
+	var d storekit.WebNoteRow
 	err = s.db.Collection(webNoteCollection).FindOne(ctx, bson.D{{Key: "_id", Value: id},
 		{Key: "session_hash", Value: sessionHash}, {Key: "expires_at", Value: bson.D{{Key: "$gt", Value: now}}}}).Decode(&d)
 	if err != nil {

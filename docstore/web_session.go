@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -23,35 +22,9 @@ import (
 
 const webSessionCollection = "user_task_web_sessions"
 
-// The sealed fields of an OIDC session, named as the SQL columns (their associated data).
-const (
-	fieldRefreshToken = storekit.ColRefreshToken
-	fieldIDToken      = storekit.ColIDToken
-)
-
-// webSessionTouchEvery is how stale last_seen_at may get before a read moves it forward, as on SQL.
-const webSessionTouchEvery = time.Minute
-
 type webSessionDoc struct {
-	IDHash             string    `bson:"_id"`
-	TenantID           string    `bson:"tenant_id"`
-	SubjectProvider    string    `bson:"subject_provider"`
-	SubjectID          string    `bson:"subject_id"`
-	DisplayName        *string   `bson:"display_name"`
-	GroupsJSON         string    `bson:"groups_json"`
-	PermissionsJSON    string    `bson:"permissions_json"`
-	IsManager          bool      `bson:"is_manager"`
-	Via                string    `bson:"via"`
-	RefreshTokenEnc    *string   `bson:"refresh_token_enc"`
-	TimeZone           *string   `bson:"time_zone"`
-	IdleTimeoutSeconds int       `bson:"idle_timeout_seconds"`
-	CreatedAt          time.Time `bson:"created_at"`
-	LastSeenAt         time.Time `bson:"last_seen_at"`
-	RefreshedAt        time.Time `bson:"refreshed_at"`
-	ExpiresAt          time.Time `bson:"expires_at"`
-	IdleExpiresAt      time.Time `bson:"idle_expires_at"`
-	IDTokenEnc         *string   `bson:"id_token_enc"`
-	Version            int64     `bson:"version"`
+	storekit.WebSessionRow `bson:",inline"`
+	Version                int64 `bson:"version"`
 }
 
 func (s *Store) webSessions() *mongo.Collection { return s.db.Collection(webSessionCollection) }
@@ -73,11 +46,11 @@ func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, life
 	ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
 	ws.ExpiresAt = now.Add(lifetime)
 	ws.IdleExpiresAt = storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
-	d, err := s.webSessionDocOf(&ws)
+	row, err := s.codec().WebSessionRow(&ws)
 	if err != nil {
 		return models.WebSession{}, err
 	}
-	if _, err := s.webSessions().InsertOne(ctx, d); err != nil {
+	if _, err := s.webSessions().InsertOne(ctx, webSessionDoc{WebSessionRow: row}); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return models.WebSession{}, fmt.Errorf("docstore: a web session with this id hash exists already")
 		}
@@ -98,12 +71,12 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 	if err != nil {
 		return models.WebSession{}, err
 	}
-	ws, err := s.webSessionOf(d)
+	ws, err := s.codec().WebSession(&d.WebSessionRow)
 	if err != nil {
 		return models.WebSession{}, err
 	}
 	ws.Now = now
-	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
+	if now.Sub(ws.LastSeenAt) < storekit.WebSessionTouchEvery {
 		return ws, nil
 	}
 	idle := storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
@@ -201,12 +174,7 @@ func (s *Store) endWebSessions(ctx context.Context, filter bson.D) ([]models.Web
 		if res.DeletedCount == 0 {
 			continue
 		}
-		ws, err := s.webSessionOf(&docs[i])
-		if err != nil {
-			// Undecodable identity or tokens: the session ends without them.
-			ws = models.WebSession{IDHash: docs[i].IDHash, Via: docs[i].Via}
-		}
-		ended = append(ended, ws)
+		ended = append(ended, s.codec().EndedWebSession(&docs[i].WebSessionRow))
 	}
 	return ended, nil
 }
@@ -214,8 +182,8 @@ func (s *Store) endWebSessions(ctx context.Context, filter bson.D) ([]models.Web
 // SetWebSessionTimeZone stores the browser's IANA zone name on a live session. An ended session
 // is models.ErrNotFound.
 func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error {
-	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
-		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
+	if err := storekit.CheckWebTimeZone(zone); err != nil {
+		return err
 	}
 	return s.updateLiveWebSession(ctx, idHash, func(*webSessionDoc, time.Time) (bson.D, error) {
 		return bson.D{{Key: "time_zone", Value: zone}}, nil
@@ -226,10 +194,7 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 // marks it refreshed now; a non-empty token replaces the stored one. An ended session, or one of
 // another person, is models.ErrNotFound.
 func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
-	if err := storekit.CheckWebIdentity(id); err != nil {
-		return err
-	}
-	groups, perms, err := storekit.IdentityJSON(id)
+	fields, err := s.codec().WebIdentityUpdate(idHash, id, tokens)
 	if err != nil {
 		return err
 	}
@@ -237,18 +202,9 @@ func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id 
 		if d.TenantID != id.Tenant || d.SubjectProvider != id.Provider || d.SubjectID != id.Subject {
 			return nil, models.ErrNotFound
 		}
-		set := bson.D{{Key: "display_name", Value: opt(storekit.TruncateRunes(id.DisplayName, models.MaxDisplayNameLength))},
-			{Key: "groups_json", Value: groups}, {Key: "permissions_json", Value: perms},
-			{Key: "is_manager", Value: id.Manager}, {Key: "refreshed_at", Value: now}}
-		for _, t := range []struct{ field, value string }{{fieldRefreshToken, tokens.Refresh}, {fieldIDToken, tokens.ID}} {
-			if t.value == "" {
-				continue
-			}
-			sealed, err := s.seal(idHash, t.field, []byte(t.value))
-			if err != nil {
-				return nil, err
-			}
-			set = append(set, bson.E{Key: t.field, Value: sealed})
+		set := bson.D{{Key: "refreshed_at", Value: now}}
+		for _, f := range fields {
+			set = append(set, bson.E{Key: f.Name, Value: f.Value})
 		}
 		return set, nil
 	})
@@ -270,45 +226,4 @@ func (s *Store) PurgeWebSessions(ctx context.Context) (int64, error) {
 		n += res.DeletedCount
 	}
 	return n, nil
-}
-
-func (s *Store) webSessionDocOf(ws *models.WebSession) (*webSessionDoc, error) {
-	groups, perms, err := storekit.IdentityJSON(ws.WebIdentity)
-	if err != nil {
-		return nil, err
-	}
-	d := &webSessionDoc{
-		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
-		DisplayName: opt(storekit.TruncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
-		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
-		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
-		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
-	}
-	if d.RefreshTokenEnc, err = s.seal(ws.IDHash, fieldRefreshToken, []byte(ws.RefreshToken)); err != nil {
-		return nil, err
-	}
-	d.IDTokenEnc, err = s.seal(ws.IDHash, fieldIDToken, []byte(ws.IDToken))
-	return d, err
-}
-
-func (s *Store) webSessionOf(d *webSessionDoc) (models.WebSession, error) {
-	ws := models.WebSession{
-		IDHash: d.IDHash,
-		WebIdentity: models.WebIdentity{Tenant: d.TenantID, Provider: d.SubjectProvider, Subject: d.SubjectID,
-			DisplayName: str(d.DisplayName), Manager: d.IsManager},
-		Via: d.Via, TimeZone: str(d.TimeZone), IdleTimeout: time.Duration(d.IdleTimeoutSeconds) * time.Second,
-		CreatedAt: utc(d.CreatedAt), LastSeenAt: utc(d.LastSeenAt), RefreshedAt: utc(d.RefreshedAt),
-		ExpiresAt: utc(d.ExpiresAt), IdleExpiresAt: utc(d.IdleExpiresAt),
-	}
-	if err := storekit.DecodeIdentityJSON(d.GroupsJSON, d.PermissionsJSON, &ws.WebIdentity); err != nil {
-		return models.WebSession{}, err
-	}
-	var err error
-	if ws.RefreshToken, err = s.sealer().OpenWebSessionToken(d.IDHash, fieldRefreshToken, d.RefreshTokenEnc); err != nil {
-		return models.WebSession{}, err
-	}
-	if ws.IDToken, err = s.sealer().OpenWebSessionToken(d.IDHash, fieldIDToken, d.IDTokenEnc); err != nil {
-		return models.WebSession{}, err
-	}
-	return ws, nil
 }

@@ -2,9 +2,6 @@ package docstore
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -23,42 +20,21 @@ const workerRunCollection = "user_task_worker_runs"
 // KeepWorkerRuns is how many runs are kept per tenant and worker, as on SQL.
 const KeepWorkerRuns = 20
 
-type workerRunDoc struct {
-	ID         string    `bson:"_id"`
-	Worker     string    `bson:"worker"`
-	TenantID   string    `bson:"tenant_id"`
-	StartedAt  time.Time `bson:"started_at"`
-	FinishedAt time.Time `bson:"finished_at"`
-	CountsJSON string    `bson:"counts_json"`
-	ErrorCode  *string   `bson:"error_code"`
-}
-
 // RecordWorkerRuns stores finished runs: each finishes at the database's now and started its
 // Elapsed before. A run over the bounds is refused before anything is stored. Without a
 // transaction, a failure of the database half-way leaves the runs before it stored (each
 // is a finished run of its own; nothing depends on them being stored together).
 func (s *Store) RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error {
-	docs := make([]workerRunDoc, 0, len(runs))
-	elapsed := make([]time.Duration, 0, len(runs))
-	for _, r := range runs {
-		counts, err := storekit.WorkerRunCounts(r)
-		if err != nil {
-			return err
-		}
-		docs = append(docs, workerRunDoc{ID: models.NewID(), Worker: string(r.Worker), TenantID: r.Tenant,
-			CountsJSON: counts, ErrorCode: opt(r.ErrorCode)})
-		elapsed = append(elapsed, r.Elapsed)
-	}
-	if len(docs) == 0 {
-		return nil
+	docs, err := storekit.WorkerRunRows(runs)
+	if err != nil || len(docs) == 0 {
+		return err
 	}
 	now, err := s.Now(ctx)
 	if err != nil {
 		return err
 	}
+	s.codec().DateWorkerRuns(docs, runs, now)
 	for i := range docs {
-		docs[i].FinishedAt = now
-		docs[i].StartedAt = utc(now.Add(-elapsed[i]))
 		if _, err := s.db.Collection(workerRunCollection).InsertOne(ctx, docs[i]); err != nil {
 			return translate(err)
 		}
@@ -94,17 +70,16 @@ func (s *Store) pruneWorkerRuns(ctx context.Context, tenant, worker string) erro
 // WorkerRuns returns the latest runs (at most limit, newest first) of worker for tenant.
 func (s *Store) WorkerRuns(ctx context.Context, tenant string, worker models.Worker, limit int) ([]models.WorkerRun, error) {
 	limit = min(max(limit, 1), KeepWorkerRuns)
-	var docs []workerRunDoc
+	var docs []storekit.WorkerRunRow
 	filter := bson.D{{Key: "tenant_id", Value: tenant}, {Key: "worker", Value: string(worker)}}
 	if err := s.findAll(ctx, workerRunCollection, filter, options.Find().SetSort(latestRuns).SetLimit(int64(limit)), &docs); err != nil {
 		return nil, err
 	}
 	out := make([]models.WorkerRun, 0, len(docs))
-	for _, d := range docs {
-		run := models.WorkerRun{Worker: models.Worker(d.Worker), Tenant: d.TenantID, StartedAt: utc(d.StartedAt),
-			FinishedAt: utc(d.FinishedAt), ErrorCode: str(d.ErrorCode)}
-		if err := json.Unmarshal([]byte(d.CountsJSON), &run.Counts); err != nil {
-			return nil, fmt.Errorf("%w: worker run %s: counts do not decode", models.ErrCorrupt, d.ID)
+	for i := range docs {
+		run, err := s.codec().WorkerRun(&docs[i])
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, run)
 	}

@@ -385,7 +385,7 @@ func (s *Store) opensSealed(row, col string, env sql.NullString, byKey map[strin
 	}
 	kid, _ := keyring.KeyID(env.String)
 	byKey[kid]++
-	_, err := s.keys.Open(env.String, aad(row, col))
+	_, err := s.keys.Open(env.String, storekit.AAD(row, col))
 	if errors.Is(err, keyring.ErrUndecodable) {
 		return false, nil
 	}

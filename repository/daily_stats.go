@@ -24,15 +24,9 @@ import (
 // on one. A counter is the sum of its stripes; the dashboard's read sums them anyway.
 
 type dailyStatRecord struct {
-	TenantID               string    `gorm:"column:tenant_id;primaryKey"`
-	StatDay                string    `gorm:"column:stat_day;primaryKey"`
-	WorkflowDefinitionID   string    `gorm:"column:workflow_definition_id;primaryKey"`
-	Metric                 string    `gorm:"column:metric;primaryKey"`
-	Bucket                 int       `gorm:"column:bucket;primaryKey;autoIncrement:false"`
-	Stripe                 int       `gorm:"column:stripe;primaryKey;autoIncrement:false"`
-	WorkflowDefinitionName *string   `gorm:"column:workflow_definition_name"`
-	EventCount             int64     `gorm:"column:event_count"`
-	UpdatedAt              time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.DailyStatRow `gorm:"embedded"`
+	UpdatedAt             time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	Stripe                int       `gorm:"column:stripe;primaryKey;autoIncrement:false"`
 }
 
 func (dailyStatRecord) TableName() string { return "user_task_daily_stats" }
@@ -42,21 +36,19 @@ func (dailyStatRecord) TableName() string { return "user_task_daily_stats" }
 // the row. The stripes are as many as the open-task counter's: one on SQLite, whose single
 // writer gains nothing from more.
 func (s *Store) countDaily(tx *gorm.DB, t *models.Task, metric string, bucket int, now time.Time) error {
-	day := storekit.StatDay(now)
-	name := opt(t.Workflow.DefinitionName)
+	count := storekit.DailyCount(t, metric, bucket, now)
 	stripe := stripeOf(t.ID, s.counterStripes())
 	res := tx.Model(&dailyStatRecord{}).
 		Where("tenant_id = ? AND stat_day = ? AND workflow_definition_id = ? AND metric = ? AND bucket = ? AND stripe = ?",
-			t.Tenant, day, t.Workflow.DefinitionID, metric, bucket, stripe).
-		Updates(map[string]any{"event_count": gorm.Expr("event_count + 1"), "workflow_definition_name": name, "updated_at": now})
+			count.TenantID, count.StatDay, count.WorkflowDefinitionID, count.Metric, count.Bucket, stripe).
+		Updates(map[string]any{"event_count": gorm.Expr("event_count + 1"), "workflow_definition_name": count.WorkflowDefinitionName, "updated_at": now})
 	if res.Error != nil {
 		return translate(res.Error)
 	}
 	if res.RowsAffected > 0 {
 		return nil
 	}
-	rec := dailyStatRecord{TenantID: t.Tenant, StatDay: day, WorkflowDefinitionID: t.Workflow.DefinitionID, Metric: metric,
-		Bucket: bucket, Stripe: stripe, WorkflowDefinitionName: name, EventCount: 1, UpdatedAt: now}
+	rec := dailyStatRecord{DailyStatRow: count, UpdatedAt: now, Stripe: stripe}
 	if err := translate(tx.Create(&rec).Error); err != nil {
 		if errors.Is(err, errDuplicate) {
 			return fmt.Errorf("%w: daily counter created concurrently", errRetry)

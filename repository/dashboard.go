@@ -7,6 +7,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // DashboardCounts reads a tenant's current numbers for the managers' dashboard in one
@@ -27,14 +28,13 @@ func (s *Store) DashboardCounts(ctx context.Context, tenant string, staleAfter t
 		// One count per status, each within its (tenant, status) range of ix_tasks_workload
 		// from the index alone: at the scale target grouping the 100,000 open entries cost
 		// PostgreSQL more than counting them (docs/benchmarks.md).
-		for _, st := range openTransitionalStatuses {
+		err = storekit.CountByStatus(out.ByStatus, func(st models.Status) (int64, error) {
 			var n int64
-			if err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND status = ?", tenant, st).Count(&n).Error; err != nil {
-				return translate(err)
-			}
-			if n > 0 {
-				out.ByStatus[models.Status(st)] = int(n)
-			}
+			err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND status = ?", tenant, string(st)).Count(&n).Error
+			return n, translate(err)
+		})
+		if err != nil {
+			return err
 		}
 		var byHealth []struct {
 			Severity string `gorm:"column:health_severity"`

@@ -11,11 +11,11 @@ import (
 // Golden scenarios of guest verification and guest sessions (guest_session.go).
 
 func (g *goldenEnv) guestSessionRecord(gs models.GuestSession) *guestSessionRecord {
-	rec, err := guestSessionRecordOf(&gs)
+	row, err := g.s.codec().GuestSessionRow(&gs)
 	if err != nil {
 		panic(err)
 	}
-	return &rec
+	return &guestSessionRecord{row}
 }
 
 func goldenGuestSession(inv models.Invitation) models.GuestSession {

@@ -962,7 +962,7 @@ func invitationScenarios() []goldenScenario {
 		{"has-acted", func(t *testing.T, g *goldenEnv) {
 			g.answer(fakeScript{Rows: func(table string, _ int) []any {
 				if table == "user_task_events" {
-					return []any{&eventRecord{ID: models.NewID(), TenantID: "t1", Seq: 1, Revision: 1, EventType: "claimed", OccurredAt: goldenNow}}
+					return []any{&eventRecord{storekit.EventRow{ID: models.NewID(), TenantID: "t1", Seq: 1, Revision: 1, EventType: "claimed", OccurredAt: goldenNow}}}
 				}
 				return nil
 			}})
@@ -977,8 +977,8 @@ func invitationScenarios() []goldenScenario {
 
 func leaseScenarios() []goldenScenario {
 	held := func(expires time.Time) *leaseRecord {
-		return &leaseRecord{LeaseName: "due-sweep", LeaseOwner: "node-2", LeaseToken: models.NewID(), LeaseGeneration: 4,
-			LeaseExpiresAt: expires, UpdatedAt: goldenNow.Add(-time.Minute)}
+		return &leaseRecord{storekit.LeaseRow{LeaseName: "due-sweep", LeaseOwner: "node-2", LeaseToken: models.NewID(), LeaseGeneration: 4,
+			LeaseExpiresAt: expires, UpdatedAt: goldenNow.Add(-time.Minute)}}
 	}
 	mine := models.Lease{Owner: "node-1", Token: models.NewID(), Generation: 5, ExpiresAt: goldenNow.Add(time.Minute)}
 	return []goldenScenario{
@@ -1285,25 +1285,25 @@ func goldenDelivery(inv models.Invitation) models.Delivery {
 }
 
 func (g *goldenEnv) invitationRecord(inv models.Invitation) *invitationRecord {
-	rec, err := g.s.invitationRecordOf(&inv)
+	row, err := g.s.codec().InvitationRow(&inv)
 	if err != nil {
 		panic(err)
 	}
-	return &rec
+	return &invitationRecord{row}
 }
 
 func (g *goldenEnv) deliveryRecord(d models.Delivery) *deliveryRecord {
-	rec, err := g.s.deliveryRecordOf(&d)
+	row, err := g.s.codec().DeliveryRow(&d)
 	if err != nil {
 		panic(err)
 	}
-	return &rec
+	return &deliveryRecord{row}
 }
 
 func goldenResumption(t models.Task, i int) *resumptionRecord {
-	return &resumptionRecord{ID: models.NewID(), TenantID: t.Tenant, TaskID: t.ID, OperationID: fmt.Sprintf("op-%d", i),
+	return &resumptionRecord{storekit.ResumptionRow{ID: models.NewID(), TenantID: t.Tenant, TaskID: t.ID, OperationID: fmt.Sprintf("op-%d", i),
 		Kind: string(models.OpComplete), State: string(models.DeliveryPending), AvailableAt: goldenNow.Add(-time.Minute),
-		LeaseColumns: LeaseColumns{LeaseGeneration: int64(i)}, CreatedAt: goldenNow, UpdatedAt: goldenNow}
+		LeaseColumns: LeaseColumns{LeaseGeneration: int64(i)}, CreatedAt: goldenNow, UpdatedAt: goldenNow}}
 }
 
 // goldenBump is storetest.Bump: priority +1, revision +1, one event, an operation when opID is set.

@@ -22,11 +22,11 @@ func goldenWebSession() models.WebSession {
 }
 
 func (g *goldenEnv) webSessionRecord(ws models.WebSession) *webSessionRecord {
-	rec, err := g.s.webSessionRecordOf(&ws)
+	row, err := g.s.codec().WebSessionRow(&ws)
 	if err != nil {
 		panic(err)
 	}
-	return &rec
+	return &webSessionRecord{row}
 }
 
 func webSessionScenarios() []goldenScenario {

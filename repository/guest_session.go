@@ -2,8 +2,6 @@ package repository
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -12,23 +10,14 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // Guest verification and guest sessions (SPEC 6). Every decision about expiry is taken with the
 // database clock. Only hashes of the invitation token and of the session credential are stored.
 
 type guestSessionRecord struct {
-	ID                  string     `gorm:"column:id;primaryKey"`
-	TenantID            string     `gorm:"column:tenant_id"`
-	TaskID              string     `gorm:"column:task_id"`
-	InvitationID        string     `gorm:"column:invitation_id"`
-	TokenHash           string     `gorm:"column:token_hash"`
-	ParticipantProvider string     `gorm:"column:participant_provider"`
-	ParticipantID       string     `gorm:"column:participant_id"`
-	Capabilities        string     `gorm:"column:capabilities"`
-	IssuedAt            time.Time  `gorm:"column:issued_at"`
-	ExpiresAt           time.Time  `gorm:"column:expires_at"`
-	RevokedAt           *time.Time `gorm:"column:revoked_at"`
+	storekit.GuestSessionRow `gorm:"embedded"`
 }
 
 func (guestSessionRecord) TableName() string { return "user_task_guest_sessions" }
@@ -92,22 +81,17 @@ func (s *Store) VerifyInvitation(ctx context.Context, v store.GuestVerification)
 			return err
 		}
 		session = v.Session(now, inv)
-		if session.Tenant != inv.Tenant || session.TaskID != inv.TaskID || session.InvitationID != inv.ID || session.TokenHash == "" {
-			return fmt.Errorf("repository: a guest session must name its invitation")
+		if err := storekit.CheckGuestSession(session, inv); err != nil {
+			return err
 		}
-		rec, err := guestSessionRecordOf(&session)
+		row, err := s.codec().GuestSessionRow(&session)
 		if err != nil {
 			return err
 		}
-		return translate(tx.Create(&rec).Error)
+		return translate(tx.Create(&guestSessionRecord{GuestSessionRow: row}).Error)
 	})
-	switch {
-	case errors.Is(err, models.ErrNotFound) || isRevisionConflict(err):
-		return models.GuestSession{}, fmt.Errorf("%w: %v", models.ErrGuestDenied, err)
-	case err != nil:
+	if err := storekit.VerificationResult(err, denied); err != nil {
 		return models.GuestSession{}, err
-	case denied:
-		return models.GuestSession{}, models.ErrGuestDenied
 	}
 	s.changed(change.Task.Tenant, change.Task.ID, change.Task.Revision)
 	return session, nil
@@ -135,7 +119,7 @@ func (s *Store) lockInvitation(tx *gorm.DB, tokenHash string) (models.Invitation
 		}
 		rec = locked
 	}
-	return s.invitationFromRecord(&rec)
+	return s.codec().Invitation(&rec.InvitationRow)
 }
 
 // setInvitationStatus moves a verifiable invitation to status, stamping column (if any).
@@ -235,14 +219,14 @@ func (s *Store) GuestAccess(ctx context.Context, tokenHash string) (store.GuestA
 		if err := tx.Where("token_hash = ?", tokenHash).Take(&srec).Error; err != nil {
 			return translate(err)
 		}
-		if out.Session, err = guestSessionFromRecord(&srec); err != nil {
+		if out.Session, err = s.codec().GuestSession(&srec.GuestSessionRow); err != nil {
 			return err
 		}
 		var irec invitationRecord
 		if err := tx.Where("tenant_id = ? AND id = ?", srec.TenantID, srec.InvitationID).Take(&irec).Error; err != nil {
 			return translate(err)
 		}
-		if out.Invitation, err = s.invitationFromRecord(&irec); err != nil {
+		if out.Invitation, err = s.codec().Invitation(&irec.InvitationRow); err != nil {
 			return err
 		}
 		var trec taskRecord
@@ -270,29 +254,4 @@ func (s *Store) ConsumeInvitation(ctx context.Context, tenant, invitationID stri
 			Update("revoked_at", now).Error
 		return translate(err)
 	})
-}
-
-func guestSessionRecordOf(gs *models.GuestSession) (guestSessionRecord, error) {
-	caps, err := json.Marshal(gs.Capabilities)
-	if err != nil {
-		return guestSessionRecord{}, err
-	}
-	return guestSessionRecord{
-		ID: gs.ID, TenantID: gs.Tenant, TaskID: gs.TaskID, InvitationID: gs.InvitationID, TokenHash: gs.TokenHash,
-		ParticipantProvider: gs.Participant.Provider, ParticipantID: gs.Participant.ID, Capabilities: string(caps),
-		IssuedAt: utc(gs.IssuedAt), ExpiresAt: utc(gs.ExpiresAt), RevokedAt: utcPtr(gs.RevokedAt),
-	}, nil
-}
-
-func guestSessionFromRecord(r *guestSessionRecord) (models.GuestSession, error) {
-	gs := models.GuestSession{
-		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, InvitationID: r.InvitationID, TokenHash: r.TokenHash,
-		Participant: models.ParticipantRef{Tenant: r.TenantID, Provider: r.ParticipantProvider, Type: models.UserParticipant,
-			ID: r.ParticipantID, DisplayName: "Guest"},
-		IssuedAt: utc(r.IssuedAt), ExpiresAt: utc(r.ExpiresAt), RevokedAt: utcPtr(r.RevokedAt),
-	}
-	if err := json.Unmarshal([]byte(r.Capabilities), &gs.Capabilities); err != nil {
-		return gs, &models.CorruptError{TaskID: r.TaskID, Reason: "guest session capabilities do not decode"}
-	}
-	return gs, nil
 }

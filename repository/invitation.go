@@ -2,22 +2,22 @@ package repository
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"gorm.io/gorm"
 
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // Invitations keep only the token's hash; the raw token (and a verification code) travels to
 // the dispatcher through the delivery outbox, sealed, and is opened only for a dispatch attempt.
 
+// The sealed columns of invitations and deliveries, named as in every store.
 const (
-	colRecipient       = "recipient_enc"
-	colDeliveryPayload = "payload_enc"
+	colRecipient       = storekit.ColRecipient
+	colDeliveryPayload = storekit.ColPayload
 )
 
 // IssueInvitation writes an invitation, its sealed delivery and its event in one transaction.
@@ -34,32 +34,29 @@ func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, buil
 		if err := tx.Model(&invitationRecord{}).Where("tenant_id = ? AND task_id = ?", tenant, taskID).Count(&count).Error; err != nil {
 			return translate(err)
 		}
-		if count >= models.MaxInvitationsPerTask {
-			return models.InvalidField("invitations", fmt.Sprintf("a task holds at most %d invitations", models.MaxInvitationsPerTask))
+		if err := storekit.CheckInvitationRoom(count); err != nil {
+			return err
 		}
 		var d models.Delivery
 		var ev models.Event
 		if inv, d, ev, err = build(now, t); err != nil {
 			return err
 		}
-		if inv.Tenant != tenant || inv.TaskID != taskID || d.InvitationID != inv.ID || d.Tenant != tenant || d.TaskID != taskID {
-			return fmt.Errorf("repository: invitation rows name another task")
+		if err := storekit.CheckIssued(t, inv, d, ev); err != nil {
+			return err
 		}
-		if ev.Seq != t.LastEventSeq+1 || ev.TaskID != taskID {
-			return fmt.Errorf("repository: an appended event must follow the task's sequence")
-		}
-		irec, err := s.invitationRecordOf(&inv)
+		irow, err := s.codec().InvitationRow(&inv)
 		if err != nil {
 			return err
 		}
-		if err := tx.Create(&irec).Error; err != nil {
+		if err := tx.Create(&invitationRecord{InvitationRow: irow}).Error; err != nil {
 			return translate(err)
 		}
-		drec, err := s.deliveryRecordOf(&d)
+		drow, err := s.codec().DeliveryRow(&d)
 		if err != nil {
 			return err
 		}
-		if err := tx.Create(&drec).Error; err != nil {
+		if err := tx.Create(&deliveryRecord{DeliveryRow: drow}).Error; err != nil {
 			return translate(err)
 		}
 		revision = t.Revision
@@ -103,7 +100,7 @@ func (s *Store) FindInvitationByTokenHash(ctx context.Context, tokenHash string)
 			return translate(err)
 		}
 		var err error
-		inv, err = s.invitationFromRecord(&rec)
+		inv, err = s.codec().Invitation(&rec.InvitationRow)
 		return err
 	})
 	return inv, err
@@ -118,7 +115,7 @@ func (s *Store) Invitations(ctx context.Context, tenant, taskID string) ([]model
 			return translate(err)
 		}
 		for i := range recs {
-			inv, err := s.invitationFromRecord(&recs[i])
+			inv, err := s.codec().Invitation(&recs[i].InvitationRow)
 			if err != nil {
 				return err
 			}
@@ -148,7 +145,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit int, le
 			return translate(err)
 		}
 		for i := range recs {
-			d, err := s.deliveryFromRecord(&recs[i])
+			d, err := s.codec().Delivery(&recs[i].DeliveryRow, true)
 			if err != nil {
 				return err
 			}
@@ -193,76 +190,4 @@ func (s *Store) RetryDelivery(ctx context.Context, d models.Delivery, delay time
 		return leaseResult(res)
 	})
 	return attempts, err
-}
-
-func (s *Store) invitationRecordOf(inv *models.Invitation) (invitationRecord, error) {
-	actions, err := json.Marshal(inv.AllowedActions)
-	if err != nil {
-		return invitationRecord{}, err
-	}
-	by := refCols(inv.IssuedBy)
-	rec := invitationRecord{
-		ID: inv.ID, TenantID: inv.Tenant, TaskID: inv.TaskID, SiblingGroupID: opt(inv.SiblingGroupID),
-		VerifierName: inv.VerifierName, AllowedActions: string(actions), BearerOnly: inv.BearerOnly,
-		TokenHash: inv.TokenHash, CodeHash: opt(inv.CodeHash), CodeAttempts: inv.CodeAttempts, Status: string(inv.Status),
-		IssuedByProvider: by.provider, IssuedByType: by.typ, IssuedByID: by.id,
-		IssuedAt: utc(inv.IssuedAt), ExpiresAt: utc(inv.ExpiresAt), DispatchedAt: utcPtr(inv.DispatchedAt),
-		VerifiedAt: utcPtr(inv.VerifiedAt), ConsumedAt: utcPtr(inv.ConsumedAt), RevokedAt: utcPtr(inv.RevokedAt),
-		UpdatedAt: utc(inv.UpdatedAt),
-	}
-	rec.RecipientEnc, err = s.seal(inv.ID, colRecipient, []byte(inv.Recipient))
-	return rec, err
-}
-
-func (s *Store) invitationFromRecord(r *invitationRecord) (models.Invitation, error) {
-	inv := models.Invitation{
-		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, SiblingGroupID: str(r.SiblingGroupID),
-		VerifierName: r.VerifierName, BearerOnly: r.BearerOnly, TokenHash: r.TokenHash, CodeHash: str(r.CodeHash),
-		CodeAttempts: r.CodeAttempts, Status: models.InvitationStatus(r.Status),
-		IssuedBy: refFrom(r.TenantID, r.IssuedByProvider, r.IssuedByType, r.IssuedByID, nil),
-		IssuedAt: utc(r.IssuedAt), ExpiresAt: utc(r.ExpiresAt), DispatchedAt: utcPtr(r.DispatchedAt),
-		VerifiedAt: utcPtr(r.VerifiedAt), ConsumedAt: utcPtr(r.ConsumedAt), RevokedAt: utcPtr(r.RevokedAt),
-		UpdatedAt: utc(r.UpdatedAt),
-	}
-	if err := json.Unmarshal([]byte(r.AllowedActions), &inv.AllowedActions); err != nil {
-		return inv, &models.CorruptError{TaskID: r.TaskID, Reason: "invitation allowed actions do not decode"}
-	}
-	recipient, err := s.open(r.TaskID, r.ID, colRecipient, r.RecipientEnc)
-	inv.Recipient = string(recipient)
-	return inv, err
-}
-
-func (s *Store) deliveryRecordOf(d *models.Delivery) (deliveryRecord, error) {
-	payload, err := s.seal(d.ID, colDeliveryPayload, d.Payload)
-	if err != nil {
-		return deliveryRecord{}, err
-	}
-	if payload == nil {
-		return deliveryRecord{}, fmt.Errorf("repository: a delivery needs a payload")
-	}
-	rec := deliveryRecord{
-		ID: d.ID, TenantID: d.Tenant, TaskID: d.TaskID, InvitationID: d.InvitationID, Dispatcher: d.Dispatcher,
-		PayloadEnc: *payload, Attempts: d.Attempts, State: string(models.DeliveryPending),
-		AvailableAt: utc(d.AvailableAt), ExpiresAt: utc(d.ExpiresAt), LastError: opt(d.LastError),
-		IdempotencyKey: d.IdempotencyKey, CreatedAt: utc(d.CreatedAt), UpdatedAt: utc(d.UpdatedAt),
-	}
-	if len(d.Metadata) > 0 {
-		rec.Metadata = opt(string(d.Metadata))
-	}
-	return rec, nil
-}
-
-func (s *Store) deliveryFromRecord(r *deliveryRecord) (models.Delivery, error) {
-	d := models.Delivery{
-		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, InvitationID: r.InvitationID, Dispatcher: r.Dispatcher,
-		Attempts: r.Attempts, State: models.DeliveryState(r.State), AvailableAt: utc(r.AvailableAt),
-		ExpiresAt: utc(r.ExpiresAt), LastError: str(r.LastError), IdempotencyKey: r.IdempotencyKey,
-		Lease: leaseOf(r.LeaseColumns), CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt),
-	}
-	if r.Metadata != nil {
-		d.Metadata = json.RawMessage(*r.Metadata)
-	}
-	var err error
-	d.Payload, err = s.open(r.TaskID, r.ID, colDeliveryPayload, &r.PayloadEnc)
-	return d, err
 }

@@ -7,11 +7,12 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // ExpiredDeliveryCode is the last_error of a delivery dropped because its invitation expired
-// before it could be sent.
-const ExpiredDeliveryCode = "expired"
+// before it could be sent (storekit.ExpiredDeliveryCode).
+const ExpiredDeliveryCode = storekit.ExpiredDeliveryCode
 
 // ExpireInvitations marks up to limit pending or dispatched invitations whose expiry has passed
 // (database clock) expired, and abandons their unsent deliveries (not one leased to a

@@ -31,7 +31,7 @@ func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitation
 		if err := tx.Where("tenant_id = ? AND task_id = ? AND id = ?", tenant, taskID, invitationID).Take(&rec).Error; err != nil {
 			return translate(err)
 		}
-		if inv, err = s.invitationFromRecord(&rec); err != nil {
+		if inv, err = s.codec().Invitation(&rec.InvitationRow); err != nil {
 			return err
 		}
 		ev, err := build(now, t, inv)
@@ -78,13 +78,11 @@ func (s *Store) InvitationDeliveries(ctx context.Context, tenant, taskID string)
 		}
 		out = make([]models.Delivery, 0, len(recs))
 		for i := range recs {
-			r := &recs[i]
-			out = append(out, models.Delivery{
-				ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, InvitationID: r.InvitationID, Dispatcher: r.Dispatcher,
-				Attempts: r.Attempts, State: models.DeliveryState(r.State), AvailableAt: utc(r.AvailableAt),
-				ExpiresAt: utc(r.ExpiresAt), LastError: str(r.LastError), IdempotencyKey: r.IdempotencyKey,
-				CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt),
-			})
+			d, err := s.codec().Delivery(&recs[i].DeliveryRow, false)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
 		}
 		return nil
 	})

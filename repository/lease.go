@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // AcquireLease takes the named singleton lease (reconciliation, due sweep) for ttl when it is
@@ -17,22 +18,25 @@ func (s *Store) AcquireLease(ctx context.Context, name, owner string, ttl time.D
 	var lease models.Lease
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		var rec leaseRecord
-		err := tx.Where("lease_name = ?", name).Take(&rec).Error
-		if err = translate(err); errors.Is(err, errNoRows) {
-			lease = models.Lease{Owner: owner, Token: models.NewID(), Generation: 1, ExpiresAt: now.Add(ttl)}
-			err := tx.Create(&leaseRecord{LeaseName: name, LeaseOwner: owner, LeaseToken: lease.Token,
-				LeaseGeneration: 1, LeaseExpiresAt: lease.ExpiresAt, UpdatedAt: now}).Error
-			if err = translate(err); errors.Is(err, errDuplicate) {
+		err := translate(tx.Where("lease_name = ?", name).Take(&rec).Error)
+		taken := err == nil
+		if !taken && !errors.Is(err, errNoRows) {
+			return err
+		}
+		var cur *storekit.LeaseRow
+		if taken {
+			cur = &rec.LeaseRow
+		}
+		if lease, err = s.codec().NextLease(cur, owner, now, ttl); err != nil {
+			return err
+		}
+		if !taken {
+			err := translate(tx.Create(&leaseRecord{LeaseRow: s.codec().LeaseRow(name, lease, now)}).Error)
+			if errors.Is(err, errDuplicate) {
 				return fmt.Errorf("%w: lease created concurrently", errRetry)
 			}
 			return err
-		} else if err != nil {
-			return err
 		}
-		if utc(rec.LeaseExpiresAt).After(now) {
-			return models.ErrLeaseLost
-		}
-		lease = models.Lease{Owner: owner, Token: models.NewID(), Generation: rec.LeaseGeneration + 1, ExpiresAt: now.Add(ttl)}
 		res := tx.Model(&leaseRecord{}).Where("lease_name = ? AND lease_generation = ?", name, rec.LeaseGeneration).
 			Updates(map[string]any{"lease_owner": owner, "lease_token": lease.Token, "lease_generation": lease.Generation,
 				"lease_expires_at": lease.ExpiresAt, "updated_at": now})

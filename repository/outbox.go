@@ -60,19 +60,8 @@ func fenced(tx *gorm.DB, model any, id string, l *models.Lease, now time.Time) *
 		id, string(models.DeliveryPending), l.Token, l.Generation, now)
 }
 
-func leaseOf(c LeaseColumns) *models.Lease {
-	if c.LeaseToken == nil || c.LeaseExpiresAt == nil {
-		return nil
-	}
-	return &models.Lease{Owner: str(c.LeaseOwner), Token: *c.LeaseToken, Generation: c.LeaseGeneration, ExpiresAt: utc(*c.LeaseExpiresAt)}
-}
-
 func resumptionFromRecord(r *resumptionRecord) models.Resumption {
-	return models.Resumption{
-		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID, OperationID: r.OperationID, Kind: models.OperationKind(r.Kind),
-		State: models.DeliveryState(r.State), Attempts: r.Attempts, AvailableAt: utc(r.AvailableAt), LastError: str(r.LastError),
-		Lease: leaseOf(r.LeaseColumns), CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), DeliveredAt: utcPtr(r.DeliveredAt),
-	}
+	return sqlCodec.Resumption(&r.ResumptionRow)
 }
 
 // ClaimResumptions leases up to limit due resumption rows, of every tenant, to owner.

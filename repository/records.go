@@ -1,67 +1,21 @@
 package repository
 
-import "time"
+import (
+	"time"
+
+	"usertasks/storekit"
+)
 
 // Records mirror the v1 tables column for column. Nullable columns are pointers so that
 // Oracle's empty-string-is-NULL rule and real NULLs read back the same way everywhere.
 // Protected columns (suffix _enc) hold keyring envelopes, never plaintext.
 
+// The task aggregate's tables hold the rows every store keeps (storekit), the candidates and
+// exclusions with the task, tenant and timestamps only SQL keeps (and the candidates' status
+// copy, which lets the available list's lookup index narrow to Available rows).
+
 type taskRecord struct {
-	ID                        string     `gorm:"column:id;primaryKey"`
-	TenantID                  string     `gorm:"column:tenant_id"`
-	WorkflowDefinitionID      string     `gorm:"column:workflow_definition_id"`
-	WorkflowDefinitionName    *string    `gorm:"column:workflow_definition_name"`
-	WorkflowDefinitionVersion *int       `gorm:"column:workflow_definition_version"`
-	WorkflowInstanceID        string     `gorm:"column:workflow_instance_id"`
-	WorkflowInstanceReference *string    `gorm:"column:workflow_instance_reference"`
-	ActivityInstanceID        string     `gorm:"column:activity_instance_id"`
-	BookmarkID                string     `gorm:"column:bookmark_id"`
-	MaterializationKey        string     `gorm:"column:materialization_key"`
-	Title                     string     `gorm:"column:title"`
-	Summary                   *string    `gorm:"column:summary"`
-	Reference                 *string    `gorm:"column:reference"`
-	TaskType                  *string    `gorm:"column:task_type"`
-	Tags                      *string    `gorm:"column:tags"`
-	SearchText                string     `gorm:"column:search_text"`
-	RequesterProvider         *string    `gorm:"column:requester_provider"`
-	RequesterType             *string    `gorm:"column:requester_type"`
-	RequesterID               *string    `gorm:"column:requester_id"`
-	RequesterDisplay          *string    `gorm:"column:requester_display"`
-	Priority                  int        `gorm:"column:priority"`
-	DueAt                     *time.Time `gorm:"column:due_at"`
-	IsOverdue                 bool       `gorm:"column:is_overdue"`
-	Status                    string     `gorm:"column:status"`
-	CreatedAt                 time.Time  `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt                 time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
-	AssignedAt                *time.Time `gorm:"column:assigned_at"`
-	CompletedAt               *time.Time `gorm:"column:completed_at"`
-	TransitionedAt            *time.Time `gorm:"column:transitioned_at"`
-	AssigneeProvider          *string    `gorm:"column:assignee_provider"`
-	AssigneeType              *string    `gorm:"column:assignee_type"`
-	AssigneeID                *string    `gorm:"column:assignee_id"`
-	AssigneeDisplay           *string    `gorm:"column:assignee_display"`
-	MembershipMode            string     `gorm:"column:membership_mode"`
-	AllowExclusionOverride    bool       `gorm:"column:allow_exclusion_override"`
-	CandidateUsers            int        `gorm:"column:candidate_users"`
-	CandidateGroups           int        `gorm:"column:candidate_groups"`
-	ActionsJSON               string     `gorm:"column:actions_json"`
-	TimeoutEnabled            bool       `gorm:"column:timeout_enabled"`
-	CancellationEnabled       bool       `gorm:"column:cancellation_enabled"`
-	HealthSeverity            *string    `gorm:"column:health_severity"`
-	HealthCode                *string    `gorm:"column:health_code"`
-	HealthMessage             *string    `gorm:"column:health_message"`
-	InstructionsEnc           *string    `gorm:"column:instructions_enc"`
-	TaskDataEnc               *string    `gorm:"column:task_data_enc"`
-	FormEnc                   *string    `gorm:"column:form_enc"`
-	InvitationDefsEnc         *string    `gorm:"column:invitation_defs_enc"`
-	CompletionDataEnc         *string    `gorm:"column:completion_data_enc"`
-	CompletionActionKey       *string    `gorm:"column:completion_action_key"`
-	CompletedByProvider       *string    `gorm:"column:completed_by_provider"`
-	CompletedByType           *string    `gorm:"column:completed_by_type"`
-	CompletedByID             *string    `gorm:"column:completed_by_id"`
-	CompletedByDisplay        *string    `gorm:"column:completed_by_display"`
-	Revision                  int        `gorm:"column:revision"`
-	LastEventSeq              int        `gorm:"column:last_event_seq"`
+	storekit.TaskRow `gorm:"embedded"`
 }
 
 func (taskRecord) TableName() string { return "user_tasks" }
@@ -75,162 +29,62 @@ type tagRecord struct {
 func (tagRecord) TableName() string { return "user_task_tags" }
 
 type candidateRecord struct {
-	ID                  string    `gorm:"column:id;primaryKey"`
-	TenantID            string    `gorm:"column:tenant_id"`
-	TaskID              string    `gorm:"column:task_id"`
-	Provider            string    `gorm:"column:provider"`
-	ParticipantType     string    `gorm:"column:participant_type"`
-	ParticipantID       string    `gorm:"column:participant_id"`
-	DisplayName         *string   `gorm:"column:display_name"`
-	Source              string    `gorm:"column:source"`
-	SourceKey           string    `gorm:"column:source_key"`
-	SourceGroupProvider *string   `gorm:"column:source_group_provider"`
-	SourceGroupID       *string   `gorm:"column:source_group_id"`
-	TaskStatus          string    `gorm:"column:task_status"`
-	CreatedAt           time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt           time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID                    string `gorm:"column:id;primaryKey"`
+	TenantID              string `gorm:"column:tenant_id"`
+	TaskID                string `gorm:"column:task_id"`
+	storekit.CandidateRow `gorm:"embedded"`
+	TaskStatus            string    `gorm:"column:task_status"`
+	CreatedAt             time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt             time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
 }
 
 func (candidateRecord) TableName() string { return "user_task_candidates" }
 
 type exclusionRecord struct {
-	ID              string    `gorm:"column:id;primaryKey"`
-	TenantID        string    `gorm:"column:tenant_id"`
-	TaskID          string    `gorm:"column:task_id"`
-	Provider        string    `gorm:"column:provider"`
-	ParticipantType string    `gorm:"column:participant_type"`
-	ParticipantID   string    `gorm:"column:participant_id"`
-	DisplayName     *string   `gorm:"column:display_name"`
-	CreatedAt       time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	ID                      string `gorm:"column:id;primaryKey"`
+	TenantID                string `gorm:"column:tenant_id"`
+	TaskID                  string `gorm:"column:task_id"`
+	storekit.ParticipantRow `gorm:"embedded"`
+	CreatedAt               time.Time `gorm:"column:created_at;autoCreateTime:false"`
 }
 
 func (exclusionRecord) TableName() string { return "user_task_exclusions" }
 
 type eventRecord struct {
-	ID            string    `gorm:"column:id;primaryKey"`
-	TenantID      string    `gorm:"column:tenant_id"`
-	TaskID        string    `gorm:"column:task_id"`
-	Seq           int       `gorm:"column:seq"`
-	Revision      int       `gorm:"column:revision"`
-	EventType     string    `gorm:"column:event_type"`
-	OccurredAt    time.Time `gorm:"column:occurred_at"`
-	OperationID   *string   `gorm:"column:operation_id"`
-	ActorProvider *string   `gorm:"column:actor_provider"`
-	ActorType     *string   `gorm:"column:actor_type"`
-	ActorID       *string   `gorm:"column:actor_id"`
-	ActorDisplay  *string   `gorm:"column:actor_display"`
-	Reason        *string   `gorm:"column:reason"`
-	Metadata      *string   `gorm:"column:metadata"`
+	storekit.EventRow `gorm:"embedded"`
 }
 
 func (eventRecord) TableName() string { return "user_task_events" }
 
 type operationRecord struct {
-	ID               string     `gorm:"column:id;primaryKey"`
-	TenantID         string     `gorm:"column:tenant_id"`
-	TaskID           string     `gorm:"column:task_id"`
-	OperationID      string     `gorm:"column:operation_id"`
-	Kind             string     `gorm:"column:kind"`
-	ExpectedRevision int        `gorm:"column:expected_revision"`
-	RequestHash      string     `gorm:"column:request_hash"`
-	State            string     `gorm:"column:state"`
-	Attempts         int        `gorm:"column:attempts"`
-	ActionKey        *string    `gorm:"column:action_key"`
-	Reason           *string    `gorm:"column:reason"`
-	ActorProvider    *string    `gorm:"column:actor_provider"`
-	ActorType        *string    `gorm:"column:actor_type"`
-	ActorID          *string    `gorm:"column:actor_id"`
-	ActorDisplay     *string    `gorm:"column:actor_display"`
-	ResultJSON       *string    `gorm:"column:result_json"`
-	PayloadEnc       *string    `gorm:"column:payload_enc"`
-	CreatedAt        time.Time  `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
-	CompletedAt      *time.Time `gorm:"column:completed_at"`
+	storekit.OperationRow `gorm:"embedded"`
 }
 
 func (operationRecord) TableName() string { return "user_task_operations" }
 
 // LeaseColumns are shared by both outbox tables.
-type LeaseColumns struct {
-	LeaseOwner      *string    `gorm:"column:lease_owner"`
-	LeaseToken      *string    `gorm:"column:lease_token"`
-	LeaseGeneration int64      `gorm:"column:lease_generation"`
-	LeaseExpiresAt  *time.Time `gorm:"column:lease_expires_at"`
-}
+type LeaseColumns = storekit.LeaseColumns
 
 type resumptionRecord struct {
-	ID           string    `gorm:"column:id;primaryKey"`
-	TenantID     string    `gorm:"column:tenant_id"`
-	TaskID       string    `gorm:"column:task_id"`
-	OperationID  string    `gorm:"column:operation_id"`
-	Kind         string    `gorm:"column:kind"`
-	State        string    `gorm:"column:state"`
-	Attempts     int       `gorm:"column:attempts"`
-	AvailableAt  time.Time `gorm:"column:available_at"`
-	LastError    *string   `gorm:"column:last_error"`
-	LeaseColumns `gorm:"embedded"`
-	CreatedAt    time.Time  `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt    time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
-	DeliveredAt  *time.Time `gorm:"column:delivered_at"`
+	storekit.ResumptionRow `gorm:"embedded"`
 }
 
 func (resumptionRecord) TableName() string { return "user_task_resumptions" }
 
 type invitationRecord struct {
-	ID               string     `gorm:"column:id;primaryKey"`
-	TenantID         string     `gorm:"column:tenant_id"`
-	TaskID           string     `gorm:"column:task_id"`
-	SiblingGroupID   *string    `gorm:"column:sibling_group_id"`
-	VerifierName     string     `gorm:"column:verifier_name"`
-	AllowedActions   string     `gorm:"column:allowed_actions"`
-	BearerOnly       bool       `gorm:"column:bearer_only"`
-	RecipientEnc     *string    `gorm:"column:recipient_enc"`
-	TokenHash        string     `gorm:"column:token_hash"`
-	CodeHash         *string    `gorm:"column:code_hash"`
-	CodeAttempts     int        `gorm:"column:code_attempts"`
-	Status           string     `gorm:"column:status"`
-	IssuedByProvider *string    `gorm:"column:issued_by_provider"`
-	IssuedByType     *string    `gorm:"column:issued_by_type"`
-	IssuedByID       *string    `gorm:"column:issued_by_id"`
-	IssuedAt         time.Time  `gorm:"column:issued_at"`
-	ExpiresAt        time.Time  `gorm:"column:expires_at"`
-	DispatchedAt     *time.Time `gorm:"column:dispatched_at"`
-	VerifiedAt       *time.Time `gorm:"column:verified_at"`
-	ConsumedAt       *time.Time `gorm:"column:consumed_at"`
-	RevokedAt        *time.Time `gorm:"column:revoked_at"`
-	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.InvitationRow `gorm:"embedded"`
 }
 
 func (invitationRecord) TableName() string { return "user_task_invitations" }
 
 type deliveryRecord struct {
-	ID             string    `gorm:"column:id;primaryKey"`
-	TenantID       string    `gorm:"column:tenant_id"`
-	TaskID         string    `gorm:"column:task_id"`
-	InvitationID   string    `gorm:"column:invitation_id"`
-	Dispatcher     string    `gorm:"column:dispatcher"`
-	PayloadEnc     string    `gorm:"column:payload_enc"`
-	Metadata       *string   `gorm:"column:metadata"`
-	Attempts       int       `gorm:"column:attempts"`
-	State          string    `gorm:"column:state"`
-	AvailableAt    time.Time `gorm:"column:available_at"`
-	ExpiresAt      time.Time `gorm:"column:expires_at"`
-	LastError      *string   `gorm:"column:last_error"`
-	IdempotencyKey string    `gorm:"column:idempotency_key"`
-	LeaseColumns   `gorm:"embedded"`
-	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt      time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.DeliveryRow `gorm:"embedded"`
 }
 
 func (deliveryRecord) TableName() string { return "user_task_deliveries" }
 
 type leaseRecord struct {
-	LeaseName       string    `gorm:"column:lease_name;primaryKey"`
-	LeaseOwner      string    `gorm:"column:lease_owner"`
-	LeaseToken      string    `gorm:"column:lease_token"`
-	LeaseGeneration int64     `gorm:"column:lease_generation"`
-	LeaseExpiresAt  time.Time `gorm:"column:lease_expires_at"`
-	UpdatedAt       time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.LeaseRow `gorm:"embedded"`
 }
 
 func (leaseRecord) TableName() string { return "user_task_leases" }

@@ -12,6 +12,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // Key rotation: the keyring's first key seals new values and every key opens old ones, so a
@@ -28,11 +29,11 @@ type SealedTable struct {
 
 // SealedTables are every table with sealed columns, in the order a rotation walks them.
 var SealedTables = []SealedTable{
-	{"user_tasks", "id", []string{colInstructions, colTaskData, colForm, colInvitationDefs, colCompletionData}},
-	{"user_task_operations", "id", []string{colPayload}},
+	{"user_tasks", "id", []string{storekit.ColInstructions, storekit.ColTaskData, storekit.ColForm, storekit.ColInvitationDefs, storekit.ColCompletionData}},
+	{"user_task_operations", "id", []string{storekit.ColPayload}},
 	{"user_task_invitations", "id", []string{colRecipient}},
 	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
-	{"user_task_web_sessions", "id_hash", []string{colRefreshToken, colIDToken}},
+	{"user_task_web_sessions", "id_hash", []string{storekit.ColRefreshToken, storekit.ColIDToken}},
 }
 
 // RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,
@@ -65,7 +66,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 				}
 				kid, _ := keyring.KeyID(env.String)
 				page.ByKey[kid]++
-				plain, err := s.keys.Open(env.String, aad(r.key, col))
+				plain, err := s.keys.Open(env.String, storekit.AAD(r.key, col))
 				if errors.Is(err, keyring.ErrUndecodable) {
 					page.Unreadable = append(page.Unreadable, r.key)
 					continue
@@ -80,7 +81,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 					page.Resealed++
 					continue
 				}
-				sealed, err := s.keys.Seal(plain, aad(r.key, col))
+				sealed, err := s.keys.Seal(plain, storekit.AAD(r.key, col))
 				if err != nil {
 					return err
 				}

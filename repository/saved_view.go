@@ -15,33 +15,10 @@ import (
 // policy (models.SeesSavedView and friends); listing puts the same rule into SQL.
 
 type savedViewRecord struct {
-	ID            string    `gorm:"column:id;primaryKey"`
-	TenantID      string    `gorm:"column:tenant_id"`
-	OwnerProvider string    `gorm:"column:owner_provider"`
-	OwnerType     string    `gorm:"column:owner_type"`
-	OwnerID       string    `gorm:"column:owner_id"`
-	OwnerDisplay  *string   `gorm:"column:owner_display"`
-	Name          string    `gorm:"column:name"`
-	NameKey       string    `gorm:"column:name_key"`
-	InboxQuery    string    `gorm:"column:inbox_query"`
-	IsShared      bool      `gorm:"column:is_shared"`
-	CreatedAt     time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt     time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	storekit.SavedViewRow `gorm:"embedded"`
 }
 
 func (savedViewRecord) TableName() string { return "user_task_saved_views" }
-
-func (r *savedViewRecord) view() models.SavedView {
-	v := models.SavedView{
-		ID: r.ID, Tenant: r.TenantID, Name: r.Name, Query: r.InboxQuery, Shared: r.IsShared,
-		Owner:     models.ParticipantRef{Tenant: r.TenantID, Provider: r.OwnerProvider, Type: models.ParticipantType(r.OwnerType), ID: r.OwnerID},
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
-	}
-	if r.OwnerDisplay != nil {
-		v.Owner.DisplayName = *r.OwnerDisplay
-	}
-	return v
-}
 
 // CreateSavedView stores v under a new id, at the database's time, and returns it. The name
 // must be new to the owner (case-insensitively) and the owner may hold at most
@@ -51,11 +28,8 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 	if err := storekit.CheckSavedView(v); err != nil {
 		return models.SavedView{}, err
 	}
-	rec := savedViewRecord{
-		ID: models.NewID(), TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
-		Name: v.Name, NameKey: models.SavedViewNameKey(v.Name), InboxQuery: v.Query, IsShared: v.Shared,
-		OwnerDisplay: storekit.SavedViewOwnerDisplay(v.Owner),
-	}
+	v.ID = models.NewID()
+	rec := savedViewRecord{SavedViewRow: s.codec().SavedViewRow(&v)}
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		var n int64
 		if err := ownedViews(tx.Model(&savedViewRecord{}), v.Tenant, v.Owner).Count(&n).Error; err != nil {
@@ -70,7 +44,7 @@ func (s *Store) CreateSavedView(ctx context.Context, v models.SavedView) (models
 	if err != nil {
 		return models.SavedView{}, err
 	}
-	return rec.view(), nil
+	return s.codec().SavedView(&rec.SavedViewRow), nil
 }
 
 // SavedViews lists the views a may open, by name: a's own and, for a manager, those shared
@@ -95,7 +69,7 @@ func (s *Store) SavedViews(ctx context.Context, a models.Actor) ([]models.SavedV
 	}
 	out := make([]models.SavedView, 0, len(recs))
 	for i := range recs {
-		out = append(out, recs[i].view())
+		out = append(out, s.codec().SavedView(&recs[i].SavedViewRow))
 	}
 	return out, nil
 }
@@ -105,7 +79,7 @@ func (s *Store) SavedView(ctx context.Context, a models.Actor, id string) (model
 	var v models.SavedView
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		var err error
-		v, err = loadSavedView(tx, a, id, models.SeesSavedView)
+		v, err = s.loadSavedView(tx, a, id, models.SeesSavedView)
 		return err
 	})
 	return v, err
@@ -117,7 +91,7 @@ func (s *Store) RenameSavedView(ctx context.Context, a models.Actor, id, name st
 	var v models.SavedView
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		var err error
-		if v, err = loadSavedView(tx, a, id, models.MayRenameSavedView); err != nil {
+		if v, err = s.loadSavedView(tx, a, id, models.MayRenameSavedView); err != nil {
 			return err
 		}
 		v.Name, v.UpdatedAt = name, now
@@ -139,7 +113,7 @@ func (s *Store) DeleteSavedView(ctx context.Context, a models.Actor, id string) 
 	var v models.SavedView
 	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
 		var err error
-		if v, err = loadSavedView(tx, a, id, models.MayDeleteSavedView); err != nil {
+		if v, err = s.loadSavedView(tx, a, id, models.MayDeleteSavedView); err != nil {
 			return err
 		}
 		return translate(tx.Where("tenant_id = ? AND id = ?", a.Tenant, id).Delete(&savedViewRecord{}).Error)
@@ -152,7 +126,7 @@ func (s *Store) DeleteSavedView(ctx context.Context, a models.Actor, id string) 
 
 // loadSavedView reads a view of a's tenant and applies a policy; a view the policy refuses is
 // indistinguishable from a missing one.
-func loadSavedView(tx *gorm.DB, a models.Actor, id string, may func(models.Actor, models.SavedView) bool) (models.SavedView, error) {
+func (s *Store) loadSavedView(tx *gorm.DB, a models.Actor, id string, may func(models.Actor, models.SavedView) bool) (models.SavedView, error) {
 	if a.Tenant == "" || id == "" || len(id) > 36 {
 		return models.SavedView{}, errNoRows
 	}
@@ -160,7 +134,7 @@ func loadSavedView(tx *gorm.DB, a models.Actor, id string, may func(models.Actor
 	if err := translate(tx.Where("tenant_id = ? AND id = ?", a.Tenant, id).Take(&rec).Error); err != nil {
 		return models.SavedView{}, err
 	}
-	v := rec.view()
+	v := s.codec().SavedView(&rec.SavedViewRow)
 	if !may(a, v) {
 		return models.SavedView{}, errNoRows
 	}

@@ -8,52 +8,34 @@ import (
 	"usertasks/storekit"
 )
 
-// fixedTaskColumns never change after creation; a change may not move a task.
-var fixedTaskColumns = map[string]bool{"id": true, "tenant_id": true, "created_at": true, "materialization_key": true, "bookmark_id": true}
-
 // changedTaskRecord encodes t for the guarded UPDATE of a mutation and names the columns that
 // differ from before (the task as loaded in the same transaction): the safe columns compared
-// as stored, the protected ones by their plaintext. Only a changed protected value is sealed
-// again and written, so a claim neither re-encrypts the payloads nor rewrites them (issue 13).
-// Every column the UPDATE leaves out holds, by that comparison, what it held.
+// as stored, the protected ones by their plaintext (storekit.Codec.NextTaskRow, which also
+// keeps the columns fixed at creation). Only a changed protected value is sealed again and
+// written, so a claim neither re-encrypts the payloads nor rewrites them (issue 13). Every
+// column the UPDATE leaves out holds, by that comparison, what it held.
 func (s *Store) changedTaskRecord(before, t *models.Task) (*taskRecord, []string, error) {
-	old, err := s.safeTaskRecord(before)
+	old, err := s.codec().SafeTaskRow(before)
 	if err != nil {
 		return nil, nil, err
 	}
-	rec, err := s.safeTaskRecord(t)
+	rec, resealed, err := s.codec().NextTaskRow(&old, before, t)
 	if err != nil {
 		return nil, nil, err
 	}
 	var cols []string
-	ov, nv, typ := reflect.ValueOf(old).Elem(), reflect.ValueOf(rec).Elem(), reflect.TypeOf(*rec)
-	for i := 0; i < typ.NumField(); i++ {
-		col := taskColumn(typ.Field(i))
-		if fixedTaskColumns[col] || strings.HasSuffix(col, "_enc") {
+	ov, nv := reflect.ValueOf(old), reflect.ValueOf(rec)
+	for i := 0; i < taskRowType.NumField(); i++ {
+		col := storekit.GormColumn(taskRowType.Field(i))
+		if strings.HasSuffix(col, "_enc") {
 			continue
 		}
 		if !reflect.DeepEqual(ov.Field(i).Interface(), nv.Field(i).Interface()) {
 			cols = append(cols, col)
 		}
 	}
-	for _, col := range storekit.ProtectedColumns {
-		if !col.Differs(&before.Protected, &t.Protected) {
-			continue
-		}
-		if err := s.sealColumn(rec, t, col.Name); err != nil {
-			return nil, nil, err
-		}
-		cols = append(cols, col.Name)
-	}
-	return rec, cols, nil
+	return &taskRecord{TaskRow: rec}, append(cols, resealed...), nil
 }
 
-// taskColumn is the column name in a taskRecord field's gorm tag.
-func taskColumn(f reflect.StructField) string {
-	for _, part := range strings.Split(f.Tag.Get("gorm"), ";") {
-		if name, ok := strings.CutPrefix(part, "column:"); ok {
-			return name
-		}
-	}
-	return ""
-}
+// taskRowType is the row of a taskRecord, whose fields are the table's columns.
+var taskRowType = reflect.TypeFor[storekit.TaskRow]()

@@ -129,12 +129,7 @@ func (s *Store) writeRows(tx *gorm.DB, c *models.Change) error {
 		}
 	}
 	if c.Resumption != nil {
-		r := c.Resumption
-		rec := resumptionRecord{
-			ID: r.ID, TenantID: r.Tenant, TaskID: r.TaskID, OperationID: r.OperationID, Kind: string(r.Kind),
-			State: string(models.DeliveryPending), AvailableAt: utc(r.AvailableAt),
-			CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt),
-		}
+		rec := resumptionRecord{sqlCodec.ResumptionRow(c.Resumption)}
 		if err := tx.Create(&rec).Error; err != nil {
 			return translate(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Get loads the whole aggregate (protected content decrypted, candidates and exclusions) of a
@@ -63,19 +64,14 @@ func (s *Store) loadTaskBy(tx, row *gorm.DB) (models.Task, error) {
 		return t, translate(err)
 	}
 	for _, r := range rows {
-		ref := models.ParticipantRef{Tenant: rec.TenantID, Provider: r.Provider, Type: models.ParticipantType(r.ParticipantType), ID: r.ParticipantID, DisplayName: str(r.DisplayName)}
 		if r.RowKind == exclusionRow {
-			t.Assignment.Exclusions = append(t.Assignment.Exclusions, ref)
+			t.Assignment.Exclusions = append(t.Assignment.Exclusions, r.Participant(rec.TenantID))
 			continue
-		}
-		cand := models.Candidate{Participant: ref, Source: models.CandidateSource(str(r.Source))}
-		if r.SourceGroupID != nil {
-			cand.SourceGroup = &models.ParticipantRef{Tenant: rec.TenantID, Provider: str(r.SourceGroupProvider), Type: models.GroupParticipant, ID: *r.SourceGroupID}
 		}
 		if str(r.TaskStatus) != rec.Status {
 			return t, &models.CorruptError{TaskID: rec.ID, Reason: "candidate status copy differs from the task status"}
 		}
-		t.Assignment.Candidates = append(t.Assignment.Candidates, cand)
+		t.Assignment.Candidates = append(t.Assignment.Candidates, r.Candidate(rec.TenantID))
 	}
 	return t, nil
 }
@@ -91,18 +87,12 @@ const assignmentRows = `SELECT 0 AS row_kind, provider, participant_type, partic
 
 const exclusionRow = 1
 
-// assignmentRow is a row of assignmentRows: an exclusion leaves the candidate-only columns NULL.
+// assignmentRow is a row of assignmentRows: an exclusion leaves the candidate-only columns NULL
+// (read as empty).
 type assignmentRow struct {
-	RowKind             int     `gorm:"column:row_kind"`
-	Provider            string  `gorm:"column:provider"`
-	ParticipantType     string  `gorm:"column:participant_type"`
-	ParticipantID       string  `gorm:"column:participant_id"`
-	DisplayName         *string `gorm:"column:display_name"`
-	Source              *string `gorm:"column:source"`
-	SourceKey           *string `gorm:"column:source_key"`
-	SourceGroupProvider *string `gorm:"column:source_group_provider"`
-	SourceGroupID       *string `gorm:"column:source_group_id"`
-	TaskStatus          *string `gorm:"column:task_status"`
+	RowKind               int `gorm:"column:row_kind"`
+	storekit.CandidateRow `gorm:"embedded"`
+	TaskStatus            *string `gorm:"column:task_status"`
 }
 
 // findOperation returns the stored operation with opID on a task, or nil.

@@ -1,9 +1,7 @@
 package repository
 
 import (
-	"reflect"
 	"slices"
-	"strings"
 
 	"usertasks/models"
 	"usertasks/storekit"
@@ -12,18 +10,7 @@ import (
 // mutationColumns are the task row's columns a mutation reads: every column but the search
 // text (derived from the others and rewritten from them) and the sealed ones, which are added
 // per command by columnsReading.
-var mutationColumns = func() []string {
-	var cols []string
-	typ := reflect.TypeOf(taskRecord{})
-	for i := 0; i < typ.NumField(); i++ {
-		col := taskColumn(typ.Field(i))
-		if strings.HasSuffix(col, "_enc") || col == "search_text" {
-			continue
-		}
-		cols = append(cols, col)
-	}
-	return cols
-}()
+var mutationColumns = storekit.SafeTaskColumns
 
 // columnsReading is the select list of a mutation's task load that reads the protected parts
 // parts: nil (the whole row) when it reads every part, so the commands that need everything

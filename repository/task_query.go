@@ -14,49 +14,9 @@ import (
 	"usertasks/storekit"
 )
 
-// summaryColumns are the safe columns of a list item, named one by one so that no protected
-// (_enc) column is ever read by a list query. search_text is left out too: it only serves the
-// search predicate.
-var summaryColumns = []string{
-	"id", "tenant_id",
-	"workflow_definition_id", "workflow_definition_name", "workflow_definition_version",
-	"workflow_instance_id", "workflow_instance_reference", "activity_instance_id", "bookmark_id",
-	"materialization_key",
-	"title", "summary", "reference", "task_type", "tags",
-	"requester_provider", "requester_type", "requester_id", "requester_display",
-	"priority", "due_at", "is_overdue", "status",
-	"created_at", "updated_at", "assigned_at", "completed_at", "transitioned_at",
-	"assignee_provider", "assignee_type", "assignee_id", "assignee_display",
-	"membership_mode", "allow_exclusion_override", "candidate_users", "candidate_groups",
-	"actions_json", "timeout_enabled", "cancellation_enabled",
-	"health_severity", "health_code", "health_message",
-	"completion_action_key",
-	"completed_by_provider", "completed_by_type", "completed_by_id", "completed_by_display",
-	"revision", "last_event_seq",
-}
-
-// sortColumn is how one sort key orders rows: by the column, then id, in the same direction;
-// nullable columns (storekit.Sort) put NULLs last in both directions.
-type sortColumn struct {
-	storekit.Sort
-	column string
-	value  func(r *taskRecord) storekit.SortValue
-}
-
-var sortColumns = map[models.SortKey]sortColumn{
-	models.SortCreated: {storekit.Sorts[models.SortCreated], "created_at",
-		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(&r.CreatedAt) }},
-	models.SortDue: {storekit.Sorts[models.SortDue], "due_at",
-		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(r.DueAt) }},
-	models.SortPriority: {storekit.Sorts[models.SortPriority], "priority",
-		func(r *taskRecord) storekit.SortValue { return storekit.SortValue{Int: r.Priority} }},
-	models.SortTitle: {storekit.Sorts[models.SortTitle], "title",
-		func(r *taskRecord) storekit.SortValue { return storekit.SortValue{Text: r.Title} }},
-	models.SortUpdated: {storekit.Sorts[models.SortUpdated], "updated_at",
-		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(&r.UpdatedAt) }},
-	models.SortCompleted: {storekit.Sorts[models.SortCompleted], "completed_at",
-		func(r *taskRecord) storekit.SortValue { return storekit.TimeValue(r.CompletedAt) }},
-}
+// summaryColumns are the columns of a list item: the safe ones (storekit.SafeTaskColumns), so
+// that no protected (_enc) column is ever read by a list query.
+var summaryColumns = storekit.SafeTaskColumns
 
 // maxInList is the longest IN list a query binds; longer lists are split.
 const maxInList = 500
@@ -70,7 +30,7 @@ type cond struct {
 // taskQuery is a validated list filter.
 type taskQuery struct {
 	f       models.TaskFilter
-	sort    sortColumn
+	sort    storekit.Sort // by its column, then id, in the same direction; NULLs last
 	limit   int
 	after   *storekit.SortValue // the cursor position, nil on the first page
 	afterID string
@@ -158,7 +118,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if len(recs) > q.limit {
 			recs = recs[:q.limit]
 			last := &recs[len(recs)-1]
-			if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), q.sort.value(last), last.ID); err != nil {
+			if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), q.sort.Value(&last.TaskRow), last.ID); err != nil {
 				return err
 			}
 		}
@@ -185,14 +145,13 @@ func applyConds(db *gorm.DB, conds []cond) *gorm.DB {
 	return db
 }
 
-// newTaskQuery checks f as every store does (storekit.NewListQuery) and pairs its sort with
-// the column.
+// newTaskQuery checks f as every store does (storekit.NewListQuery).
 func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 	lq, err := storekit.NewListQuery(f)
 	if err != nil {
 		return nil, err
 	}
-	return &taskQuery{f: lq.Filter, sort: sortColumns[lq.Filter.Sort], limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
+	return &taskQuery{f: lq.Filter, sort: lq.Sort, limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
 }
 
 var (
@@ -245,13 +204,9 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 	switch f.Due {
 	case models.DueOverdue:
 		where = append(where, cond{"(status IN ? AND (is_overdue = ? OR due_at < ?))", []any{openStatuses, true, now}})
-	case models.DueToday:
-		day := startOfDay(now)
-		where = append(where, cond{"(due_at >= ? AND due_at < ?)", []any{day, day.AddDate(0, 0, 1)}})
-	case models.DueThisWeek:
-		day := startOfDay(now)
-		monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
-		where = append(where, cond{"(due_at >= ? AND due_at < ?)", []any{monday, monday.AddDate(0, 0, 7)}})
+	case models.DueToday, models.DueThisWeek:
+		from, to := storekit.DueWindow(f.Due, now)
+		where = append(where, cond{"(due_at >= ? AND due_at < ?)", []any{from, to}})
 	case models.DueNoDueDate:
 		where = append(where, cond{"due_at IS NULL", nil})
 	}
@@ -287,7 +242,7 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	me := f.Actor.Subject
-	personal := me.ID != "" && me.Provider != "" && me.Type != "" && sameTenant(me, f.Tenant) && !f.Actor.System
+	personal := storekit.PersonalScope(f)
 	switch f.Scope {
 	case models.ScopeAssigned:
 		if !personal {
@@ -346,14 +301,7 @@ func (q *taskQuery) candidateCond() cond {
 	args := []any{f.Tenant, string(models.StatusAvailable),
 		[]string{string(models.SourceDirectUser), string(models.SourceSnapshotMember)}, me.Provider, string(me.Type), me.ID}
 
-	byProvider := map[string][]string{}
-	for _, g := range f.Actor.Groups {
-		if !sameTenant(g, f.Tenant) || g.Type != models.GroupParticipant || g.ID == "" {
-			continue // cross-tenant references never match
-		}
-		byProvider[g.Provider] = append(byProvider[g.Provider], g.ID)
-	}
-	if len(byProvider) > 0 {
+	if byProvider := storekit.ActorGroups(f); len(byProvider) > 0 {
 		providers := make([]string, 0, len(byProvider))
 		for p := range byProvider {
 			providers = append(providers, p)
@@ -395,7 +343,7 @@ func (q *taskQuery) cursorCond() (cond, bool) {
 	if q.after == nil {
 		return cond{}, false
 	}
-	col, op := q.sort.column, ">"
+	col, op := q.sort.Column, ">"
 	if q.f.Descending {
 		op = "<"
 	}
@@ -429,23 +377,12 @@ func (q *taskQuery) orderBy() string {
 	if q.f.Descending {
 		dir = " DESC"
 	}
-	col := q.sort.column
+	col := q.sort.Column
 	order := col + dir + ", id" + dir
 	if q.sort.Nullable {
 		order = "CASE WHEN " + col + " IS NULL THEN 1 ELSE 0 END ASC, " + order
 	}
 	return order
-}
-
-// sameTenant reports whether a reference of the actor belongs to the queried tenant. A reference
-// without a tenant is the principal's own, and the filter's tenant is the principal's too.
-func sameTenant(p models.ParticipantRef, tenant string) bool {
-	return p.Tenant == "" || p.Tenant == tenant
-}
-
-func startOfDay(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
 // escapeLike makes needle a literal LIKE pattern with '!' as the escape character (portable:

@@ -64,7 +64,7 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecor
 	if q.f.Descending {
 		dir = " DESC"
 	}
-	col := q.sort.column
+	col := q.sort.Column
 	phases := []string{""}
 	if q.sort.Nullable {
 		phases = []string{col + " IS NOT NULL", col + " IS NULL"}

@@ -22,7 +22,7 @@ func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond)
 	if q.f.Descending {
 		dir, op = " DESC", "<"
 	}
-	col := q.sort.column
+	col := q.sort.Column
 	var out []taskRecord
 	undated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NULL")
 	switch {

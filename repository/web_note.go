@@ -6,7 +6,6 @@ import (
 
 	"gorm.io/gorm"
 
-	"usertasks/models"
 	"usertasks/storekit"
 )
 
@@ -18,11 +17,7 @@ import (
 const MaxWebNoteBytes = storekit.MaxWebNoteBytes
 
 type webNoteRecord struct {
-	ID          string    `gorm:"column:id;primaryKey"`
-	SessionHash string    `gorm:"column:session_hash"`
-	Body        string    `gorm:"column:body"`
-	CreatedAt   time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	ExpiresAt   time.Time `gorm:"column:expires_at"`
+	storekit.WebNoteRow `gorm:"embedded"`
 }
 
 func (webNoteRecord) TableName() string { return "user_task_web_notes" }
@@ -33,9 +28,9 @@ func (s *Store) SaveWebNote(ctx context.Context, sessionHash string, body []byte
 	if err := storekit.CheckWebNote(sessionHash, body, lifetime); err != nil {
 		return "", err
 	}
-	rec := webNoteRecord{ID: models.NewID(), SessionHash: sessionHash, Body: string(body)}
+	var rec webNoteRecord
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		rec.CreatedAt, rec.ExpiresAt = now, now.Add(lifetime)
+		rec = webNoteRecord{WebNoteRow: storekit.NewWebNote(sessionHash, body, now, lifetime)}
 		return translate(tx.Create(&rec).Error)
 	})
 	if err != nil {

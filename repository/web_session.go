@@ -2,9 +2,7 @@ package repository
 
 import (
 	"context"
-	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -15,36 +13,8 @@ import (
 // Browser sessions (SPEC 5.4). Every expiry decision is made with the database clock, in SQL:
 // a row past its absolute or idle expiry is not found, whatever the hosts' clocks say.
 
-// The protected columns of an OIDC session: the refresh token and the ID token (migration
-// 00011), each sealed with its own row and column as associated data.
-const (
-	colRefreshToken = storekit.ColRefreshToken
-	colIDToken      = storekit.ColIDToken
-)
-
-// webSessionTouchEvery is how stale last_seen_at may get before a read moves it (and the idle
-// expiry) forward: at most one write a minute per session instead of one per request.
-const webSessionTouchEvery = time.Minute
-
 type webSessionRecord struct {
-	IDHash             string    `gorm:"column:id_hash;primaryKey"`
-	TenantID           string    `gorm:"column:tenant_id"`
-	SubjectProvider    string    `gorm:"column:subject_provider"`
-	SubjectID          string    `gorm:"column:subject_id"`
-	DisplayName        *string   `gorm:"column:display_name"`
-	GroupsJSON         string    `gorm:"column:groups_json"`
-	PermissionsJSON    string    `gorm:"column:permissions_json"`
-	IsManager          bool      `gorm:"column:is_manager"`
-	Via                string    `gorm:"column:via"`
-	RefreshTokenEnc    *string   `gorm:"column:refresh_token_enc"`
-	TimeZone           *string   `gorm:"column:time_zone"`
-	IdleTimeoutSeconds int       `gorm:"column:idle_timeout_seconds"`
-	CreatedAt          time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	LastSeenAt         time.Time `gorm:"column:last_seen_at"`
-	RefreshedAt        time.Time `gorm:"column:refreshed_at"`
-	ExpiresAt          time.Time `gorm:"column:expires_at"`
-	IdleExpiresAt      time.Time `gorm:"column:idle_expires_at"`
-	IDTokenEnc         *string   `gorm:"column:id_token_enc"`
+	storekit.WebSessionRow `gorm:"embedded"`
 }
 
 func (webSessionRecord) TableName() string { return "user_task_web_sessions" }
@@ -60,11 +30,11 @@ func (s *Store) CreateWebSession(ctx context.Context, ws models.WebSession, life
 		ws.CreatedAt, ws.LastSeenAt, ws.RefreshedAt, ws.Now = now, now, now, now
 		ws.ExpiresAt = now.Add(lifetime)
 		ws.IdleExpiresAt = storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
-		rec, err := s.webSessionRecordOf(&ws)
+		row, err := s.codec().WebSessionRow(&ws)
 		if err != nil {
 			return err
 		}
-		return translate(tx.Create(&rec).Error)
+		return translate(tx.Create(&webSessionRecord{WebSessionRow: row}).Error)
 	})
 	if err != nil {
 		return models.WebSession{}, err
@@ -88,19 +58,19 @@ func (s *Store) WebSession(ctx context.Context, idHash string) (models.WebSessio
 	if err != nil {
 		return models.WebSession{}, err
 	}
-	ws, err := s.webSessionFromRecord(&rec)
+	ws, err := s.codec().WebSession(&rec.WebSessionRow)
 	if err != nil {
 		return models.WebSession{}, err
 	}
 	ws.Now = now
-	if now.Sub(ws.LastSeenAt) < webSessionTouchEvery {
+	if now.Sub(ws.LastSeenAt) < storekit.WebSessionTouchEvery {
 		return ws, nil
 	}
 	err = s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		idle := storekit.IdleExpiry(now, ws.IdleTimeout, ws.ExpiresAt)
 		// Concurrent requests race here harmlessly: the guard lets one of them write.
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
-			Where("last_seen_at <= ?", now.Add(-webSessionTouchEvery)).
+			Where("last_seen_at <= ?", now.Add(-storekit.WebSessionTouchEvery)).
 			Updates(map[string]any{"last_seen_at": now, "idle_expires_at": idle})
 		if res.Error != nil {
 			return translate(res.Error)
@@ -166,12 +136,7 @@ func (s *Store) endWebSessions(tx *gorm.DB, where func(*gorm.DB) *gorm.DB) ([]mo
 	}
 	ended := make([]models.WebSession, 0, len(recs))
 	for i := range recs {
-		ws, err := s.webSessionFromRecord(&recs[i])
-		if err != nil {
-			// Undecodable identity or tokens: the session ends without them.
-			ws = models.WebSession{IDHash: recs[i].IDHash, Via: recs[i].Via}
-		}
-		ended = append(ended, ws)
+		ended = append(ended, s.codec().EndedWebSession(&recs[i].WebSessionRow))
 	}
 	return ended, nil
 }
@@ -179,8 +144,8 @@ func (s *Store) endWebSessions(tx *gorm.DB, where func(*gorm.DB) *gorm.DB) ([]mo
 // SetWebSessionTimeZone stores the browser's IANA zone name on a live session; the caller has
 // validated it. An ended session is models.ErrNotFound.
 func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) error {
-	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
-		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
+	if err := storekit.CheckWebTimeZone(zone); err != nil {
+		return err
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).Update("time_zone", zone)
@@ -194,27 +159,14 @@ func (s *Store) SetWebSessionTimeZone(ctx context.Context, idHash, zone string) 
 // refresh may bring a new ID token). An ended session, or one of another person, is
 // models.ErrNotFound.
 func (s *Store) UpdateWebSessionIdentity(ctx context.Context, idHash string, id models.WebIdentity, tokens models.WebTokens) error {
-	if err := storekit.CheckWebIdentity(id); err != nil {
-		return err
-	}
-	groups, perms, err := storekit.IdentityJSON(id)
+	fields, err := s.codec().WebIdentityUpdate(idHash, id, tokens)
 	if err != nil {
 		return err
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		set := map[string]any{
-			"display_name": opt(storekit.TruncateRunes(id.DisplayName, models.MaxDisplayNameLength)), "groups_json": groups, "permissions_json": perms,
-			"is_manager": id.Manager, "refreshed_at": now,
-		}
-		for _, t := range []struct{ column, value string }{{colRefreshToken, tokens.Refresh}, {colIDToken, tokens.ID}} {
-			if t.value == "" {
-				continue
-			}
-			sealed, err := s.seal(idHash, t.column, []byte(t.value))
-			if err != nil {
-				return err
-			}
-			set[t.column] = sealed
+		set := map[string]any{"refreshed_at": now}
+		for _, f := range fields {
+			set[f.Name] = f.Value
 		}
 		res := liveWebSession(tx.Model(&webSessionRecord{}), idHash, now).
 			Where("tenant_id = ? AND subject_provider = ? AND subject_id = ?", id.Tenant, id.Provider, id.Subject).
@@ -256,45 +208,4 @@ func oneRow(res *gorm.DB) error {
 		return errNoRows
 	}
 	return nil
-}
-
-func (s *Store) webSessionRecordOf(ws *models.WebSession) (webSessionRecord, error) {
-	groups, perms, err := storekit.IdentityJSON(ws.WebIdentity)
-	if err != nil {
-		return webSessionRecord{}, err
-	}
-	rec := webSessionRecord{
-		IDHash: ws.IDHash, TenantID: ws.Tenant, SubjectProvider: ws.Provider, SubjectID: ws.Subject,
-		DisplayName: opt(storekit.TruncateRunes(ws.DisplayName, models.MaxDisplayNameLength)), GroupsJSON: groups, PermissionsJSON: perms,
-		IsManager: ws.Manager, Via: ws.Via, TimeZone: opt(ws.TimeZone), IdleTimeoutSeconds: int(ws.IdleTimeout / time.Second),
-		CreatedAt: utc(ws.CreatedAt), LastSeenAt: utc(ws.LastSeenAt), RefreshedAt: utc(ws.RefreshedAt),
-		ExpiresAt: utc(ws.ExpiresAt), IdleExpiresAt: utc(ws.IdleExpiresAt),
-	}
-	if rec.RefreshTokenEnc, err = s.seal(ws.IDHash, colRefreshToken, []byte(ws.RefreshToken)); err != nil {
-		return webSessionRecord{}, err
-	}
-	rec.IDTokenEnc, err = s.seal(ws.IDHash, colIDToken, []byte(ws.IDToken))
-	return rec, err
-}
-
-func (s *Store) webSessionFromRecord(r *webSessionRecord) (models.WebSession, error) {
-	ws := models.WebSession{
-		IDHash: r.IDHash,
-		WebIdentity: models.WebIdentity{Tenant: r.TenantID, Provider: r.SubjectProvider, Subject: r.SubjectID,
-			DisplayName: str(r.DisplayName), Manager: r.IsManager},
-		Via: r.Via, TimeZone: str(r.TimeZone), IdleTimeout: time.Duration(r.IdleTimeoutSeconds) * time.Second,
-		CreatedAt: utc(r.CreatedAt), LastSeenAt: utc(r.LastSeenAt), RefreshedAt: utc(r.RefreshedAt),
-		ExpiresAt: utc(r.ExpiresAt), IdleExpiresAt: utc(r.IdleExpiresAt),
-	}
-	if err := storekit.DecodeIdentityJSON(r.GroupsJSON, r.PermissionsJSON, &ws.WebIdentity); err != nil {
-		return models.WebSession{}, err
-	}
-	var err error
-	if ws.RefreshToken, err = s.sealer().OpenWebSessionToken(r.IDHash, colRefreshToken, r.RefreshTokenEnc); err != nil {
-		return models.WebSession{}, err
-	}
-	if ws.IDToken, err = s.sealer().OpenWebSessionToken(r.IDHash, colIDToken, r.IDTokenEnc); err != nil {
-		return models.WebSession{}, err
-	}
-	return ws, nil
 }

@@ -120,37 +120,37 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
-// SetHealth records an advisory finding on an open or transitional task. Health is separate
-// from status: the revision, the event sequence and updated_at stay as they are, so no
-// concurrent command conflicts with it. A blocking finding is never replaced, and a terminal
-// task is left alone (finalization cleared its health); both answer nil. The zero Health
-// clears an advisory finding. A missing task is ErrNotFound.
+// SetHealth records an advisory finding on an open or transitional task (storekit.SetHealth):
+// the revision, the event sequence and updated_at stay as they are. A missing task is
+// ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	if err := storekit.CheckWorkerHealth(h); err != nil {
+	u, err := storekit.SetHealth(h)
+	if err != nil {
 		return err
 	}
-	return s.updateHealth(ctx, tenant, taskID, "", h)
+	return s.updateHealth(ctx, tenant, taskID, u)
 }
 
 // ClearHealth removes the advisory finding code from an open or transitional task, and
-// nothing else: another finding stays. A missing task is ErrNotFound.
+// nothing else (storekit.ClearHealth). A missing task is ErrNotFound.
 func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
-	return s.updateHealth(ctx, tenant, taskID, code, models.Health{})
+	return s.updateHealth(ctx, tenant, taskID, storekit.ClearHealth(code))
 }
 
-// updateHealth writes h where the task is not terminal, its finding is not blocking and, when
-// onlyCode is set, its finding has that code. A written finding is told to the change
-// notifier after the commit, with the task's revision (health does not bump it).
-func (s *Store) updateHealth(ctx context.Context, tenant, taskID, onlyCode string, h models.Health) error {
+// updateHealth writes u with a guarded UPDATE: its rule (storekit.HealthUpdate) is the WHERE
+// clause. A written finding is told to the change notifier after the commit, with the task's
+// revision (health does not bump it).
+func (s *Store) updateHealth(ctx context.Context, tenant, taskID string, u storekit.HealthUpdate) error {
 	written, revision := false, 0
 	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
 		written = false
 		q := tx.Model(&taskRecord{}).
 			Where("tenant_id = ? AND id = ? AND status IN ? AND (health_severity IS NULL OR health_severity <> ?)",
 				tenant, taskID, openTransitionalStatuses, string(models.SeverityBlocking))
-		if onlyCode != "" {
-			q = q.Where("health_code = ?", onlyCode)
+		if u.OnlyCode != "" {
+			q = q.Where("health_code = ?", u.OnlyCode)
 		}
+		h := u.Health
 		res := q.Updates(map[string]any{
 			"health_severity": opt(string(h.Severity)), "health_code": opt(h.Code), "health_message": opt(h.Message),
 		})

@@ -2,8 +2,6 @@ package repository
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -20,13 +18,7 @@ import (
 const KeepWorkerRuns = 20
 
 type workerRunRecord struct {
-	ID         string    `gorm:"column:id;primaryKey"`
-	Worker     string    `gorm:"column:worker"`
-	TenantID   string    `gorm:"column:tenant_id"`
-	StartedAt  time.Time `gorm:"column:started_at;autoCreateTime:false"`
-	FinishedAt time.Time `gorm:"column:finished_at"`
-	CountsJSON string    `gorm:"column:counts_json"`
-	ErrorCode  *string   `gorm:"column:error_code"`
+	storekit.WorkerRunRow `gorm:"embedded"`
 }
 
 func (workerRunRecord) TableName() string { return "user_task_worker_runs" }
@@ -35,28 +27,17 @@ func (workerRunRecord) TableName() string { return "user_task_worker_runs" }
 // now and started its Elapsed before. Counts are bounded (at most models.MaxWorkerRunCounts
 // names, 1,000 bytes of JSON); a run over the bounds is refused, nothing is stored.
 func (s *Store) RecordWorkerRuns(ctx context.Context, runs []models.WorkerRun) error {
-	recs := make([]workerRunRecord, 0, len(runs))
-	elapsed := make([]time.Duration, 0, len(runs))
-	for _, r := range runs {
-		counts, err := storekit.WorkerRunCounts(r)
-		if err != nil {
-			return err
-		}
-		recs = append(recs, workerRunRecord{ID: models.NewID(), Worker: string(r.Worker), TenantID: r.Tenant,
-			CountsJSON: counts, ErrorCode: opt(r.ErrorCode)})
-		elapsed = append(elapsed, r.Elapsed)
-	}
-	if len(recs) == 0 {
-		return nil
+	rows, err := storekit.WorkerRunRows(runs)
+	if err != nil || len(rows) == 0 {
+		return err
 	}
 	return s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		for i := range recs {
-			recs[i].FinishedAt = utc(now)
-			recs[i].StartedAt = utc(now.Add(-elapsed[i]))
-			if err := tx.Create(&recs[i]).Error; err != nil {
+		s.codec().DateWorkerRuns(rows, runs, now)
+		for i := range rows {
+			if err := tx.Create(&workerRunRecord{WorkerRunRow: rows[i]}).Error; err != nil {
 				return translate(err)
 			}
-			if err := s.pruneWorkerRuns(tx, recs[i].TenantID, recs[i].Worker); err != nil {
+			if err := s.pruneWorkerRuns(tx, rows[i].TenantID, rows[i].Worker); err != nil {
 				return err
 			}
 		}
@@ -89,11 +70,10 @@ func (s *Store) WorkerRuns(ctx context.Context, tenant string, worker models.Wor
 		return nil, err
 	}
 	out := make([]models.WorkerRun, 0, len(recs))
-	for _, r := range recs {
-		run := models.WorkerRun{Worker: models.Worker(r.Worker), Tenant: r.TenantID, StartedAt: r.StartedAt.UTC(),
-			FinishedAt: r.FinishedAt.UTC(), ErrorCode: str(r.ErrorCode)}
-		if err := json.Unmarshal([]byte(r.CountsJSON), &run.Counts); err != nil {
-			return nil, fmt.Errorf("repository: worker run %s: counts do not decode: %w", r.ID, err)
+	for i := range recs {
+		run, err := s.codec().WorkerRun(&recs[i].WorkerRunRow)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, run)
 	}

@@ -20,3 +20,37 @@ func CheckWorkerHealth(h models.Health) error {
 	}
 	return nil
 }
+
+// HealthUpdate is a worker's write of a task's finding: Health, where the task is open or
+// transitional, its finding is not blocking and, when OnlyCode is set, its finding has that
+// code. Anywhere else it writes nothing, which is no error (a terminal task's finding was
+// cleared by its finalization; a blocking one is not the workers' to replace). Health does not
+// raise the revision, so no concurrent command conflicts with it.
+type HealthUpdate struct {
+	Health   models.Health
+	OnlyCode string
+}
+
+// SetHealth is the update that records h (the zero Health clears an advisory finding),
+// refused as CheckWorkerHealth refuses h.
+func SetHealth(h models.Health) (HealthUpdate, error) {
+	if err := CheckWorkerHealth(h); err != nil {
+		return HealthUpdate{}, err
+	}
+	return HealthUpdate{Health: h}, nil
+}
+
+// ClearHealth is the update that removes the advisory finding code, and nothing else: another
+// finding stays.
+func ClearHealth(code string) HealthUpdate { return HealthUpdate{OnlyCode: code} }
+
+// Applies reports whether u writes the task of row r.
+func (u HealthUpdate) Applies(r *TaskRow) bool {
+	return models.Status(r.Status).CountsAsOpen() && Str(r.HealthSeverity) != string(models.SeverityBlocking) &&
+		(u.OnlyCode == "" || Str(r.HealthCode) == u.OnlyCode)
+}
+
+// Apply writes u's finding into r.
+func (u HealthUpdate) Apply(r *TaskRow) {
+	r.HealthSeverity, r.HealthCode, r.HealthMessage = Opt(string(u.Health.Severity)), Opt(u.Health.Code), Opt(u.Health.Message)
+}

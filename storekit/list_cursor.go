@@ -28,22 +28,31 @@ const (
 	KindText
 )
 
-// Sort is how a sort key's values look, in every store: their kind, and whether a task may
-// have none (nullable sorts put those last in both directions).
+// Sort is how a sort key orders tasks, in every store: the kind of its values, whether a task
+// may have none (nullable sorts put those last in both directions), the column (the document
+// field of the same name) it orders by, then by id, and the value of a row, which a cursor
+// records.
 type Sort struct {
 	Kind     ValueKind
 	Nullable bool
+	Column   string
+	Value    func(r *TaskRow) SortValue
 }
 
-// Sorts are the list sorts. A store pairs each with its own column or field; a key missing
-// here is not a sort.
+// Sorts are the list sorts; a key missing here is not a sort.
 var Sorts = map[models.SortKey]Sort{
-	models.SortCreated:   {Kind: KindTime},
-	models.SortDue:       {Kind: KindTime, Nullable: true},
-	models.SortPriority:  {Kind: KindInt},
-	models.SortTitle:     {Kind: KindText},
-	models.SortUpdated:   {Kind: KindTime},
-	models.SortCompleted: {Kind: KindTime, Nullable: true},
+	models.SortCreated: {Kind: KindTime, Column: "created_at",
+		Value: func(r *TaskRow) SortValue { return TimeValue(&r.CreatedAt) }},
+	models.SortDue: {Kind: KindTime, Nullable: true, Column: "due_at",
+		Value: func(r *TaskRow) SortValue { return TimeValue(r.DueAt) }},
+	models.SortPriority: {Kind: KindInt, Column: "priority",
+		Value: func(r *TaskRow) SortValue { return SortValue{Int: r.Priority} }},
+	models.SortTitle: {Kind: KindText, Column: "title",
+		Value: func(r *TaskRow) SortValue { return SortValue{Text: r.Title} }},
+	models.SortUpdated: {Kind: KindTime, Column: "updated_at",
+		Value: func(r *TaskRow) SortValue { return TimeValue(&r.UpdatedAt) }},
+	models.SortCompleted: {Kind: KindTime, Nullable: true, Column: "completed_at",
+		Value: func(r *TaskRow) SortValue { return TimeValue(r.CompletedAt) }},
 }
 
 // SortValue is the typed sort value a cursor carries; exactly one field is meaningful, chosen

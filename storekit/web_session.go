@@ -19,6 +19,10 @@ const (
 	ColIDToken      = "id_token_enc"
 )
 
+// WebSessionTouchEvery is how stale a session's last_seen_at may get before a read moves it (and
+// the idle expiry) forward: at most one write a minute per session instead of one per request.
+const WebSessionTouchEvery = time.Minute
+
 // IsSessionHash reports whether h is a web session's id hash: 64 hex digits.
 func IsSessionHash(h string) bool {
 	b, err := hex.DecodeString(h)
@@ -59,6 +63,15 @@ func CheckWebIdentity(id models.WebIdentity) error {
 		return models.InvalidField("provider", fmt.Sprintf("must have 1 to %d characters", models.MaxProviderLength))
 	case id.Subject == "" || len(id.Subject) > models.MaxParticipantIDLength:
 		return models.InvalidField("subject", fmt.Sprintf("must have 1 to %d characters", models.MaxParticipantIDLength))
+	}
+	return nil
+}
+
+// CheckWebTimeZone refuses a zone name the stored field cannot hold; whether it names an IANA
+// zone is the caller's check.
+func CheckWebTimeZone(zone string) error {
+	if zone == "" || len(zone) > models.MaxTimeZoneLength || !utf8.ValidString(zone) {
+		return models.InvalidField("timeZone", fmt.Sprintf("must be an IANA time zone name of at most %d characters", models.MaxTimeZoneLength))
 	}
 	return nil
 }
