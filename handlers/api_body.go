@@ -154,3 +154,9 @@ func (f commandFields) common(operationIDRequired bool) (tasks.Common, error) {
 	}
 	return tasks.Common{ExpectedRevision: *f.ExpectedRevision, OperationID: f.OperationID}, nil
 }
+
+// parseCommon reads the body of a command that has no members of its own (claim,
+// retry-resolution): operationId is optional.
+func parseCommon(f commandFields) (tasks.Common, error) {
+	return f.common(false)
+}
