@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -383,15 +382,8 @@ func (p *problems) err() error {
 // text checks a string field against its byte limit (column sizes are bytes in every dialect we
 // support, Oracle's VARCHAR2 included) and against the characters its kind admits (TextProblem).
 func (p *problems) text(field, value string, limit int, required bool, kind TextKind) {
-	switch {
-	case required && strings.TrimSpace(value) == "":
-		p.fail(field, "is required")
-	case len(value) > limit:
-		p.fail(field, fmt.Sprintf("must be at most %d bytes", limit))
-	default:
-		if msg := TextProblem(value, kind); msg != "" {
-			p.fail(field, msg)
-		}
+	if msg := FieldProblem(value, limit, required, kind); msg != "" {
+		p.fail(field, msg)
 	}
 }
 
