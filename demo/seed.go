@@ -11,7 +11,7 @@ import (
 	"usertasks/workflow"
 )
 
-// Store is what the seed needs from the store besides projection; *repository.Store
+// Store is what the seed needs from the store besides projection; store.Store
 // satisfies it.
 type Store interface {
 	Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error)

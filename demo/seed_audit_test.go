@@ -5,9 +5,8 @@ import (
 	"testing"
 
 	"usertasks/demo"
-	"usertasks/migrations"
-	"usertasks/repository/storetest"
 	"usertasks/store"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 	"usertasks/workflow"
 )
@@ -15,7 +14,7 @@ import (
 // The demo seed is written by the real projection and transitions, so `web audit` finds it clean.
 func TestSeedAuditsClean(t *testing.T) {
 	ctx := context.Background()
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	if err := demo.Seed(ctx, s, workflow.NewProjector(s, workflow.NewResolver(demo.ResolverOptions()))); err != nil {
 		t.Fatalf("seed: %v", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"usertasks/demo"
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 	"usertasks/workflow"
@@ -14,7 +13,7 @@ import (
 
 func TestSeed(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
 
 	if err := demo.Seed(ctx, store, p); err != nil {
@@ -128,7 +127,7 @@ func TestSeed(t *testing.T) {
 
 func TestSeedSkipsAFilledDatabase(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
 	if _, _, err := p.Project(ctx, "acme", workflow.ProjectionRequest{
 		WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(), ActivityInstanceID: "approve",

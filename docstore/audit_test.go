@@ -6,8 +6,8 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
 	"usertasks/store"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"usertasks/migrations/logical"
 	"usertasks/models"
-	"usertasks/repository/storetest"
 	"usertasks/store"
+	"usertasks/storetest"
 )
 
 // The contract suite's storage hooks that read stored records (storetest.Harness.CountRecords

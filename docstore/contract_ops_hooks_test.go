@@ -10,11 +10,11 @@ import (
 
 	"usertasks/models"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
+	"usertasks/storetest"
 )
 
 // The contract suite's storage hooks for the Operations group's cases (audit, purge): the
-// Tamperings they set, each the SQL harness's statement (repository/storetest/sqlharness) on
+// Tamperings they set, each the SQL harness's statement (storetest/sqlharness) on
 // the documents, and the counts of the units embedded in the aggregate.
 
 // setWhere is one tampering: a $set of the documents of coll that match a filter built from

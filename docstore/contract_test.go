@@ -11,12 +11,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/docstore/docstoretest"
-	"usertasks/repository/storetest"
 	"usertasks/store"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 )
 
-// TestContractMongo runs the store contract suite (repository/storetest) on the document store:
+// TestContractMongo runs the store contract suite (storetest) on the document store:
 // the embedded FerretDB, or the MongoDB at USERTASKS_TEST_MONGODB_URL. The store has the task
 // aggregate (store.Store) and every group asserted below; the cases that need an option or a
 // storage hook the document store cannot honour are reported "not applicable on MongoDB:

@@ -11,7 +11,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
@@ -341,7 +340,7 @@ func runRace(t *testing.T, s taskStore, opts testfactory.TaskOpts, writer func(m
 // conflicts, the replays of one operation, one event per applied change. The aggregate ends
 // consistent: one claim per version, every event relayed once.
 func TestMutateRaces(t *testing.T) {
-	sql := testfactory.OpenStore(t, migrations.SQLite, nil)
+	sql := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	s := openStore(t, nil)
 	for _, sc := range raceScenarios {
 		t.Run(sc.name, func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
-	"usertasks/repository/storetest"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 )
 

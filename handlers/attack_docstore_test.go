@@ -3,7 +3,6 @@ package handlers_test
 import (
 	"context"
 	"os"
-	"slices"
 	"testing"
 	"time"
 
@@ -27,18 +26,22 @@ func TestMain(m *testing.M) {
 const documentStore migrations.Dialect = "documentstore"
 
 // attackProviders are the stores the provider-dependent attacks run on: every SQL dialect of
-// testfactory.Dialects and the document store.
-var attackProviders = append(slices.Clip(testfactory.Dialects), documentStore)
+// testfactory.SQLProviders and the document store.
+var attackProviders = func() []migrations.Dialect {
+	var ds []migrations.Dialect
+	for _, p := range testfactory.SQLProviders {
+		ds = append(ds, p.Dialect())
+	}
+	return append(ds, documentStore)
+}()
 
 // providerName names a provider's subtest.
 func providerName(d migrations.Dialect) string {
 	if d == documentStore {
 		return "DocumentStore"
 	}
-	return testfactory.Name(d)
+	return testfactory.Provider(d).Name()
 }
-
-var _ fixtureStore = (*docstore.Store)(nil)
 
 // openDocumentStore opens the document store on a fresh, migrated database of
 // docstoretest's server; the store is closed and the database dropped when the test ends.

@@ -23,6 +23,7 @@ import (
 	"usertasks/metrics"
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -73,7 +74,7 @@ func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var store fixtureStore
+	var store store.Store
 	var dbURL string
 	var relay func(ctx context.Context, log *slog.Logger) // what runs beside the server, as in `web serve`
 	if d == documentStore {
@@ -81,7 +82,7 @@ func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
 		ds, dbURL = openDocumentStore(t, keys)
 		store, relay = ds, func(ctx context.Context, log *slog.Logger) { ds.RunRelay(ctx, time.Second, log) }
 	} else {
-		dbURL = testfactory.Database(t, d)
+		dbURL = testfactory.Database(t, testfactory.Provider(d))
 		store = testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -19,7 +19,6 @@ import (
 	"usertasks/auth"
 	"usertasks/auth/authtest"
 	"usertasks/handlers"
-	"usertasks/migrations"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 )
@@ -148,7 +147,7 @@ func jwtServer(t *testing.T, cfg auth.Config) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(v.Close)
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	srv := httptest.NewServer(handlers.New(handlers.Deps{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Tasks: tasks.New(store, tasks.Options{}), Auth: v}))
 	t.Cleanup(srv.Close)

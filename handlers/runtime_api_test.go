@@ -15,9 +15,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workflow"
 )
@@ -45,12 +44,12 @@ var runtimeTokens = runtimeCallers{
 // no task service: the body limit, the bearer middleware on each route, the one error handler.
 type runtimeEnv struct {
 	url   string
-	store *repository.Store
+	store store.Store
 }
 
 func newRuntimeEnv(t *testing.T, openTasksPerTenant int) *runtimeEnv {
 	t.Helper()
-	store := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: openTasksPerTenant})
+	store := testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: openTasksPerTenant})
 	resolver := workflow.NewResolver(workflow.ResolverOptions{})
 	e := New(Deps{Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: runtimeTokens,
 		Runtime: &RuntimeDeps{Projector: workflow.NewProjector(store, resolver), Finalizer: workflow.NewFinalizer(store)}})

@@ -11,7 +11,6 @@ import (
 
 	"usertasks/handlers"
 	"usertasks/invitations"
-	"usertasks/migrations"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -41,7 +40,7 @@ func newSessionFixture(t *testing.T, o sessionFixtureOpts) *sessionFixture {
 	if o.on != nil {
 		f.store, f.clock = o.on.store, o.on.clock
 	} else {
-		f.store = testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: f.clock.Now})
+		f.store = testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{Clock: f.clock.Now})
 	}
 	if o.devUsers == nil {
 		o.devUsers = webDevUsers

@@ -14,9 +14,8 @@ import (
 	"time"
 
 	"usertasks/live"
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 )
@@ -26,7 +25,7 @@ import (
 // authentication middleware over a token table.
 type streamEnv struct {
 	url    string
-	store  *repository.Store
+	store  store.Store
 	svc    *tasks.Service
 	broker *live.Broker
 }
@@ -66,7 +65,7 @@ func newStreamEnv(t *testing.T, o live.Options) *streamEnv {
 func newStreamEnvServer(t *testing.T, o live.Options, configure func(*http.Server)) *streamEnv {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	b := live.NewBroker(store, o)
 	store.NotifyChanges(b)
 	ran := make(chan struct{})

@@ -17,8 +17,8 @@ import (
 
 	"usertasks/handlers"
 	"usertasks/invitations"
-	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -27,7 +27,7 @@ import (
 // webFixture is a running web server on a real SQLite file store (the attack fixture's: any
 // provider's) with the lifecycle service.
 type webFixture struct {
-	store    fixtureStore
+	store    store.Store
 	svc      *tasks.Service
 	srv      *httptest.Server
 	sessions *websession.Manager
@@ -71,7 +71,7 @@ func newWebFixtureWith(t *testing.T, wrap func(handlers.TaskService) handlers.Ta
 // newWebFixtureService also sets the service's options (a resolver, say).
 func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.TaskService) handlers.TaskService) *webFixture {
 	t.Helper()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	f := &webFixture{store: store, svc: tasks.New(store, opts), now: time.Now()}
 	var err error
 	f.sessions, err = websession.New(websession.Config{Store: store, Secrets: [][]byte{[]byte(strings.Repeat("s", 32))}})

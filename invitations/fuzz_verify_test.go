@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"usertasks/invitations"
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
@@ -19,7 +18,7 @@ import (
 // guest-access-denied; the session resolves exactly for the real credential.
 func FuzzGuestVerify(f *testing.F) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(f, migrations.SQLite, nil)
+	store := testfactory.OpenStore(f, testfactory.SQLite, nil)
 	guests := invitations.NewGuests(store)
 	f.Add(false, "$TOKEN", "$CODE", "$CRED")
 	f.Add(true, "$TOKEN", "", "$CRED")

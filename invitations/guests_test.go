@@ -7,15 +7,14 @@ import (
 	"time"
 
 	"usertasks/invitations"
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 )
 
 type guestEnv struct {
-	store  *repository.Store
+	store  store.Store
 	clock  *testfactory.Clock
 	guests *invitations.Guests
 	tasks  *tasks.Service
@@ -24,7 +23,7 @@ type guestEnv struct {
 func newGuestEnv(t *testing.T) guestEnv {
 	t.Helper()
 	clock := &testfactory.Clock{}
-	s := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: clock.Now})
+	s := testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{Clock: clock.Now})
 	return guestEnv{store: s, clock: clock, guests: invitations.NewGuests(s), tasks: tasks.New(s, tasks.Options{})}
 }
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"usertasks/invitations"
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
@@ -23,7 +23,7 @@ var guestDefs = []models.InvitationDefinition{
 }
 
 type issueFixture struct {
-	store  *repository.Store
+	store  store.Store
 	clock  *testfactory.Clock
 	issuer *invitations.Issuer
 	boss   models.Actor
@@ -32,7 +32,7 @@ type issueFixture struct {
 func newIssueFixture(t *testing.T, dispatcher string) issueFixture {
 	t.Helper()
 	clock := &testfactory.Clock{}
-	s := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: clock.Now})
+	s := testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{Clock: clock.Now})
 	return issueFixture{store: s, clock: clock, boss: testfactory.Manager("t1", "boss"),
 		issuer: invitations.NewIssuer(s, invitations.IssuerOptions{Dispatcher: dispatcher, Now: func() time.Time { return clock.Now(time.Now()) }})}
 }
@@ -92,9 +92,9 @@ func TestIssueStoresOnlyHashesAndSealsTheSecretsForTheDispatcher(t *testing.T) {
 }
 
 // assertNoSecretStored scans every text column of every user_task_* table for the raw secrets.
-func assertNoSecretStored(t *testing.T, s *repository.Store, secrets ...string) {
+func assertNoSecretStored(t *testing.T, s store.Store, secrets ...string) {
 	t.Helper()
-	db, err := s.DB()
+	db, err := s.(*repository.Store).DB()
 	if err != nil {
 		t.Fatal(err)
 	}

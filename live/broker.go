@@ -55,7 +55,7 @@ type Event struct {
 	Task *models.Task
 }
 
-// Loader loads a task for the visibility decision. *repository.Store satisfies it.
+// Loader loads a task for the visibility decision. store.Store satisfies it.
 type Loader interface {
 	Get(ctx context.Context, tenant, id string) (models.Task, error)
 }

@@ -11,7 +11,7 @@ import (
 	"usertasks/models"
 )
 
-// BacklogSource reads what waits in the outboxes; *repository.Store implements it.
+// BacklogSource reads what waits in the outboxes; store.Store implements it.
 type BacklogSource interface {
 	Backlog(ctx context.Context) (models.Backlog, error)
 }

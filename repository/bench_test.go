@@ -20,8 +20,8 @@ import (
 const benchTenant = "bench"
 
 func benchStores(b *testing.B, fn func(b *testing.B, s *repository.Store)) {
-	for _, d := range testfactory.Dialects {
-		b.Run(testfactory.Name(d), func(b *testing.B) { fn(b, testfactory.OpenStore(b, d, nil)) })
+	for _, d := range testfactory.SQLProviders {
+		b.Run(d.Name(), func(b *testing.B) { fn(b, testfactory.OpenSQL(b, testfactory.Database(b, d), nil)) })
 	}
 }
 

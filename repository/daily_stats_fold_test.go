@@ -14,7 +14,7 @@ import (
 // TestFoldDailyStats folds the stripes of a closed day into stripe 0 and leaves the sums, the
 // open days and the days before the window alone; a second pass finds nothing.
 func TestFoldDailyStats(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
 		ctx := context.Background()
 		now, err := s.Now(ctx)
 		if err != nil {

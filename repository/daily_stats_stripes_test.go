@@ -10,7 +10,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 )
 
@@ -19,7 +19,7 @@ import (
 // claimed counter (migration 00012), on SQLite on its one stripe, and the stripes and the
 // dashboard's sum count every claim exactly once.
 func TestDailyRollupClaimsSpreadOverStripes(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
 		const n = 24
 		ctx := context.Background()
 		ann := models.Actor{Tenant: "t1", Subject: storetest.User("t1", "ann"), DisplayName: "Ann",

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/testfactory"
@@ -131,10 +130,10 @@ func wantCompletes(t *testing.T, s *repository.Store, task models.Task, opID str
 // TestFaultCancelledMidTransaction: the request's context is cancelled after each statement of
 // a completion; the store rolls back and answers with the cancellation.
 func TestFaultCancelledMidTransaction(t *testing.T) {
-	for _, d := range testfactory.Dialects {
-		t.Run(testfactory.Name(d), func(t *testing.T) {
+	for _, d := range testfactory.SQLProviders {
+		t.Run(d.Name(), func(t *testing.T) {
 			hook := &faultHook{}
-			s := testfactory.OpenStore(t, d, &testfactory.StoreOpts{OnSQL: hook.onSQL})
+			s := testfactory.OpenSQL(t, testfactory.Database(t, d), &testfactory.StoreOpts{OnSQL: hook.onSQL})
 			for _, p := range faultPoints {
 				t.Run(p.String(), func(t *testing.T) {
 					task := faultTask(t, s)
@@ -165,11 +164,11 @@ func TestFaultCancelledMidTransaction(t *testing.T) {
 // database-busy (503), the server rolls the transaction back, and once the network returns the
 // same store — no restart — runs the command.
 func TestFaultConnectionCutMidTransaction(t *testing.T) {
-	for _, d := range []migrations.Dialect{migrations.Postgres, migrations.MySQL} {
-		t.Run(testfactory.Name(d), func(t *testing.T) {
+	for _, d := range []testfactory.Provider{testfactory.Postgres, testfactory.MySQL} {
+		t.Run(d.Name(), func(t *testing.T) {
 			proxy, viaProxy := testfactory.ProxyDatabase(t, testfactory.Database(t, d))
 			hook := &faultHook{}
-			s := testfactory.Open(t, viaProxy, &testfactory.StoreOpts{OnSQL: hook.onSQL, WriteTimeout: 5 * time.Second})
+			s := testfactory.OpenSQL(t, viaProxy, &testfactory.StoreOpts{OnSQL: hook.onSQL, WriteTimeout: 5 * time.Second})
 			for _, p := range faultPoints {
 				t.Run(p.String(), func(t *testing.T) {
 					task := faultTask(t, s)

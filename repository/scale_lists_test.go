@@ -13,7 +13,7 @@ import (
 	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
+	"usertasks/storetest"
 	"usertasks/stress/seed"
 	"usertasks/testfactory"
 )
@@ -134,7 +134,7 @@ func scaleLists(t *testing.T, d migrations.Dialect, s *repository.Store, db *sql
 					problems = append(problems, fmt.Sprintf("sorts %d rows", sorted))
 				}
 				for _, p := range problems {
-					what := fmt.Sprintf("%s %s (%s page): statement %d %s", testfactory.Name(d), c.name, page, i+1, p)
+					what := fmt.Sprintf("%s %s (%s page): statement %d %s", testfactory.Provider(d).Name(), c.name, page, i+1, p)
 					if reason := scaleKnownGap(what); reason != "" {
 						known[reason] = append(known[reason], what)
 						continue
@@ -144,10 +144,10 @@ func scaleLists(t *testing.T, d migrations.Dialect, s *repository.Store, db *sql
 			}
 		}
 	}
-	t.Logf("%s lists:%s", testfactory.Name(d), table.String())
+	t.Logf("%s lists:%s", testfactory.Provider(d).Name(), table.String())
 	for _, g := range scaleKnownGaps {
 		if got := known[g.reason]; len(got) > 0 {
-			t.Logf("%s: %d statements, a known gap: %s\n  %s", testfactory.Name(d), len(got), g.reason, strings.Join(got, "\n  "))
+			t.Logf("%s: %d statements, a known gap: %s\n  %s", testfactory.Provider(d).Name(), len(got), g.reason, strings.Join(got, "\n  "))
 		}
 	}
 }

@@ -15,8 +15,8 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository/storetest"
-	"usertasks/repository/storetest/sqlharness"
+	"usertasks/storetest"
+	"usertasks/storetest/sqlharness"
 	"usertasks/stress/seed"
 	"usertasks/testfactory"
 )
@@ -49,16 +49,16 @@ func TestScale(t *testing.T) {
 	default:
 		t.Skipf("the scale test loads up to 1.1 million tasks per database: set %s=small or %s=full (make scale) to run it", scaleEnv, scaleEnv)
 	}
-	for _, d := range testfactory.Dialects {
-		t.Run(testfactory.Name(d), func(t *testing.T) { runScale(t, d, open, terminal) })
+	for _, d := range testfactory.SQLProviders {
+		t.Run(d.Name(), func(t *testing.T) { runScale(t, d.Dialect(), open, terminal) })
 	}
 }
 
 func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 	ctx := context.Background()
-	u := testfactory.Database(t, d)
+	u := testfactory.Database(t, testfactory.Provider(d))
 	rec := &sqlLog{}
-	s := testfactory.Open(t, u, &testfactory.StoreOpts{OnSQL: rec.add})
+	s := testfactory.OpenSQL(t, u, &testfactory.StoreOpts{OnSQL: rec.add})
 	db, err := s.DB()
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 	}
 	res := results[0]
 	t.Logf("%s: loaded %d open + %d terminal tasks (+1%% in a second tenant) in %s, analyzed in %s",
-		testfactory.Name(d), open, terminal, phases[seed.PhaseAnalyze].Sub(start).Round(time.Second),
+		testfactory.Provider(d).Name(), open, terminal, phases[seed.PhaseAnalyze].Sub(start).Round(time.Second),
 		time.Since(phases[seed.PhaseAnalyze]).Round(time.Second))
 
 	manager := testfactory.Manager("scale", "boss")
@@ -129,7 +129,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 	}
 	reads = append(reads, scaleWorkerReads(ctx, s)...)
 	t.Logf("%s: %d open, %d overdue, %d with health findings, %d pending resumptions, %d rollup rows",
-		testfactory.Name(d), open, res.Overdue, res.Health, res.Backlog, res.Stats)
+		testfactory.Provider(d).Name(), open, res.Overdue, res.Health, res.Backlog, res.Stats)
 
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%-28s %3s %9s  %s\n", "read", "#", "server", "plan")
@@ -156,7 +156,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 			}
 		}
 	}
-	t.Logf("%s at %d open + %d terminal tasks:%s", testfactory.Name(d), open, terminal, table.String())
+	t.Logf("%s at %d open + %d terminal tasks:%s", testfactory.Provider(d).Name(), open, terminal, table.String())
 	scaleLists(t, d, s, db, rec)
 }
 

@@ -12,10 +12,9 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 )
 
@@ -37,7 +36,7 @@ func TestSQLiteRefusesMemoryDatabases(t *testing.T) {
 func TestSQLitePragmas(t *testing.T) {
 	want := map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "2", "busy_timeout": "5000"}
 	t.Run("Store", func(t *testing.T) {
-		s := testfactory.OpenStore(t, migrations.SQLite, nil)
+		s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 		db, err := s.DB()
 		if err != nil {
 			t.Fatal(err)
@@ -70,9 +69,9 @@ func checkPragmas(t *testing.T, db *sql.DB, want map[string]string) {
 // A writer outside the store (another process, say) holds the write lock: the store's write
 // waits at most its deadline, reports database-busy, and leaves the aggregate untouched.
 func TestSQLiteBusyIsDatabaseBusyWithNothingWritten(t *testing.T) {
-	u := testfactory.Database(t, migrations.SQLite)
+	u := testfactory.Database(t, testfactory.SQLite)
 	path := strings.TrimPrefix(u, "sqlite:")
-	s := testfactory.Open(t, u, &testfactory.StoreOpts{WriteTimeout: 400 * time.Millisecond, BusyTimeout: 100 * time.Millisecond})
+	s := testfactory.OpenSQL(t, u, &testfactory.StoreOpts{WriteTimeout: 400 * time.Millisecond, BusyTimeout: 100 * time.Millisecond})
 	task := storetest.CreateTask(t, s, storetest.TaskOpts{})
 
 	other, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=100")
@@ -112,7 +111,7 @@ func TestSQLiteBusyIsDatabaseBusyWithNothingWritten(t *testing.T) {
 // all succeed even with a busy timeout far shorter than the queue, and readers are not blocked
 // by an open write transaction (WAL).
 func TestSQLiteWritersQueueInGo(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{BusyTimeout: 10 * time.Millisecond})
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), &testfactory.StoreOpts{BusyTimeout: 10 * time.Millisecond})
 	const n = 40
 	var wg sync.WaitGroup
 	errs := make(chan error, n)

@@ -37,9 +37,9 @@ func (r *txRecorder) StartTx(ctx context.Context, dialect, op string, write bool
 // with its outcome; without a tracer nothing is.
 func TestTraceWithNamesTheOperation(t *testing.T) {
 	ctx := context.Background()
-	for _, d := range testfactory.Dialects {
-		t.Run(testfactory.Name(d), func(t *testing.T) {
-			s := testfactory.OpenStore(t, d, nil)
+	for _, d := range testfactory.SQLProviders {
+		t.Run(d.Name(), func(t *testing.T) {
+			s := testfactory.OpenSQL(t, testfactory.Database(t, d), nil)
 			testfactory.Task(ctx, t, s, nil) // before TraceWith: not traced
 			rec := &txRecorder{}
 			s.TraceWith(rec)

@@ -26,6 +26,9 @@ type Sweeps interface {
 	RequeueResumption(ctx context.Context, tenant, taskID, operationID string) (bool, error)
 	ReleaseResumption(ctx context.Context, r models.Resumption) error
 	SettleResumption(ctx context.Context, r models.Resumption) error
+	// FoldDailyStats folds the daily rollup's stripes of closed days into one and returns how
+	// many it folded (the due sweep calls it, at most once per workers.FoldEvery).
+	FoldDailyStats(ctx context.Context) (int, error)
 }
 
 // Workers are the background workers' leases and the runs they record.

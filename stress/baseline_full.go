@@ -16,7 +16,7 @@ import (
 )
 
 // fullBaseline is the raw yardstick on the real schema: the claim transaction the store sends
-// (the eight statements of repository/storetest/statements.go's budget, copied from what the
+// (the eight statements of storetest/statements.go's budget, copied from what the
 // store logs through Config.OnSQL), written by hand and issued through database/sql on the
 // store's writer pool, against tasks projected through the store in a tenant of their own.
 // Beside the store-direct figure it shows what Go and GORM add to the same statements; beside

@@ -15,7 +15,7 @@ import (
 // wins, a claim at a stale revision is a conflict, a repeated operation id is answered as a
 // replay, and what it wrote reads back through the store and passes its audit.
 func TestFullBaselineClaim(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
 		ctx := context.Background()
 		b, err := openFullBaseline(s)
 		if err != nil {
@@ -82,10 +82,10 @@ func TestFullBaselineClaim(t *testing.T) {
 // TestFullBaselineRace: in the claim mode the full-shape race has one winner per task and its
 // figure sits beside ours.
 func TestFullBaselineRace(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
 		const tasks, writers = 20, 4
 		reps, err := Run(context.Background(), "claim", Options{Tasks: tasks, Writers: writers, Target: NewStoreTarget(s),
-			Inspector: StoreInspector{Store: s}, Store: s})
+			Inspector: StoreInspector{Store: s}, Store: s, SQL: s})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -65,7 +66,7 @@ func newReport(mode string, o Options) Report {
 	r := Report{Mode: mode, Target: o.Target.Name(), Tasks: o.Tasks, Writers: o.Writers, Rounds: o.Rounds,
 		Figures: []Figure{}, Checks: []Check{}, meters: map[string]*meter{}, baseline: map[string]string{}, full: map[string]string{}}
 	if o.Store != nil {
-		r.Dialect = string(o.Store.Dialect())
+		r.Dialect = o.Database
 	}
 	return r
 }
@@ -177,6 +178,30 @@ func (r Report) Print(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "  invariants: %d of %d checks failed\n", failed, len(r.Checks))
 	}
+}
+
+// Write writes reports as text (Report.Print each) or as JSON, {"reports": […], "ok": bool},
+// and returns how many checks failed over all of them.
+func Write(w io.Writer, reports []Report, asJSON bool) (failed int, err error) {
+	for _, r := range reports {
+		for _, c := range r.Checks {
+			if !c.OK {
+				failed++
+			}
+		}
+	}
+	if !asJSON {
+		for _, r := range reports {
+			r.Print(w)
+		}
+		return failed, nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return failed, enc.Encode(struct {
+		Reports []Report `json:"reports"`
+		OK      bool     `json:"ok"`
+	}{reports, failed == 0})
 }
 
 // ratio prints a ratio, or a dash where there is none (a figure timed as a whole has no p95).

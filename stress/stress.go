@@ -2,10 +2,12 @@
 // running server over its HTTP API, with contended writes (cas, claim), a mixed inbox workload
 // and projection bursts, then checks exact invariants (counts, the store's audit) and reports
 // throughput and latency beside a raw-SQL baseline run at the same concurrency on the same
-// database. Timings are observations: only the invariants decide success.
+// database. The store may be either store of the contract (store.Store); the raw baseline runs
+// on a SQL database only. Timings are observations: only the invariants decide success.
 package stress
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -15,6 +17,7 @@ import (
 	"slices"
 
 	"usertasks/repository"
+	"usertasks/store"
 )
 
 // Modes are the workloads in the order `all` runs them.
@@ -30,10 +33,16 @@ type Options struct {
 	// Inspector reads the facts the invariants are checked against. Nil: the Target, when it
 	// is also an Inspector.
 	Inspector Inspector
-	// Store, when set, runs the store's audit after each round and the raw-SQL baseline on its
-	// database. Without it the report says both were skipped.
-	Store *repository.Store
-	// NoBaseline skips the raw baselines though Store is set (the audit still runs): a caller
+	// Store, when set, runs the store's audit after each round, on either store. Without it the
+	// report says the audit and the raw baseline were skipped.
+	Store store.Store
+	// SQL, when set, is the SQL store behind Store (the same database): the raw-SQL baselines
+	// run on it. Without it (a document store) the report says they were skipped.
+	SQL *repository.Store
+	// Database names the store in the report (the SQL dialect, "mongodb"); by default SQL's
+	// dialect.
+	Database string
+	// NoBaseline skips the raw baselines though SQL is set (the audit still runs): a caller
 	// that measures them once beside another target keeps its run short.
 	NoBaseline bool
 	// Progress receives a line per phase; nil discards them.
@@ -55,6 +64,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Inspector == nil {
 		o.Inspector, _ = o.Target.(Inspector)
+	}
+	if o.Database == "" && o.SQL != nil {
+		o.Database = string(o.SQL.Dialect())
 	}
 	return o
 }
@@ -117,20 +129,22 @@ func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 	var raw *baseline
 	var full *fullBaseline
 	switch {
-	case o.Store != nil && o.NoBaseline:
+	case o.Store == nil:
+		rep.Notes = append(rep.Notes, "no database configured: the store's audit and the raw baseline were skipped")
+	case o.SQL == nil:
+		rep.Notes = append(rep.Notes, "the raw baseline runs on a SQL database only: skipped on "+cmp.Or(o.Database, "this store"))
+	case o.NoBaseline:
 		rep.Notes = append(rep.Notes, "the raw baseline was not run (NoBaseline)")
-	case o.Store != nil:
-		b, err := openBaseline(ctx, o.Store, run+mode)
+	default:
+		b, err := openBaseline(ctx, o.SQL, run+mode)
 		if err != nil {
 			return rep, fmt.Errorf("baseline: %w", err)
 		}
 		defer b.close(context.WithoutCancel(ctx))
 		raw = b
-		if full, err = openFullBaseline(o.Store); err != nil {
+		if full, err = openFullBaseline(o.SQL); err != nil {
 			return rep, fmt.Errorf("baseline: %w", err)
 		}
-	default:
-		rep.Notes = append(rep.Notes, "no database configured: the store's audit and the raw baseline were skipped")
 	}
 	for i := 1; i <= o.Rounds; i++ {
 		r := &round{opts: o, rep: &rep, tenant: fmt.Sprintf("stress-%s-%s-%d", run, mode, i), raw: raw, full: full}

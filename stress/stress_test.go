@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
 	"usertasks/stress"
@@ -17,31 +16,40 @@ import (
 // TestStoreModes runs every mode small against the store on each dialect and asserts the
 // invariants only: the timings are the harness's to report, never a test's to judge.
 func TestStoreModes(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
-		ctx := context.Background()
-		var progress bytes.Buffer
-		reports, err := stress.Run(ctx, "all", stress.Options{
-			Tasks: 50, Writers: 4, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
-			Progress: &progress,
+	testfactory.EachSQL(t, nil, func(t *testing.T, s *repository.Store) {
+		reports := runEveryMode(t, stress.Options{
+			Tasks: 50, Writers: 4, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s, SQL: s,
 		})
-		if err != nil {
-			t.Fatalf("run: %v\n%s", err, progress.String())
-		}
-		if got, want := len(reports), len(stress.Modes); got != want {
-			t.Fatalf("got %d reports, want %d", got, want)
-		}
 		for _, r := range reports {
-			var out bytes.Buffer
-			r.Print(&out)
-			t.Log(out.String())
-			if !r.OK {
-				t.Errorf("%s: invariants failed", r.Mode)
-			}
 			if len(r.Figures) == 0 || r.Figures[0].Baseline == nil {
 				t.Errorf("%s: no figure with a raw baseline", r.Mode)
 			}
 		}
 	})
+}
+
+// runEveryMode runs "all" with o, logs each report and checks that every mode ran and its
+// invariants held.
+func runEveryMode(t *testing.T, o stress.Options) []stress.Report {
+	t.Helper()
+	var progress bytes.Buffer
+	o.Progress = &progress
+	reports, err := stress.Run(context.Background(), "all", o)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, progress.String())
+	}
+	if got, want := len(reports), len(stress.Modes); got != want {
+		t.Fatalf("got %d reports, want %d", got, want)
+	}
+	for _, r := range reports {
+		var out bytes.Buffer
+		r.Print(&out)
+		t.Log(out.String())
+		if !r.OK {
+			t.Errorf("%s: invariants failed", r.Mode)
+		}
+	}
+	return reports
 }
 
 // boastingTarget reports every lost claim as applied: the harness must catch the lie.
@@ -56,7 +64,7 @@ func (b boastingTarget) Claim(ctx context.Context, a models.Actor, id string, re
 }
 
 func TestChecksCatchAMiscount(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	reports, err := stress.Run(context.Background(), "claim", stress.Options{
 		Tasks: 5, Writers: 3, Target: boastingTarget{stress.NewStoreTarget(s)}, Inspector: stress.StoreInspector{Store: s},
 	})
@@ -82,9 +90,9 @@ func TestChecksCatchAMiscount(t *testing.T) {
 }
 
 func TestRoundsUseFreshTenants(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	reports, err := stress.Run(context.Background(), "burst", stress.Options{
-		Tasks: 4, Writers: 2, Rounds: 3, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s,
+		Tasks: 4, Writers: 2, Rounds: 3, Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}, Store: s, SQL: s,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +111,7 @@ func TestRoundsUseFreshTenants(t *testing.T) {
 }
 
 func TestRunRefusesAnUnknownMode(t *testing.T) {
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	_, err := stress.Run(context.Background(), "cas\x00", stress.Options{Target: stress.NewStoreTarget(s), Inspector: stress.StoreInspector{Store: s}})
 	if !errors.Is(err, stress.ErrUnknownMode) {
 		t.Fatalf("err %v, want ErrUnknownMode", err)

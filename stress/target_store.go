@@ -5,24 +5,24 @@ import (
 	"errors"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/workflow"
 )
 
-// StoreTarget drives the store in this process through the same service and projector the
-// server's handlers call, without HTTP.
+// StoreTarget drives the store in this process, SQL or document store, through the same
+// service and projector the server's handlers call, without HTTP.
 type StoreTarget struct {
-	store     *repository.Store
+	store     store.Store
 	svc       *tasks.Service
 	projector *workflow.Projector
 	loopback  *workflow.Loopback
 }
 
 // NewStoreTarget builds the target on store.
-func NewStoreTarget(store *repository.Store) *StoreTarget {
-	return &StoreTarget{store: store, svc: tasks.New(store, tasks.Options{}), projector: workflow.NewProjector(store, nil),
-		loopback: workflow.NewLoopback(store)}
+func NewStoreTarget(s store.Store) *StoreTarget {
+	return &StoreTarget{store: s, svc: tasks.New(s, tasks.Options{}), projector: workflow.NewProjector(s, nil),
+		loopback: workflow.NewLoopback(s)}
 }
 
 // Name is "store".
@@ -109,8 +109,9 @@ func (s *StoreTarget) Finalize(ctx context.Context, tenant string, ids []string)
 
 func itemOf(t models.Task) Item { return Item{ID: t.ID, Revision: t.Revision, Status: t.Status} }
 
-// StoreInspector reads the facts from the store: the task, its events and its outbox rows.
-type StoreInspector struct{ Store *repository.Store }
+// StoreInspector reads the facts from the store, SQL or document store: the task, its events
+// and its outbox rows.
+type StoreInspector struct{ Store store.Store }
 
 // Inspect reads one task's facts.
 func (s StoreInspector) Inspect(ctx context.Context, tenant, id string) (Facts, error) {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"usertasks/directory"
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -36,7 +35,7 @@ func ruled(d models.AccessDecision, rule models.Rule, effect models.Effect) bool
 
 func TestAccess(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	dir := directory.Static{Tenants: map[string]directory.StaticTenant{"t1": {
 		Users:  []directory.StaticUser{{ID: "gina", DisplayName: "Gina", Groups: []string{"finance"}}, {ID: "otto", Groups: []string{"sales"}}},
 		Groups: []directory.StaticGroup{{ID: "finance", DisplayName: "Finance"}},

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 )
@@ -237,7 +237,7 @@ func ptr[T any](v T) *T { return &v }
 // TestBulkOnEveryDialect: the outcomes, the replay and a cross-tenant id are the same on every
 // database that can run here.
 func TestBulkOnEveryDialect(t *testing.T) {
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachStore(t, nil, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
 		svc := tasks.New(s, tasks.Options{})
 		open := testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Title: "Open", Candidates: []string{"ann"}})

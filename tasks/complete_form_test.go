@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 )
 
 // countingStore counts the loads of a task: reads, and the loads inside write transactions.
 type countingStore struct {
-	*repository.Store
+	store.Store
 	loads atomic.Int32
 }
 

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -31,7 +30,7 @@ func (r *commandRecorder) Command(kind models.OperationKind, replayed bool, err 
 
 func TestCommandsAreObserved(t *testing.T) {
 	rec := &commandRecorder{}
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	f := fixture{store: s, svc: tasks.New(s, tasks.Options{Commands: rec})}
 	ctx := context.Background()
 	task := f.project(t, nil)

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 )
@@ -20,13 +19,13 @@ const schema = `{"type":"object","required":["decision"],"properties":{
  "comment":{"type":"string","maxLength":200,"x-ui":{"widget":"textarea","order":3}}}}`
 
 type fixture struct {
-	store *repository.Store
+	store store.Store
 	svc   *tasks.Service
 }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	return fixture{store: s, svc: tasks.New(s, tasks.Options{})}
 }
 

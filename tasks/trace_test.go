@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/tasks"
 	"usertasks/testfactory"
@@ -34,7 +33,7 @@ func (r *spanRecorder) StartTx(ctx context.Context, _, _ string, _ bool) (contex
 // the store's transaction runs in the command's context (its span's child).
 func TestCommandsAreTraced(t *testing.T) {
 	rec := &spanRecorder{}
-	s := testfactory.OpenStore(t, migrations.SQLite, nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	f := fixture{store: s, svc: tasks.New(s, tasks.Options{Tracer: rec})}
 	ctx := context.Background()
 	task := f.project(t, nil)

@@ -25,8 +25,7 @@ type IssuedInvitation struct {
 	Token, Code string
 }
 
-// InvitationIssuer is the store method Invitation calls: *repository.Store's, or any store's
-// that the contract suite (repository/storetest) runs on.
+// InvitationIssuer is the store method Invitation calls, on any provider.
 type InvitationIssuer interface {
 	IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error)
 }

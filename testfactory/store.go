@@ -1,5 +1,5 @@
 // Package testfactory is the tests' shared fixtures: a migrated store on a fresh database of any
-// dialect that runs here, tasks created through the real projection path, and the actors that
+// provider that runs here, tasks created through the real projection path, and the actors that
 // call the service. Tests only; production code never imports it.
 package testfactory
 
@@ -15,24 +15,42 @@ import (
 	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
 	"usertasks/repository"
+	"usertasks/store"
 )
 
-// Dialects are the dialects a store runs on in tests: SQLite always, PostgreSQL and MariaDB when
-// their servers are named (migrationstest skips them otherwise, and fails them under CI=true).
-var Dialects = []migrations.Dialect{migrations.SQLite, migrations.Postgres, migrations.MySQL}
+// Provider is a store the tests run on: a SQL dialect (its value is the migrations.Dialect).
+type Provider string
+
+// The providers: SQLite always; PostgreSQL and MariaDB when their servers are named
+// (migrationstest skips them otherwise, and fails them under CI=true).
+const (
+	SQLite   = Provider(migrations.SQLite)
+	Postgres = Provider(migrations.Postgres)
+	MySQL    = Provider(migrations.MySQL)
+)
+
+// Providers are the stores a store test runs on (EachStore); SQLProviders those of them that
+// are SQL dialects, for the tests of what only the SQL store has (statements, pools, dialects).
+var (
+	Providers    = []Provider{SQLite, Postgres, MySQL}
+	SQLProviders = []Provider{SQLite, Postgres, MySQL}
+)
 
 // Name is the provider's name for test names and messages.
-func Name(d migrations.Dialect) string {
-	switch d {
-	case migrations.SQLite:
+func (p Provider) Name() string {
+	switch p {
+	case SQLite:
 		return "SQLite"
-	case migrations.Postgres:
+	case Postgres:
 		return "PostgreSQL"
-	case migrations.MySQL:
+	case MySQL:
 		return "MariaDB"
 	}
-	return string(d)
+	return string(p)
 }
+
+// Dialect is the provider's SQL dialect.
+func (p Provider) Dialect() migrations.Dialect { return migrations.Dialect(p) }
 
 // StoreOpts tune the store OpenStore opens; the zero value takes the store's defaults.
 type StoreOpts struct {
@@ -59,47 +77,59 @@ var Keys = sync.OnceValue(func() *keyring.Keyring {
 	return r
 })
 
-// Database creates a fresh database of dialect d, migrates it and returns its URL (what
+// Database creates a fresh database of provider p, migrates it and returns its URL (what
 // USERTASKS_DATABASE_URL takes). A SQLite file lives in the test's temporary directory; a server
 // database is dropped when the test ends.
-func Database(t testing.TB, d migrations.Dialect) string {
+func Database(t testing.TB, p Provider) string {
 	t.Helper()
 	var u string
-	switch d {
-	case migrations.SQLite:
+	switch p {
+	case SQLite:
 		u = "sqlite:" + filepath.Join(t.TempDir(), "usertasks.db")
-	case migrations.Postgres:
+	case Postgres:
 		u = migrationstest.PostgresURL(t)
-	case migrations.MySQL:
+	case MySQL:
 		u = migrationstest.MySQLURL(t)
 	default:
-		t.Fatalf("testfactory: no test database for dialect %q", d)
+		t.Fatalf("testfactory: no test database for provider %q", p)
 	}
 	if err := repository.Migrate(context.Background(), u); err != nil {
-		t.Fatalf("testfactory: migrate %s: %v", Name(d), err)
+		t.Fatalf("testfactory: migrate %s: %v", p.Name(), err)
 	}
 	return u
 }
 
-// OpenStore opens a store on a fresh, migrated database of dialect d, closed when the test ends.
-func OpenStore(t testing.TB, d migrations.Dialect, o *StoreOpts) *repository.Store {
+// OpenStore opens a store on a fresh, migrated database of provider p, closed when the test
+// ends: the one way a test opens a store.
+func OpenStore(t testing.TB, p Provider, o *StoreOpts) store.Store {
 	t.Helper()
-	return Open(t, Database(t, d), o)
+	return Open(t, Database(t, p), o)
+}
+
+// EachStore runs fn as a subtest named for each provider in Providers, on a fresh store each.
+func EachStore(t *testing.T, o *StoreOpts, fn func(t *testing.T, s store.Store)) {
+	t.Helper()
+	for _, p := range Providers {
+		t.Run(p.Name(), func(t *testing.T) { fn(t, OpenStore(t, p, o)) })
+	}
 }
 
 // Open opens one more store on the database at url (a second node, or a reopen after a close);
 // it is closed when the test ends.
-func Open(t testing.TB, url string, o *StoreOpts) *repository.Store {
+func Open(t testing.TB, url string, o *StoreOpts) store.Store {
+	t.Helper()
+	return OpenSQL(t, url, o)
+}
+
+// OpenSQL opens the SQL store on the database at url, for the tests of what only the SQL store
+// has (its statements, pools, dialect); it is closed when the test ends.
+func OpenSQL(t testing.TB, url string, o *StoreOpts) *repository.Store {
 	t.Helper()
 	if o == nil {
 		o = &StoreOpts{}
 	}
-	keys := o.Keys
-	if keys == nil {
-		keys = Keys()
-	}
 	s, err := repository.Open(context.Background(), repository.Config{
-		URL: url, Keys: keys, Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
+		URL: url, Keys: keysOf(o), Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
 		WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
 	})
 	if err != nil {
@@ -109,12 +139,19 @@ func Open(t testing.TB, url string, o *StoreOpts) *repository.Store {
 	return s
 }
 
-// EachStore runs fn as a subtest named for each dialect in Dialects, on a fresh store each.
-func EachStore(t *testing.T, o *StoreOpts, fn func(t *testing.T, s *repository.Store)) {
+// EachSQL runs fn as a subtest named for each SQL provider, on a fresh SQL store each.
+func EachSQL(t *testing.T, o *StoreOpts, fn func(t *testing.T, s *repository.Store)) {
 	t.Helper()
-	for _, d := range Dialects {
-		t.Run(Name(d), func(t *testing.T) { fn(t, OpenStore(t, d, o)) })
+	for _, p := range SQLProviders {
+		t.Run(p.Name(), func(t *testing.T) { fn(t, OpenSQL(t, Database(t, p), o)) })
 	}
+}
+
+func keysOf(o *StoreOpts) *keyring.Keyring {
+	if o.Keys != nil {
+		return o.Keys
+	}
+	return Keys()
 }
 
 // Clock moves a store's database clock forward (StoreOpts.Clock = c.Now); the zero Clock is the

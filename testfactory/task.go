@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
 )
 
 // TaskOpts describe a task to project; zero values take defaults. Participants are user or group
@@ -41,8 +40,7 @@ type TaskOpts struct {
 
 var taskSeq atomic.Int64
 
-// TaskCreator is the store method Task calls: *repository.Store's or *docstore.Store's, so a
-// test seeds either provider the same way.
+// TaskCreator is the store method Task calls, so a test seeds any provider the same way.
 type TaskCreator interface {
 	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
 }
@@ -136,8 +134,13 @@ func Finalize(ctx context.Context, t testing.TB, s TaskMutator, task models.Task
 	return ch.Task
 }
 
+// TaskLister is the store method CountTasks calls, on any provider.
+type TaskLister interface {
+	Query(ctx context.Context, f models.TaskFilter) (models.TaskPage, error)
+}
+
 // CountTasks counts every task of tenant, whatever its status or health.
-func CountTasks(ctx context.Context, t testing.TB, s *repository.Store, tenant string) int {
+func CountTasks(ctx context.Context, t testing.TB, s TaskLister, tenant string) int {
 	t.Helper()
 	page, err := s.Query(ctx, models.TaskFilter{Tenant: tenant, Scope: models.ScopeAll,
 		Actor: models.Actor{Tenant: tenant, Manager: true}, IncludeTotal: true, Limit: 1})

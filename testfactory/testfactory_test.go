@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 )
 
 // Every dialect gets its own fresh, migrated database; a task goes through the projection path.
 func TestEachStoreProjectsTasks(t *testing.T) {
 	ctx := context.Background()
-	testfactory.EachStore(t, nil, func(t *testing.T, s *repository.Store) {
+	testfactory.EachStore(t, nil, func(t *testing.T, s store.Store) {
 		task := testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Assignee: "ann", Groups: []string{"finance"}})
 		if task.Tenant != "t1" || task.Status != models.StatusAssigned || task.Revision != 1 {
 			t.Fatalf("got tenant %q status %s revision %d, want t1 assigned 1", task.Tenant, task.Status, task.Revision)
@@ -34,7 +34,7 @@ func TestEachStoreProjectsTasks(t *testing.T) {
 
 // The Projection hook adjusts what the options do not cover.
 func TestTaskProjectionHook(t *testing.T) {
-	s := testfactory.OpenStore(t, "sqlite", nil)
+	s := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	task := testfactory.Task(context.Background(), t, s, &testfactory.TaskOpts{Tenant: "t2",
 		Projection: func(p *models.Projection) { p.Reference = "INV-1" }})
 	if task.Tenant != "t2" || task.Reference != "INV-1" {

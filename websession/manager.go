@@ -43,7 +43,7 @@ const (
 // purgeEvery is how often (by the database clock) a sign-in also sweeps ended sessions.
 const purgeEvery = 10 * time.Minute
 
-// Store keeps the sessions; *repository.Store satisfies it.
+// Store keeps the sessions; store.Store satisfies it.
 type Store interface {
 	CreateWebSession(ctx context.Context, ws models.WebSession, lifetime time.Duration) (models.WebSession, error)
 	WebSession(ctx context.Context, idHash string) (models.WebSession, error)

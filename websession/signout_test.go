@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -21,7 +20,7 @@ func signInOIDC(t *testing.T, m *websession.Manager, a models.Actor, tokens mode
 
 func TestSignOutTokens(t *testing.T) {
 	clock := &testfactory.Clock{}
-	m := websessiontest.NewManager(t, websession.Config{Store: testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: clock.Now})})
+	m := websessiontest.NewManager(t, websession.Config{Store: testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{Clock: clock.Now})})
 
 	t.Run("End", func(t *testing.T) {
 		req := signInOIDC(t, m, ann, models.WebTokens{Refresh: "rt-1", ID: "idt-1"})

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -41,7 +40,7 @@ func startSession(t *testing.T, m *websession.Manager, a models.Actor, via strin
 }
 
 func TestNewRefusesBadConfig(t *testing.T) {
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	good := [][]byte{websession.GenerateSecret()}
 	for name, cfg := range map[string]websession.Config{
 		"NoStore":       {Secrets: good},
@@ -72,7 +71,7 @@ func TestParseSecrets(t *testing.T) {
 // TestSealedCookiesSurviveRotation: a secret rotated to second place still opens what it
 // sealed; a foreign secret opens nothing.
 func TestSealedCookiesSurviveRotation(t *testing.T) {
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	old := websession.GenerateSecret()
 	before := websessiontest.NewManager(t, websession.Config{Store: store, Secrets: [][]byte{old}})
 	sealed, err := before.Seal(websession.FlashCookie, map[string]string{"k": "claimed"})
@@ -237,7 +236,7 @@ func (s *identities) Refresh(_ context.Context, ws models.WebSession) (models.We
 
 func TestRefresh(t *testing.T) {
 	clock := &testfactory.Clock{}
-	m := websessiontest.NewManager(t, websession.Config{Store: testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{Clock: clock.Now})})
+	m := websessiontest.NewManager(t, websession.Config{Store: testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{Clock: clock.Now})})
 	src := &identities{next: func(ws models.WebSession) (models.WebIdentity, error) {
 		id := ws.WebIdentity
 		id.Manager = true

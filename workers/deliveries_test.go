@@ -10,7 +10,7 @@ import (
 
 	"usertasks/invitations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
@@ -26,7 +26,7 @@ type dvIssued struct {
 
 // dvIssue issues an invitation on task whose delivery names dispatcher; payload overrides the
 // sealed payload when set.
-func dvIssue(t *testing.T, s *repository.Store, task models.Task, dispatcher string, life time.Duration, payload []byte) dvIssued {
+func dvIssue(t *testing.T, s store.Store, task models.Task, dispatcher string, life time.Duration, payload []byte) dvIssued {
 	t.Helper()
 	token, hash, err := invitations.NewSecret()
 	if err != nil {
@@ -59,7 +59,7 @@ func dvIssue(t *testing.T, s *repository.Store, task models.Task, dispatcher str
 	return out
 }
 
-func dvStatus(t *testing.T, s *repository.Store, inv models.Invitation) models.InvitationStatus {
+func dvStatus(t *testing.T, s store.Store, inv models.Invitation) models.InvitationStatus {
 	t.Helper()
 	got, err := s.FindInvitationByTokenHash(context.Background(), inv.TokenHash)
 	if err != nil {
@@ -110,7 +110,7 @@ func dvSecretsAbsent(t *testing.T, what, text string, issued ...dvIssued) {
 	}
 }
 
-func dvDeliverer(s *repository.Store, owner string, d invitations.Dispatcher, o workers.DeliveryOptions) *workers.Deliverer {
+func dvDeliverer(s store.Store, owner string, d invitations.Dispatcher, o workers.DeliveryOptions) *workers.Deliverer {
 	o.Owner, o.BaseURL = owner, dvBaseURL
 	return workers.NewDeliverer(s, map[string]invitations.Dispatcher{invitations.DispatcherWebhook: d}, o)
 }
@@ -389,7 +389,7 @@ func TestDeliveriesDropAClosedInvitationUnsent(t *testing.T) {
 	log, logs := wkLogger(t)
 	task := wkProject(t, s, wkTaskOpts{})
 	revoked := dvIssue(t, s, task, invitations.DispatcherWebhook, 24*time.Hour, nil)
-	db, err := s.DB()
+	db, err := wkSQL(t, s).DB()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
@@ -389,13 +389,14 @@ func (f *wkFakeRuntime) GetBookmark(_ context.Context, tenant, bookmarkID string
 }
 
 // wkExec runs raw SQL on the store's database (fixtures the transitions cannot produce).
-func wkExec(t *testing.T, s *repository.Store, q string, args ...any) {
+func wkExec(t *testing.T, s store.Store, q string, args ...any) {
 	t.Helper()
-	db, err := s.DB()
+	sql := wkSQL(t, s)
+	db, err := sql.DB()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Dialect() == migrations.Postgres {
+	if sql.Dialect() == migrations.Postgres {
 		for i := 1; strings.Contains(q, "?"); i++ {
 			q = strings.Replace(q, "?", "$"+string(rune('0'+i)), 1)
 		}

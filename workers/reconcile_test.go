@@ -10,7 +10,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
@@ -19,7 +19,7 @@ import (
 // wkProjector is a simple BookmarkProjector: it projects the listed body through the real
 // transition and the store's idempotent Create.
 type wkProjector struct {
-	s     *repository.Store
+	s     store.Store
 	calls atomic.Int64
 }
 
@@ -45,13 +45,14 @@ func (p *wkProjector) Project(ctx context.Context, tenant string, body json.RawM
 	return created, err
 }
 
-func wkQueryInt(t *testing.T, s *repository.Store, q string, args ...any) int {
+func wkQueryInt(t *testing.T, s store.Store, q string, args ...any) int {
 	t.Helper()
-	db, err := s.DB()
+	sql := wkSQL(t, s)
+	db, err := sql.DB()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Dialect() == migrations.Postgres {
+	if sql.Dialect() == migrations.Postgres {
 		for i := 1; strings.Contains(q, "?"); i++ {
 			q = strings.Replace(q, "?", "$"+string(rune('0'+i)), 1)
 		}

@@ -14,11 +14,8 @@ type SweepStore interface {
 	LeaseStore
 	models.Mutator
 	DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error)
-}
-
-// RollupFolder is a store whose daily rollup keeps stripes that a closed day no longer needs
-// (repository.Store.FoldDailyStats); the due sweep folds them, at most once per FoldEvery.
-type RollupFolder interface {
+	// FoldDailyStats folds the daily rollup's stripes that a closed day no longer needs; the
+	// due sweep calls it at most once per FoldEvery.
 	FoldDailyStats(ctx context.Context) (int, error)
 }
 
@@ -78,7 +75,7 @@ type SweepCounts struct {
 type SweepResult struct {
 	SweepCounts
 	Busy bool // another node holds the sweep's lease; nothing was done
-	// FoldedStats counts the rollup's stripe rows of closed days folded into one (RollupFolder).
+	// FoldedStats counts the rollup's stripe rows of closed days folded into one (SweepStore.FoldDailyStats).
 	FoldedStats int
 	// Tenants holds each tenant's share of the counts (tenants without any are left out).
 	Tenants map[string]SweepCounts
@@ -127,13 +124,12 @@ func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 	return res, err
 }
 
-// fold folds the rollup's closed days when the store keeps stripes and FoldEvery has passed.
+// fold folds the rollup's closed days when FoldEvery has passed.
 func (s *DueSweeper) fold(ctx context.Context, res *SweepResult) error {
-	folder, ok := s.store.(RollupFolder)
-	if !ok || (!s.lastFold.IsZero() && time.Since(s.lastFold) < FoldEvery) {
+	if !s.lastFold.IsZero() && time.Since(s.lastFold) < FoldEvery {
 		return nil
 	}
-	n, err := folder.FoldDailyStats(ctx)
+	n, err := s.store.FoldDailyStats(ctx)
 	if err != nil {
 		return err
 	}

@@ -71,13 +71,13 @@ func TestSweepRacingNodesWriteOnce(t *testing.T) {
 	})
 }
 
-// The due sweep folds the rollup's closed days (RollupFolder), once per FoldEvery per process.
+// The due sweep folds the rollup's closed days (SweepStore.FoldDailyStats), once per FoldEvery per process.
 func TestSweepFoldsTheRollupsClosedDays(t *testing.T) {
 	wkProviders(t, func(t *testing.T, db wkDB) {
 		s := db.open(t, nil)
 		now, _ := s.Now(t.Context())
 		closed := now.Add(-72 * time.Hour).UTC().Format(time.DateOnly)
-		conn, err := s.DB()
+		conn, err := wkSQL(t, s).DB()
 		if err != nil {
 			t.Fatal(err)
 		}

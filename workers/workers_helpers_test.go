@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workflow"
 )
@@ -32,18 +32,18 @@ type wkDB struct {
 
 func wkSQLite(t *testing.T) wkDB {
 	t.Helper()
-	return wkDB{name: "SQLite", url: testfactory.Database(t, migrations.SQLite)}
+	return wkDB{name: "SQLite", url: testfactory.Database(t, testfactory.SQLite)}
 }
 
 // wkPostgres creates a fresh database on the PostgreSQL server of USERTASKS_TEST_POSTGRES_URL
 // and drops it after the test. Unset: skipped, but a failure under CI=true.
 func wkPostgres(t *testing.T) wkDB {
 	t.Helper()
-	return wkDB{name: "PostgreSQL", url: testfactory.Database(t, migrations.Postgres)}
+	return wkDB{name: "PostgreSQL", url: testfactory.Database(t, testfactory.Postgres)}
 }
 
 // open opens a store (one node) on the database; clock may be nil.
-func (d wkDB) open(t *testing.T, clock *testfactory.Clock) *repository.Store {
+func (d wkDB) open(t *testing.T, clock *testfactory.Clock) store.Store {
 	t.Helper()
 	o := &testfactory.StoreOpts{}
 	if clock != nil {
@@ -70,7 +70,7 @@ type wkTaskOpts struct {
 }
 
 // wkProject projects a task assigned to ann with a form, cancellation enabled.
-func wkProject(t *testing.T, s *repository.Store, o wkTaskOpts) models.Task {
+func wkProject(t *testing.T, s store.Store, o wkTaskOpts) models.Task {
 	t.Helper()
 	var form json.RawMessage
 	if !o.NoForm {
@@ -101,7 +101,7 @@ func wkBoss(tenant string) models.Actor {
 }
 
 // wkComplete completes an assigned task as ann; it returns the accepted operation.
-func wkComplete(t *testing.T, s *repository.Store, task models.Task, data string) models.Operation {
+func wkComplete(t *testing.T, s store.Store, task models.Task, data string) models.Operation {
 	t.Helper()
 	opID := "complete-" + models.NewID()
 	ch, err := s.Mutate(context.Background(), task.Tenant, task.ID, opID, func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
@@ -115,7 +115,7 @@ func wkComplete(t *testing.T, s *repository.Store, task models.Task, data string
 }
 
 // wkCancel cancels an open task as a manager.
-func wkCancel(t *testing.T, s *repository.Store, task models.Task, reason string) models.Operation {
+func wkCancel(t *testing.T, s store.Store, task models.Task, reason string) models.Operation {
 	t.Helper()
 	opID := "cancel-" + models.NewID()
 	ch, err := s.Mutate(context.Background(), task.Tenant, task.ID, opID, func(now time.Time, cur models.Task, prior *models.Operation) (models.Change, error) {
@@ -128,7 +128,7 @@ func wkCancel(t *testing.T, s *repository.Store, task models.Task, reason string
 	return *ch.Operation
 }
 
-func wkGet(t *testing.T, s *repository.Store, tenant, id string) models.Task {
+func wkGet(t *testing.T, s store.Store, tenant, id string) models.Task {
 	t.Helper()
 	task, err := s.Get(context.Background(), tenant, id)
 	if err != nil {
@@ -138,7 +138,7 @@ func wkGet(t *testing.T, s *repository.Store, tenant, id string) models.Task {
 }
 
 // wkEventCount counts a task's events of the given types.
-func wkEventCount(t *testing.T, s *repository.Store, tenant, id string, types ...models.EventType) int {
+func wkEventCount(t *testing.T, s store.Store, tenant, id string, types ...models.EventType) int {
 	t.Helper()
 	evs, err := s.Events(context.Background(), tenant, id, 0, models.MaxPageSize)
 	if err != nil {
@@ -299,7 +299,7 @@ func (r *wkRuntime) client(t *testing.T) *workflow.HTTPRuntime {
 }
 
 // wkRemover finalizes a removed bookmark's task, as POST bookmarks/removed does.
-func wkRemover(t *testing.T, s *repository.Store) func(tenant, bookmarkID string) {
+func wkRemover(t *testing.T, s store.Store) func(tenant, bookmarkID string) {
 	f := workflow.NewFinalizer(s)
 	return func(tenant, bookmarkID string) {
 		if _, _, err := f.Removed(context.Background(), tenant, []string{bookmarkID}); err != nil {
@@ -321,3 +321,13 @@ func wkEventually(t *testing.T, within time.Duration, what string, cond func() b
 }
 
 func wkKey(taskID, opID string) string { return fmt.Sprintf("%s:%s", taskID, opID) }
+
+// wkSQL is s as the SQL store, for a fixture written in SQL.
+func wkSQL(t *testing.T, s store.Store) *repository.Store {
+	t.Helper()
+	sql, ok := s.(*repository.Store)
+	if !ok {
+		t.Fatalf("the store is a %T, not the SQL store", s)
+	}
+	return sql
+}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workers"
 	"usertasks/workflow"
@@ -17,7 +17,7 @@ import (
 
 // wkNode is one node's store, counting what that node's workers did.
 type wkNode struct {
-	*repository.Store
+	store.Store
 	claimed  atomic.Int64 // resumption rows leased
 	timeouts atomic.Int64 // timeouts requested
 	overdue  atomic.Int64 // overdue flags set

@@ -12,7 +12,7 @@ import (
 // MaxRemovedBookmarks bounds one bookmarks/removed call.
 const MaxRemovedBookmarks = 200
 
-// FinalizeStore is what finalization needs from the store; *repository.Store satisfies it.
+// FinalizeStore is what finalization needs from the store; store.Store satisfies it.
 type FinalizeStore interface {
 	models.Mutator
 	FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error)

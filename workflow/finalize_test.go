@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/workflow"
@@ -16,14 +15,14 @@ import (
 
 // finalizeFixture projects tasks and moves them into each status a removal may meet.
 type finalizeFixture struct {
-	store *repository.Store
+	store store.Store
 	proj  *workflow.Projector
 	svc   *tasks.Service
 }
 
 func newFinalizeFixture(t *testing.T) finalizeFixture {
 	t.Helper()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	return finalizeFixture{store: store, proj: workflow.NewProjector(store, nil), svc: tasks.New(store, tasks.Options{})}
 }
 

@@ -14,7 +14,7 @@ import (
 	"usertasks/models"
 )
 
-// ProjectionStore is what projection needs from the store; *repository.Store satisfies it.
+// ProjectionStore is what projection needs from the store; store.Store satisfies it.
 type ProjectionStore interface {
 	Create(ctx context.Context, tenant, materializationKey, bookmarkID string, build models.BuildFunc) (models.Task, bool, error)
 	FindByMaterializationKey(ctx context.Context, tenant, key string) (models.Task, error)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"usertasks/directory"
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 	"usertasks/workflow"
@@ -33,7 +32,7 @@ func TestProjectionThroughHTTPDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	p := newTestProjector(store, d)
 	task, _, err := p.Project(context.Background(), "t 1", sampleBookmark(func(r *workflow.ProjectionRequest) {
 		r.Task.CandidateGroups = []workflow.Participant{{ID: "finance team"}}

@@ -13,7 +13,7 @@ import (
 	"usertasks/directory"
 	"usertasks/formsource"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/workflow"
 )
 
@@ -89,7 +89,7 @@ func (d *countingDirectory) count() int {
 }
 
 // newTestProjector projects into s with testDirectory and testForms under provider "files".
-func newTestProjector(s *repository.Store, dir directory.Directory) *workflow.Projector {
+func newTestProjector(s store.Store, dir directory.Directory) *workflow.Projector {
 	forms := map[string]formsource.Provider{"files": formsource.NewFileProvider(testForms())}
 	return workflow.NewProjector(s, workflow.NewResolver(workflow.ResolverOptions{Directory: dir, Forms: forms}))
 }

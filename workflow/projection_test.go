@@ -12,16 +12,15 @@ import (
 
 	"usertasks/directory"
 	"usertasks/formsource"
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workflow"
 )
 
 func TestProjection(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	p := newTestProjector(store, testDirectory)
 
 	project := func(t *testing.T, mutate func(r *workflow.ProjectionRequest)) models.Task {
@@ -330,7 +329,7 @@ func TestProjectionHealth(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			store := testfactory.OpenStore(t, migrations.SQLite, nil)
+			store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 			p := newTestProjector(store, tc.dir)
 			task, created, err := p.Project(ctx, "t1", sampleBookmark(tc.mutate))
 			if err != nil || !created {
@@ -358,7 +357,7 @@ func TestProjectionHealth(t *testing.T) {
 
 func TestProjectionValidation(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	dir := &countingDirectory{inner: testDirectory}
 	p := newTestProjector(store, dir)
 
@@ -450,7 +449,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("Sequential", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		dir := &countingDirectory{inner: testDirectory}
 		p := newTestProjector(store, dir)
 		req := sampleBookmark(func(r *workflow.ProjectionRequest) {
@@ -484,7 +483,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("SameBookmarkOtherStep", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		p := newTestProjector(store, nil)
 		req := sampleBookmark(nil)
 		first, _, err := p.Project(ctx, "t1", req)
@@ -499,7 +498,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("SameStepOtherBookmark", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		p := newTestProjector(store, nil)
 		req := sampleBookmark(nil)
 		first, _, err := p.Project(ctx, "t1", req)
@@ -514,7 +513,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("OtherTenantIsAnotherTask", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		p := newTestProjector(store, nil)
 		req := sampleBookmark(nil)
 		a, _, err := p.Project(ctx, "t1", req)
@@ -528,7 +527,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("Concurrent", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		p := newTestProjector(store, testDirectory)
 		req := sampleBookmark(func(r *workflow.ProjectionRequest) {
 			r.Task.CandidateGroups = []workflow.Participant{{ID: "finance"}}
@@ -584,7 +583,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("Capacity", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: 1})
+		store := testfactory.OpenStore(t, testfactory.SQLite, &testfactory.StoreOpts{OpenTasksPerTenant: 1})
 		p := newTestProjector(store, nil)
 		if _, _, err := p.Project(ctx, "t1", sampleBookmark(nil)); err != nil {
 			t.Fatal(err)
@@ -599,7 +598,7 @@ func TestProjectionIdempotent(t *testing.T) {
 	})
 
 	t.Run("CancelledCallerWritesNothing", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		cctx, cancel := context.WithCancel(ctx)
 		dir := &cancellingDirectory{cancel: cancel}
 		p := newTestProjector(store, dir)
@@ -630,7 +629,7 @@ func (d *cancellingDirectory) Search(context.Context, string, string, models.Par
 
 func TestProjectionNotifies(t *testing.T) {
 	ctx := context.Background()
-	store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	notes := &pjNotes{}
 	store.NotifyChanges(notes)
 	p := newTestProjector(store, nil)
@@ -655,11 +654,11 @@ func TestProjectionBodies(t *testing.T) {
 	body := json.RawMessage(`{"workflowDefinitionId":"d","workflowInstanceId":"i","activityInstanceId":"a","bookmarkId":"b",
 	 "runtimeOnly":{"x":1},"task":{"title":"From the listing","extra":true,"candidateUsers":[{"id":"ann"}]}}`)
 	// Each case projects into a store of its own and counts what it left there.
-	newBodies := func(t *testing.T) (*repository.Store, workflow.BodyProjector) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+	newBodies := func(t *testing.T) (store.Store, workflow.BodyProjector) {
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		return store, newTestProjector(store, nil).Bodies()
 	}
-	wantTasks := func(t *testing.T, store *repository.Store, want int) {
+	wantTasks := func(t *testing.T, store store.Store, want int) {
 		t.Helper()
 		if n := testfactory.CountTasks(ctx, t, store, "t1"); n != want {
 			t.Errorf("tasks = %d, want %d", n, want)

@@ -8,9 +8,8 @@ import (
 
 	"usertasks/directory"
 	"usertasks/formsource"
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/workflow"
@@ -24,7 +23,7 @@ func resolverManager() models.Actor {
 
 // retryResolution runs the manager's retry-resolution through the lifecycle service with r and
 // answers the stored task.
-func retryResolution(t *testing.T, store *repository.Store, r *workflow.Resolver, task models.Task) models.Task {
+func retryResolution(t *testing.T, store store.Store, r *workflow.Resolver, task models.Task) models.Task {
 	t.Helper()
 	ctx := context.Background()
 	current, err := store.Get(ctx, "t1", task.ID)
@@ -70,7 +69,7 @@ func TestResolver(t *testing.T) {
 	}
 
 	t.Run("SnapshotExpandedOnRetry", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil || task.Health.Code != models.HealthSnapshotDirectoryMissing {
 			t.Fatalf("projection health %+v, %v; want snapshot-directory-missing", task.Health, err)
@@ -88,7 +87,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("SnapshotStillFailing", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil {
 			t.Fatal(err)
@@ -104,7 +103,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("FormPinnedOnRetry", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(formRef))
 		if err != nil || task.Health.Code != models.HealthFormProviderMissing {
 			t.Fatalf("projection health %+v, %v; want form-provider-missing", task.Health, err)
@@ -120,7 +119,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("FormStillMissing", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(formRef))
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +134,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("BothFailedThenOneFixed", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		task, _, err := workflow.NewProjector(store, nil).Project(ctx, "t1", sampleBookmark(func(r *workflow.ProjectionRequest) {
 			snapshot(r)
 			r.Task.Form = &workflow.FormSpec{Provider: "files", Key: "approval"}
@@ -153,7 +152,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("PinnedFormStaysPinned", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		v1only := fstest.MapFS{"approval/1.json": {Data: []byte(approvalSchemaV1)}}
 		p := workflow.NewProjector(store, workflow.NewResolver(workflow.ResolverOptions{Forms: withForms(v1only)}))
 		task, _, err := p.Project(ctx, "t1", sampleBookmark(formRef))
@@ -170,7 +169,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("HealthySnapshotNotReExpanded", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		task, _, err := newTestProjector(store, testDirectory).Project(ctx, "t1", sampleBookmark(snapshot))
 		if err != nil {
 			t.Fatal(err)
@@ -183,7 +182,7 @@ func TestResolver(t *testing.T) {
 	})
 
 	t.Run("TypedNilDirectoryIsNone", func(t *testing.T) {
-		store := testfactory.OpenStore(t, migrations.SQLite, nil)
+		store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 		var none *directory.HTTP
 		p := workflow.NewProjector(store, workflow.NewResolver(workflow.ResolverOptions{Directory: none}))
 		task, _, err := p.Project(ctx, "t1", sampleBookmark(snapshot))

@@ -191,7 +191,7 @@ func TestArchitectureFloorsHold(t *testing.T) {
 }
 
 // testSupport reports whether a module path (relative to the module root) is test-only code:
-// testfactory, or a folder such as repository/storetest.
+// testfactory, or a folder such as storetest.
 func testSupport(rel string) bool {
 	for _, dir := range strings.Split(filepath.ToSlash(filepath.Dir(rel+"/x")), "/") {
 		if dir == "testfactory" || (strings.HasSuffix(dir, "test") && dir != "test") {

@@ -11,8 +11,8 @@ import (
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
-	"usertasks/repository/storetest/sqlharness"
+	"usertasks/storetest"
+	"usertasks/storetest/sqlharness"
 	"usertasks/testfactory"
 )
 
@@ -25,8 +25,8 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := testfactory.Database(t, migrations.SQLite)
-	s := testfactory.Open(t, url, &testfactory.StoreOpts{Keys: keys})
+	url := testfactory.Database(t, testfactory.SQLite)
+	s := testfactory.OpenSQL(t, url, &testfactory.StoreOpts{Keys: keys})
 	exec := func(t *testing.T, s *repository.Store, q string, args ...any) {
 		t.Helper()
 		db, err := s.DB()

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"usertasks/keyring"
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
@@ -30,7 +29,7 @@ func TestBackupOfLiveDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := testfactory.Database(t, migrations.SQLite)
+	url := testfactory.Database(t, testfactory.SQLite)
 	s := testfactory.Open(t, url, &testfactory.StoreOpts{Keys: keys})
 	for i := 0; i < 20; i++ {
 		testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}, Instructions: "secret instructions", Data: `{"n":1}`})

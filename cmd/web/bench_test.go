@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"usertasks/stress/bench"
 )
 
 // TestStressBenchEndToEnd runs `web stress bench` in a toy configuration on SQLite: two child
@@ -18,8 +19,8 @@ func TestStressBenchEndToEnd(t *testing.T) {
 	t.Setenv(asWebEnv, "1") // the child servers are this binary; TestMain makes it act as web
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "benchmarks.md")
-	before, after := "# Benchmarks\n\nhand-written text about `"+benchBegin+"`\n\n", "\n## Later, hand-written\n\nkept\n"
-	if err := os.WriteFile(doc, []byte(before+benchBegin+"\nan old run\n"+benchEnd+"\n"+after), 0o644); err != nil {
+	before, after := "# Benchmarks\n\nhand-written text about `"+bench.Begin+"`\n\n", "\n## Later, hand-written\n\nkept\n"
+	if err := os.WriteFile(doc, []byte(before+bench.Begin+"\nan old run\n"+bench.End+"\n"+after), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, map[string]string{}, "stress", "bench", "--scale", "tiny", "--dialects", "sqlite",
@@ -27,7 +28,7 @@ func TestStressBenchEndToEnd(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("bench exited %d:\n%s\n%s", code, out, errOut)
 	}
-	var rep benchReport
+	var rep bench.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("decode the JSON report: %v\n%s", err, out)
 	}
@@ -62,10 +63,10 @@ func TestStressBenchEndToEnd(t *testing.T) {
 			t.Errorf("%s: no raw full-shape figure or store/full ratio: %+v", f.Name, f)
 		}
 	}
-	if n := 2 * len(benchCases()); !strings.Contains(errOut, fmt.Sprintf("inbox matrix %d/%d pages", n, n)) {
+	if n := 2 * bench.MatrixSize(); !strings.Contains(errOut, fmt.Sprintf("inbox matrix %d/%d pages", n, n)) {
 		t.Errorf("no progress line after the matrix's last page in the output:\n%s", errOut)
 	}
-	if n := len(benchCases()); len(d.Pages) < n || len(d.Pages) > 2*n {
+	if n := bench.MatrixSize(); len(d.Pages) < n || len(d.Pages) > 2*n {
 		t.Errorf("%d matrix pages, want every first page (%d) and the deep ones that exist", len(d.Pages), n)
 	}
 	deep := 0
@@ -105,8 +106,8 @@ func TestStressBenchEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(md)
-	if !strings.HasPrefix(s, before+benchBegin) || !strings.HasSuffix(s, benchEnd+"\n"+after) || strings.Contains(s, "an old run") ||
-		strings.Count(s, benchBegin) != 2 || strings.Count(s, benchEnd) != 1 {
+	if !strings.HasPrefix(s, before+bench.Begin) || !strings.HasSuffix(s, bench.End+"\n"+after) || strings.Contains(s, "an old run") ||
+		strings.Count(s, bench.Begin) != 2 || strings.Count(s, bench.End) != 1 {
 		t.Fatalf("the section was not spliced in place of the old one:\n%s", s)
 	}
 	for _, f := range want {
@@ -132,44 +133,5 @@ func TestStressBenchRefusals(t *testing.T) {
 		if code != exitUsage {
 			t.Errorf("%q: exit %d, want %d: %s", args, code, exitUsage, errOut)
 		}
-	}
-}
-
-// TestSpliceBenchReport: the section replaces the old one, or is appended; markers out of
-// order are refused and the file left alone.
-func TestSpliceBenchReport(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "b.md")
-	section := benchBegin + "\nnew ü\n" + benchEnd + "\n"
-	write := func(s string) {
-		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	read := func() string {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	write("# B\n")
-	if err := spliceBenchReport(path, section); err != nil || read() != "# B\n\n"+section {
-		t.Fatalf("append: %v %q", err, read())
-	}
-	if err := spliceBenchReport(path, section); err != nil || read() != "# B\n\n"+section {
-		t.Fatalf("replace twice: %v %q", err, read())
-	}
-	write("# B\nprose quoting " + benchBegin + " and " + benchEnd + "\n" + section + "tail\n")
-	if err := spliceBenchReport(path, strings.Replace(section, "new", "newer", 1)); err != nil ||
-		read() != "# B\nprose quoting "+benchBegin+" and "+benchEnd+"\n"+strings.Replace(section, "new", "newer", 1)+"tail\n" {
-		t.Fatalf("quoted markers: %v %q", err, read())
-	}
-	bad := "x\n" + benchEnd + "\ny\n" + benchBegin + "\nz"
-	write(bad)
-	if err := spliceBenchReport(path, section); !errors.Is(err, errBenchSplice) || read() != bad {
-		t.Fatalf("out of order: %v %q", err, read())
-	}
-	if err := spliceBenchReport(filepath.Join(t.TempDir(), "missing.md"), section); err == nil {
-		t.Fatal("a missing file was created")
 	}
 }

@@ -3,23 +3,33 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"usertasks/stress/child"
 )
 
-// newTestChild is a childServe for a test: its output goes to a file in the test's directory
-// (childServeOptions.LogPath), it is stopped when the test ends, and the last 8 KiB of its
-// output are logged when the test failed.
-func newTestChild(t *testing.T, o childServeOptions) *childServe {
+// newTestChild is a child server for a test, by default this test binary acting as web
+// (TestMain): its output goes to a file, by default in the test's directory
+// (child.Options.LogPath), it is stopped when the test ends, and the last 8 KiB of its output
+// are logged when the test failed.
+func newTestChild(t *testing.T, o child.Options) *child.Server {
 	t.Helper()
-	o.LogPath = filepath.Join(t.TempDir(), "serve.log")
-	s, err := newChildServe(o)
+	if o.Bin == "" {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Bin = self
+	}
+	if o.LogPath == "" {
+		o.LogPath = filepath.Join(t.TempDir(), "serve.log")
+	}
+	s, err := child.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := s.close(); err != nil {
+		if err := s.Close(); err != nil {
 			t.Error(err)
 		}
 		if t.Failed() {
@@ -29,59 +39,4 @@ func newTestChild(t *testing.T, o childServeOptions) *childServe {
 		}
 	})
 	return s
-}
-
-// The child's output is cut into lines however it arrives: each reaches the file whole and the
-// tap once; request lines stay out of the tail, a line past childMaxLine is cut there, and the
-// tail keeps the last childTailLines.
-func TestChildLogLines(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "out.log")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tapped []string
-	l := &childLog{file: f, tap: func(line []byte) { tapped = append(tapped, string(line)) }}
-	huge := strings.Repeat("x", childMaxLine+10)
-	input := []string{
-		`{"msg":"starting"}` + "\n" + `{"msg":"requ`,
-		`est","request_id":"bench-1","duration_ms":1.5}` + "\n",
-		"",
-		"User Tasks is listening on http://127.0.0.1:1 (ü)\n",
-		huge[:childMaxLine/2], huge[childMaxLine/2:] + "\n",
-		huge + "\n",
-		"no newline at the end",
-	}
-	for _, p := range input {
-		if n, err := l.Write([]byte(p)); err != nil || n != len(p) {
-			t.Fatalf("Write(%.40q) = %d, %v", p, n, err)
-		}
-	}
-	if err := l.close(); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{`{"msg":"starting"}`, `{"msg":"request","request_id":"bench-1","duration_ms":1.5}`,
-		"User Tasks is listening on http://127.0.0.1:1 (ü)", huge[:childMaxLine], huge[:childMaxLine]}
-	if len(tapped) != len(want) {
-		t.Fatalf("tapped %d lines, want %d", len(tapped), len(want))
-	}
-	for i := range want {
-		if tapped[i] != want[i] {
-			t.Errorf("line %d: %.80q, want %.80q", i, tapped[i], want[i])
-		}
-	}
-	if got, want := l.lastLines(), want[0]+"\n"+want[2]+"\n"+want[3]+"\n"+want[4]; got != want {
-		t.Errorf("tail %.200q, want %.200q", got, want)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil || string(b) != strings.Join(input, "") {
-		t.Errorf("the file holds %d bytes, want every byte written (%d): %v", len(b), len(strings.Join(input, "")), err)
-	}
-
-	for i := range childTailLines + 5 {
-		l.line([]byte(strconv.Itoa(i)))
-	}
-	if tail := strings.Split(l.lastLines(), "\n"); len(tail) != childTailLines || tail[0] != "5" || tail[len(tail)-1] != strconv.Itoa(childTailLines+4) {
-		t.Errorf("tail of %d lines %q … %q, want the last %d", len(tail), tail[0], tail[len(tail)-1], childTailLines)
-	}
 }

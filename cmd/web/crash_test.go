@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/stress/child"
 	"usertasks/testfactory"
 )
 
@@ -36,10 +36,10 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	kills, seed := crashSettings(t)
 	t.Run("SQLite", func(t *testing.T) {
-		runCrash(t, testfactory.Database(t, migrations.SQLite), kills, seed)
+		runCrash(t, testfactory.Database(t, testfactory.SQLite), kills, seed)
 	})
 	t.Run("PostgreSQL", func(t *testing.T) {
-		runCrash(t, testfactory.Database(t, migrations.Postgres), kills, seed)
+		runCrash(t, testfactory.Database(t, testfactory.Postgres), kills, seed)
 	})
 	t.Run("DocumentStore", func(t *testing.T) {
 		runCrash(t, documentStoreURL(t), kills, seed)
@@ -88,11 +88,11 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 	})
 	// The server is this test binary acting as web (TestMain), with nothing else of the
 	// test's environment.
-	srv := newTestChild(t, childServeOptions{
+	srv := newTestChild(t, child.Options{
 		Env:  []string{asWebEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()},
 		Vars: vars, Args: []string{"--migrate"},
 	})
-	client := newCrashClient(srv.base(), vars)
+	client := newCrashClient(srv.Base(), vars)
 
 	startCrashServer(t, srv)
 	ctx, stop := context.WithCancel(context.Background())
@@ -108,7 +108,7 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 	}
 	for k := 1; k <= kills; k++ {
 		time.Sleep(time.Duration(300+rng.IntN(2200)) * time.Millisecond)
-		if err := srv.kill(); err != nil {
+		if err := srv.Kill(); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("kill %d: %d commands acknowledged so far", k, load.acked())
@@ -128,10 +128,10 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 	removals.Wait()
 
 	checkCrash(t, client, runtime, load, tasks)
-	if err := srv.stop(); err != nil {
+	if err := srv.Stop(); err != nil {
 		t.Error(err)
 	}
-	if out, err := srv.command("audit").CombinedOutput(); err != nil || !strings.Contains(string(out), "clean: no findings") {
+	if out, err := srv.Command("audit").CombinedOutput(); err != nil || !strings.Contains(string(out), "clean: no findings") {
 		t.Errorf("web audit after the crashes: %v\n%s", err, out)
 	}
 	stimuli, repeats := runtime.deliveries()
@@ -412,9 +412,9 @@ func contains(list []string, s string) bool {
 
 // startCrashServer starts `web serve --migrate` on the server's fixed address, so clients reach
 // it again after each kill.
-func startCrashServer(t *testing.T, srv *childServe) {
+func startCrashServer(t *testing.T, srv *child.Server) {
 	t.Helper()
-	if err := srv.start(context.Background(), time.Minute); err != nil {
+	if err := srv.Start(context.Background(), time.Minute); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,7 +17,6 @@ import (
 
 	"usertasks/docstore/docstoretest"
 	"usertasks/keyring"
-	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
 	"usertasks/models"
 	"usertasks/repository"
@@ -287,7 +286,7 @@ func runSQLiteBlocks(t *testing.T, blocks []string) {
 // RESTORE_URL, an empty database that must hold the task afterwards if the blocks use it.
 func runPostgresBlocks(t *testing.T, blocks []string) {
 	needTools(t, "sh", "pg_dump", "pg_restore")
-	dbURL := testfactory.Database(t, migrations.Postgres)
+	dbURL := testfactory.Database(t, testfactory.Postgres)
 	restoreURL := migrationstest.PostgresURL(t)
 	task := seedTask(t, dbURL)
 	runDocBlocks(t, t.TempDir(), blocks, map[string]string{"USERTASKS_DATABASE_URL": dbURL, "RESTORE_URL": restoreURL})
@@ -299,7 +298,7 @@ func runPostgresBlocks(t *testing.T, blocks []string) {
 // task afterwards if the blocks use it.
 func runMariaDBBlocks(t *testing.T, blocks []string) {
 	needTools(t, "sh", "mariadb-dump", "mariadb")
-	dbURL := testfactory.Database(t, migrations.MySQL)
+	dbURL := testfactory.Database(t, testfactory.MySQL)
 	restoreURL := migrationstest.MySQLURL(t)
 	task := seedTask(t, dbURL)
 	u, err := url.Parse(dbURL)

@@ -12,6 +12,7 @@ import (
 
 	"usertasks/docstore"
 	"usertasks/migrations"
+	"usertasks/progress"
 	"usertasks/repository"
 )
 
@@ -88,7 +89,7 @@ func migrateUp(ctx context.Context, p *goose.Provider, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "schema is up to date")
 		return nil
 	}
-	prog := newProgress(stdout, "migrate")
+	prog := progress.New(stdout, "migrate")
 	for i, path := range pending {
 		prog.Step(i, len(pending), "applying "+path)
 		r, err := p.UpByOne(ctx)

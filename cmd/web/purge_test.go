@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
@@ -23,9 +22,9 @@ func runWeb(t *testing.T, vars map[string]string, args ...string) (int, string, 
 
 func TestPurgeCommand(t *testing.T) {
 	ctx := context.Background()
-	url := testfactory.Database(t, migrations.SQLite)
+	url := testfactory.Database(t, testfactory.SQLite)
 	clock := &testfactory.Clock{}
-	s := testfactory.Open(t, url, &testfactory.StoreOpts{Clock: clock.Now})
+	s := testfactory.OpenSQL(t, url, &testfactory.StoreOpts{Clock: clock.Now})
 	closed := testfactory.Finalize(ctx, t, s, testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}}))
 	open := testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
 	other := testfactory.Finalize(ctx, t, s, testfactory.Task(ctx, t, s, &testfactory.TaskOpts{Tenant: "t2"}))

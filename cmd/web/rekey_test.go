@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"usertasks/keyring"
-	"usertasks/migrations"
 	"usertasks/testfactory"
 )
 
@@ -24,7 +23,7 @@ func TestRekeyResealsUnderTheNewKeySoTheOldOneCanGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := testfactory.Database(t, migrations.SQLite)
+	url := testfactory.Database(t, testfactory.SQLite)
 	s := testfactory.Open(t, url, &testfactory.StoreOpts{Keys: old})
 	for range 3 {
 		testfactory.Task(context.Background(), t, s, &testfactory.TaskOpts{Instructions: "keep this secret"})

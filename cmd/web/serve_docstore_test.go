@@ -46,12 +46,30 @@ func TestServeOnDocumentStore(t *testing.T) {
 }
 
 // TestStressOverHTTPOnDocumentStore runs every stress mode small against a server on the
-// document store; the invariants are checked over the API (the stress client has no database:
-// its raw baseline and store audit are SQL's).
+// document store; the invariants are checked over the API (the stress client has no database).
 func TestStressOverHTTPOnDocumentStore(t *testing.T) {
 	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": documentStoreURL(t)})
 	base := startServe(t, vars, "--migrate")
 	client := productionVars("")
 	delete(client, "USERTASKS_DATABASE_URL")
 	stressAllOverHTTP(t, client, base)
+}
+
+// TestStressStoreOnDocumentStore: `web stress` without --url loads a mongodb:// store in
+// process; the invariants and the audit hold, and the report says the raw baseline is SQL's.
+func TestStressStoreOnDocumentStore(t *testing.T) {
+	url := documentStoreURL(t)
+	if err := docstore.Migrate(context.Background(), url); err != nil {
+		t.Fatal(err)
+	}
+	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": url})
+	code, out, errOut := runCLI(t, vars, "stress", "cas", "--tasks", "4", "--writers", "2")
+	if code != exitOK {
+		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"== cas (store on mongodb)", "note: the raw baseline runs on a SQL database only", "invariants: all"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
 }

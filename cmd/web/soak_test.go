@@ -17,6 +17,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/stress"
+	"usertasks/stress/child"
 	"usertasks/testfactory"
 )
 
@@ -67,8 +68,8 @@ func TestSoak(t *testing.T) {
 		t.Fatalf("USERTASKS_SOAK_DB=%q: want sqlite, postgres or mariadb", os.Getenv("USERTASKS_SOAK_DB"))
 	}
 	vars := productionVars("")
-	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, dialect)
-	metricsAddr, err := freeLoopbackAddr()
+	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, testfactory.Provider(dialect))
+	metricsAddr, err := child.FreeLoopbackAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +86,12 @@ func TestSoak(t *testing.T) {
 			inherited = append(inherited, kv)
 		}
 	}
-	srv := newTestChild(t, childServeOptions{Bin: bin, Env: inherited, Vars: vars})
-	if err := srv.start(context.Background(), time.Minute); err != nil {
+	logPath := filepath.Join(t.TempDir(), "serve.log")
+	srv := newTestChild(t, child.Options{Bin: bin, Env: inherited, Vars: vars, LogPath: logPath})
+	if err := srv.Start(context.Background(), time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	target, err := stressHTTPTarget(env(vars), srv.base())
+	target, err := stressHTTPTarget(env(vars), srv.Base())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestSoak(t *testing.T) {
 	close(stopSampling)
 	<-sampled
 
-	serverErrors := countServerErrors(t, srv.o.LogPath)
+	serverErrors := countServerErrors(t, logPath)
 	code, out, errOut := runCLI(t, vars, "audit")
 	auditClean := code == exitOK
 	if !auditClean {
@@ -172,7 +174,7 @@ func TestSoak(t *testing.T) {
 	goFlat := goLast <= goFirst*(1+soakMargin)+soakGoroutineSlack
 	rssFlat := rssLast <= rssFirst*(1+soakMargin)+soakRSSSlack
 	t.Logf("soak on %s for %s: %d turns, %d tasks, %d operations (%.0f/s), %d expected conflicts, %d failed checks or errors, %d server 5xx, audit clean %v",
-		testfactory.Name(dialect), elapsed.Round(time.Second), turns, tasks, ops, float64(ops)/elapsed.Seconds(), conflicts, failures, serverErrors, auditClean)
+		testfactory.Provider(dialect).Name(), elapsed.Round(time.Second), turns, tasks, ops, float64(ops)/elapsed.Seconds(), conflicts, failures, serverErrors, auditClean)
 	t.Logf("%-12s %14s %14s %8s", "resource", "first third max", "last third max", "flat")
 	t.Logf("%-12s %14.0f %14.0f %8v", "goroutines", goFirst, goLast, goFlat)
 	t.Logf("%-12s %14.1f %14.1f %8v", "RSS MiB", rssFirst/(1<<20), rssLast/(1<<20), rssFlat)

@@ -114,7 +114,7 @@ func openKeyedTool(ctx context.Context, env environment, stderr io.Writer) (conf
 // loader of `web stress seed`).
 func openSQLToolStore(ctx context.Context, cfg config) (*repository.Store, error) {
 	if docstore.IsURL(cfg.DatabaseURL) {
-		return nil, fmt.Errorf("%w: this command runs on a SQL database only", errUsage)
+		return nil, fmt.Errorf("%w: this command writes SQL itself: it runs on a SQL database only, not on the document store", errUsage)
 	}
 	opened, err := openToolStore(ctx, cfg)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/progress"
 	"usertasks/stress/seed"
 )
 
@@ -89,7 +90,7 @@ Exit status: 0 loaded, 1 failed or a tenant is not empty, 2 bad invocation.`, to
 	for _, n := range names {
 		opts.Tenants = append(opts.Tenants, seed.Tenant{Name: n, Open: *open, Terminal: *terminal})
 	}
-	prog := newProgress(stdout, "seed")
+	prog := progress.New(stdout, "seed")
 	start, phase := time.Now(), seed.Phase("")
 	opts.Progress = func(p seed.Progress) {
 		if p.Phase != phase {

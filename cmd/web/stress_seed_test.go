@@ -26,8 +26,8 @@ func stressSeed(t *testing.T, url string, args ...string) (string, string, error
 // them back through the store: the counts the command printed, the lists, and an audit without
 // findings. A second load into the same tenant is refused with nothing written.
 func TestStressSeedCommand(t *testing.T) {
-	for _, d := range testfactory.Dialects {
-		t.Run(testfactory.Name(d), func(t *testing.T) {
+	for _, d := range testfactory.SQLProviders {
+		t.Run(d.Name(), func(t *testing.T) {
 			ctx := context.Background()
 			url := testfactory.Database(t, d)
 			out, errOut, err := stressSeed(t, url, "--tenants", "2", "--tenant", "acme", "--open", "40", "--terminal", "90", "--batch", "25")
@@ -79,7 +79,7 @@ func TestStressSeedCommand(t *testing.T) {
 }
 
 func TestStressSeedCommandInvocations(t *testing.T) {
-	url := testfactory.Database(t, testfactory.Dialects[0])
+	url := testfactory.Database(t, testfactory.SQLProviders[0])
 	t.Run("BadInvocations", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"--tenants", "0"},
@@ -116,6 +116,12 @@ func TestStressSeedCommandInvocations(t *testing.T) {
 		_, _, err := stressSeed(t, "sqlite:"+t.TempDir()+"/empty.db", "--open", "1", "--terminal", "0")
 		if err == nil || !strings.Contains(err.Error(), "web migrate up") {
 			t.Fatalf("err = %v, want the pending migrations named", err)
+		}
+	})
+	t.Run("DocumentStore", func(t *testing.T) {
+		_, _, err := stressSeed(t, "mongodb://127.0.0.1:1/usertasks", "--open", "1", "--terminal", "0")
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "SQL database only") {
+			t.Fatalf("err = %v, want a usage error naming SQL", err)
 		}
 	})
 	t.Run("HostileTenantName", func(t *testing.T) {

@@ -20,8 +20,8 @@ type stressAnswer struct {
 // invariants hold, checked over the API and, with the database configured too, by the
 // store's audit; the report holds the raw baseline. Timings are never asserted.
 func TestStressOverHTTP(t *testing.T) {
-	for _, d := range testfactory.Dialects {
-		t.Run(testfactory.Name(d), func(t *testing.T) {
+	for _, d := range testfactory.SQLProviders {
+		t.Run(d.Name(), func(t *testing.T) {
 			vars := productionVars("")
 			vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, d)
 			base := startServe(t, vars)
@@ -92,7 +92,7 @@ func TestStressFindingsExitThree(t *testing.T) {
 // TestStressStore runs one mode against the store and prints the text report.
 func TestStressStore(t *testing.T) {
 	vars := productionVars("")
-	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, "sqlite")
+	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, testfactory.SQLite)
 	code, out, errOut := runCLI(t, vars, "stress", "cas", "--tasks", "10", "--writers", "2")
 	if code != exitOK {
 		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)

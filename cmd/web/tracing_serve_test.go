@@ -15,7 +15,6 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/testfactory"
 	"usertasks/tracing/tracingtest"
@@ -177,7 +176,7 @@ func TestServeWithoutTracing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := testfactory.Open(t, testfactory.Database(t, migrations.SQLite), nil)
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), nil)
 	a, err := buildApp(context.Background(), cfg, &openedStore{Store: s, name: "sqlite", sql: s}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

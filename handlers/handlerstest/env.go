@@ -105,13 +105,13 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 		o = &Options{}
 	}
 	ctx := context.Background()
-	name, dbURL := testfactory.Name(d), testfactory.Database(t, d)
+	name, dbURL := testfactory.Provider(d).Name(), testfactory.Database(t, testfactory.Provider(d))
 	storeURL := dbURL
 	var proxy *testfactory.TCPProxy
 	if o.Proxied {
 		proxy, storeURL = testfactory.ProxyDatabase(t, dbURL)
 	}
-	store := testfactory.Open(t, storeURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap})
+	store := testfactory.OpenSQL(t, storeURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap})
 
 	secret := make([]byte, 32)
 	rand.Read(secret)

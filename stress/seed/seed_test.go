@@ -23,7 +23,7 @@ import (
 // and the rollup are exactly what the generator wrote.
 func TestLoadReadsBack(t *testing.T) {
 	// A cap above the 1,200 terminal tasks: the totals below are checked exactly.
-	testfactory.EachStore(t, &testfactory.StoreOpts{TotalCap: 10_000}, func(t *testing.T, s *repository.Store) {
+	testfactory.EachSQL(t, &testfactory.StoreOpts{TotalCap: 10_000}, func(t *testing.T, s *repository.Store) {
 		ctx := context.Background()
 		db, err := s.DB()
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"testing"
 
-	"usertasks/migrations"
 	"usertasks/testfactory"
 	"usertasks/websession"
 )
@@ -17,7 +16,7 @@ import (
 func NewManager(t testing.TB, cfg websession.Config) *websession.Manager {
 	t.Helper()
 	if cfg.Store == nil {
-		cfg.Store = testfactory.OpenStore(t, migrations.SQLite, nil)
+		cfg.Store = testfactory.OpenStore(t, testfactory.SQLite, nil)
 	}
 	if cfg.Secrets == nil {
 		cfg.Secrets = [][]byte{websession.GenerateSecret()}

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"cmp"
@@ -11,25 +11,19 @@ import (
 	"usertasks/stress"
 )
 
-// The markers around the generated section of docs/benchmarks.md.
-const (
-	benchBegin = "<!-- bench:begin -->"
-	benchEnd   = "<!-- bench:end -->"
-)
+// worstPages is how many of the slowest matrix pages the report lists.
+const worstPages = 10
 
-// benchWorstPages is how many of the slowest matrix pages the report lists.
-const benchWorstPages = 10
-
-// benchReport is one `web stress bench` run.
-type benchReport struct {
-	Date     string         `json:"date"`
-	Seconds  float64        `json:"seconds"`
-	Machine  benchMachine   `json:"machine"`
-	Settings benchOptions   `json:"settings"`
-	Dialects []benchDialect `json:"dialects"`
+// Report is one run.
+type Report struct {
+	Date     string    `json:"date"`
+	Seconds  float64   `json:"seconds"`
+	Machine  Machine   `json:"machine"`
+	Settings Options   `json:"settings"`
+	Dialects []Dialect `json:"dialects"`
 }
 
-type benchMachine struct {
+type Machine struct {
 	Cores       int    `json:"cores"`
 	MemoryMB    int64  `json:"memoryMB"`
 	Kernel      string `json:"kernel"`
@@ -38,11 +32,11 @@ type benchMachine struct {
 	LoadAverage string `json:"loadAverage"` // at the start
 }
 
-// benchDialect is one dialect's figures, matrix and profile.
-type benchDialect struct {
+// Dialect is one dialect's figures, matrix and profile.
+type Dialect struct {
 	Dialect        string          `json:"dialect"`
-	Figures        []benchFigure   `json:"figures"`
-	Pages          []benchPage     `json:"pages"`
+	Figures        []Figure        `json:"figures"`
+	Pages          []Page          `json:"pages"`
 	WriteSeconds   float64         `json:"writeSeconds"`          // the write phase, server start to stop
 	SeedSeconds    float64         `json:"seedSeconds"`           // seeding the scale target
 	MatrixSeconds  float64         `json:"matrixSeconds"`         // the inbox matrix under the mixed load
@@ -54,12 +48,12 @@ type benchDialect struct {
 	StoreStress    []stress.Report `json:"storeStress"` // the write modes against the store in process
 }
 
-// benchFigure is one figure against its target: ours, the raw baseline, the ratio. A write
+// Figure is one figure against its target: ours, the raw baseline, the ratio. A write
 // figure also has the same mode against the store in process and the raw claim on the real
 // schema, which split the gap into its layers: HTTP/store is what HTTP, JSON and auth cost,
 // store/raw (full shape) what Go and GORM cost, raw (full shape)/raw what the schema's
 // statements cost beside the narrow ones.
-type benchFigure struct {
+type Figure struct {
 	Name           string  `json:"name"`
 	Unit           string  `json:"unit"`
 	Ours           float64 `json:"ours"`
@@ -74,12 +68,12 @@ type benchFigure struct {
 	Met            *bool   `json:"met"`
 }
 
-func benchMet(ok bool) *bool { return &ok }
+func met(ok bool) *bool { return &ok }
 
-func (d *benchDialect) add(f benchFigure) { d.Figures = append(d.Figures, f) }
+func (d *Dialect) add(f Figure) { d.Figures = append(d.Figures, f) }
 
-// benchWriteTargets are the stress figures with a target: the figure, its label, the ratio.
-var benchWriteTargets = []struct {
+// writeTargets are the stress figures with a target: the figure, its label, the ratio.
+var writeTargets = []struct {
 	mode, figure, label string
 	min                 float64
 }{
@@ -91,9 +85,9 @@ var benchWriteTargets = []struct {
 
 // addWriteFigures takes the throughput figures with a target from the stress reports and
 // returns the mode furthest below its target (ratio ÷ target lowest): its profile is reported.
-func (d *benchDialect) addWriteFigures() (worst string) {
+func (d *Dialect) addWriteFigures() (worst string) {
 	gap := 0.0
-	for _, w := range benchWriteTargets {
+	for _, w := range writeTargets {
 		for _, r := range d.Stress {
 			if r.Mode != w.mode {
 				continue
@@ -105,17 +99,17 @@ func (d *benchDialect) addWriteFigures() (worst string) {
 				if f.Name != w.figure {
 					continue
 				}
-				bf := benchFigure{Name: w.label, Unit: "/s", Ours: f.PerSecond, Ratio: f.ThroughputRatio, Target: "-"}
+				bf := Figure{Name: w.label, Unit: "/s", Ours: f.PerSecond, Ratio: f.ThroughputRatio, Target: "-"}
 				if f.Baseline != nil {
 					bf.Raw = f.Baseline.PerSecond
 				}
 				if f.FullShape != nil {
 					bf.RawFull = f.FullShape.PerSecond
 				}
-				bf.addStore(benchStressFigure(d.StoreStress, w.mode, w.figure))
+				bf.addStore(stressFigure(d.StoreStress, w.mode, w.figure))
 				if w.min > 0 {
 					bf.Target = fmt.Sprintf("≥ %.1f× raw", w.min)
-					bf.Met = benchMet(f.ThroughputRatio >= w.min)
+					bf.Met = met(f.ThroughputRatio >= w.min)
 					if g := f.ThroughputRatio / w.min; worst == "" || g < gap {
 						worst, gap = w.mode, g
 					}
@@ -130,8 +124,8 @@ func (d *benchDialect) addWriteFigures() (worst string) {
 	return worst
 }
 
-// benchStressFigure finds the figure of mode in reports.
-func benchStressFigure(reports []stress.Report, mode, figure string) *stress.Figure {
+// stressFigure finds the figure of mode in reports.
+func stressFigure(reports []stress.Report, mode, figure string) *stress.Figure {
 	for _, r := range reports {
 		if r.Mode != mode {
 			continue
@@ -146,7 +140,7 @@ func benchStressFigure(reports []stress.Report, mode, figure string) *stress.Fig
 }
 
 // addStore sets the store-direct throughput and the ratios it takes part in.
-func (f *benchFigure) addStore(s *stress.Figure) {
+func (f *Figure) addStore(s *stress.Figure) {
 	if s == nil || s.PerSecond <= 0 {
 		return
 	}
@@ -162,7 +156,7 @@ func (f *benchFigure) addStore(s *stress.Figure) {
 
 // addMatrix records the pages and a figure per scope: the p95 over every request of the scope
 // beside the p95 of its raw statements.
-func (d *benchDialect) addMatrix(pages []benchPage) {
+func (d *Dialect) addMatrix(pages []Page) {
 	d.Pages = pages
 	var scopes []string
 	ours, raw := map[string][]float64{}, map[string][]float64{}
@@ -174,21 +168,21 @@ func (d *benchDialect) addMatrix(pages []benchPage) {
 		raw[p.Scope] = append(raw[p.Scope], p.raw...)
 	}
 	for _, s := range scopes {
-		f := benchFigure{Name: "inbox page p95, " + s, Unit: "ms", Ours: percentile(ours[s], 95), Raw: percentile(raw[s], 95),
+		f := Figure{Name: "inbox page p95, " + s, Unit: "ms", Ours: percentile(ours[s], 95), Raw: percentile(raw[s], 95),
 			Target: "≤ 25 ms and ≤ 3× raw"}
 		if f.Raw > 0 {
 			f.Ratio = f.Ours / f.Raw
 		}
-		f.Met = benchMet(f.Ours <= 25 && f.Ratio <= 3)
+		f.Met = met(f.Ours <= 25 && f.Ratio <= 3)
 		d.add(f)
 	}
 }
 
-// markdown is the generated section of docs/benchmarks.md, markers included.
-func (r benchReport) markdown() string {
+// Markdown is the generated section of docs/benchmarks.md, markers included.
+func (r Report) Markdown() string {
 	var b strings.Builder
 	m, s := r.Machine, r.Settings
-	fmt.Fprintf(&b, "%s\n## `make bench`: the latest run (generated)\n\n", benchBegin)
+	fmt.Fprintf(&b, "%s\n## `make bench`: the latest run (generated)\n\n", Begin)
 	fmt.Fprintf(&b, "Written by `web stress bench` (`make bench`; this section is replaced on every run). Run on %s in %.0f s: "+
 		"%d cores, %d MB memory, Linux %s (%s), %s, load average %s at the start. Settings: scale %s (%d open + %d terminal tasks seeded), "+
 		"%d tasks per write mode, %d clients, %d requests per matrix page, deep pages %d rows down.\n\n",
@@ -200,7 +194,7 @@ func (r benchReport) markdown() string {
 		for _, f := range d.Figures {
 			value := func(x float64) string {
 				if x > 0 {
-					return benchNumber(x, f.Unit)
+					return number(x, f.Unit)
 				}
 				return "-"
 			}
@@ -208,15 +202,15 @@ func (r benchReport) markdown() string {
 			if f.Met != nil {
 				met = map[bool]string{true: "met", false: "**missed**"}[*f.Met]
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Name, benchNumber(f.Ours, f.Unit), value(f.Store),
-				value(f.Raw), value(f.RawFull), benchRatio(f.Ratio), benchRatio(f.StoreRatio), benchRatio(f.StoreFullRatio), benchRatio(f.HTTPStoreRatio), f.Target, met)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Name, number(f.Ours, f.Unit), value(f.Store),
+				value(f.Raw), value(f.RawFull), ratio(f.Ratio), ratio(f.StoreRatio), ratio(f.StoreFullRatio), ratio(f.HTTPStoreRatio), f.Target, met)
 		}
 		worst := slices.Clone(d.Pages)
-		slices.SortStableFunc(worst, func(a, b benchPage) int { return cmp.Compare(b.P95, a.P95) })
+		slices.SortStableFunc(worst, func(a, b Page) int { return cmp.Compare(b.P95, a.P95) })
 		fmt.Fprintf(&b, "\nThe write phase took %.0f s, seeding %.0f s, the matrix %.0f s. The %d slowest of %d matrix pages (server-side p95 over %d requests; raw: the same statements through database/sql):\n\n",
-			d.WriteSeconds, d.SeedSeconds, d.MatrixSeconds, min(benchWorstPages, len(worst)), len(d.Pages), s.Reps)
+			d.WriteSeconds, d.SeedSeconds, d.MatrixSeconds, min(worstPages, len(worst)), len(d.Pages), s.Reps)
 		fmt.Fprintf(&b, "| page | ours p95 | raw p95 | ratio |\n|---|---|---|---|\n")
-		for _, p := range worst[:min(benchWorstPages, len(worst))] {
+		for _, p := range worst[:min(worstPages, len(worst))] {
 			fmt.Fprintf(&b, "| %s | %.2f ms | %.2f ms | %.2f× |\n", p.Page, p.P95, p.RawP95, p.Ratio)
 		}
 		if len(d.Profile) > 0 {
@@ -231,20 +225,20 @@ func (r benchReport) markdown() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(benchEnd + "\n")
+	b.WriteString(End + "\n")
 	return b.String()
 }
 
-// benchRatio prints a ratio, or a dash where there is none.
-func benchRatio(x float64) string {
+// ratio prints a ratio, or a dash where there is none.
+func ratio(x float64) string {
 	if x <= 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f×", x)
 }
 
-// benchNumber prints a figure with its unit.
-func benchNumber(x float64, unit string) string {
+// number prints a figure with its unit.
+func number(x float64, unit string) string {
 	switch unit {
 	case "/s":
 		return fmt.Sprintf("%.0f/s", x)
@@ -255,7 +249,8 @@ func benchNumber(x float64, unit string) string {
 	}
 }
 
-func (r benchReport) writeJSON(w io.Writer) error {
+// WriteJSON writes the whole report as indented JSON.
+func (r Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)

@@ -1,25 +1,25 @@
-package main
+package bench
 
 import (
 	"strings"
 	"testing"
 )
 
-// The matrix reports every benchMatrixEvery pages and after the last, skipped deep pages
+// The matrix reports every matrixEvery pages and after the last, skipped deep pages
 // counted, with the slowest measured page so far.
-func TestBenchMatrixProgress(t *testing.T) {
+func TestMatrixProgress(t *testing.T) {
 	var out strings.Builder
-	m := &benchMatrixProgress{w: &out, dialect: "postgres"}
-	total := 2*benchMatrixEvery + 5
+	m := &matrixProgress{w: &out, dialect: "postgres"}
+	total := 2*matrixEvery + 5
 	m.begin(total)
 	for i := range total {
 		switch {
 		case i%2 == 1:
 			m.step(nil)
 		case i == 10:
-			m.step(&benchPage{Page: "all due desc search ü (first)", P95: 812.34})
+			m.step(&Page{Page: "all due desc search ü (first)", P95: 812.34})
 		default:
-			m.step(&benchPage{Page: "assigned created asc (first)", P95: float64(i)})
+			m.step(&Page{Page: "assigned created asc (first)", P95: float64(i)})
 		}
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")

@@ -115,6 +115,33 @@ func testDashboard(t *testing.T, h Harness) {
 		}
 	})
 
+	t.Run("FoldingClosedDaysKeepsTheRollup", func(t *testing.T) {
+		// Changes counted three days ago, then the due sweep's fold of the closed days: the
+		// sums are the same before and after, and a second fold finds nothing left to fold.
+		s := h.open(t, Options{Clock: func(db time.Time) time.Time { return db.Add(-72 * time.Hour) }})
+		for i := 0; i < 6; i++ {
+			CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}, WorkflowDef: "loan"})
+		}
+		s = h.reopen(t, s, Options{})
+		before, err := s.DailyRollup(ctx(t), "t1", "0000-01-01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.FoldDailyStats(ctx(t)); err != nil {
+			t.Fatalf("fold: %v", err)
+		}
+		after, err := s.DailyRollup(ctx(t), "t1", "0000-01-01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(after) != fmt.Sprint(before) || rollupTotals(t, s, "t1")[models.MetricCreated] != 6 {
+			t.Fatalf("rollup after the fold = %+v, before %+v", after, before)
+		}
+		if n, err := s.FoldDailyStats(ctx(t)); err != nil || n != 0 {
+			t.Fatalf("a second fold folded %d rows (%v), want none", n, err)
+		}
+	})
+
 	t.Run("RollupCountsConcurrentFirstCreationsExactly", func(t *testing.T) {
 		s := h.open(t, Options{})
 		const n = 8

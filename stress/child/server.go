@@ -1,7 +1,10 @@
-package main
+// Package child runs `web serve` as a child process, for `web stress bench` and for the tests
+// that need a real server process (the crash test kills it, the soak watches it). The caller
+// names the executable acting as `web` (the bench passes its own, which cmd/web knows), so
+// the package never guesses which binary it runs.
+package child
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,20 +19,18 @@ import (
 	"time"
 )
 
-// childServe is `web serve` as a child process, for `web stress bench` and for the tests that
-// need a real server process (the crash test kills it, the soak watches it): it listens on a
-// fixed loopback address, so clients reach it again after a restart; every line of its output
-// goes to an optional file and an optional tap; the last lines explain a failed start; and
-// its memory is sampled while it runs.
+// Server is `web serve` as a child process: it listens on a fixed loopback address, so clients
+// reach it again after a restart; every line of its output goes to an optional file and an
+// optional tap; the last lines explain a failed start; and its memory is sampled while it runs.
 //
-//	srv, err := newChildServe(childServeOptions{Env: os.Environ(), Vars: vars})
-//	err = srv.start(ctx, time.Minute)
-//	… requests to srv.base() …
-//	err = srv.stop()
-type childServe struct {
+//	srv, err := child.New(child.Options{Bin: web, Env: os.Environ(), Vars: vars})
+//	err = srv.Start(ctx, time.Minute)
+//	… requests to srv.Base() …
+//	err = srv.Stop()
+type Server struct {
 	addr string // host:port it listens on, the same for every start
-	o    childServeOptions
-	out  *childLog
+	o    Options
+	out  *outputLog
 
 	mu      sync.Mutex
 	cmd     *exec.Cmd
@@ -38,9 +39,9 @@ type childServe struct {
 	peakRSS int64         // the largest VmRSS sampled over every start, KiB
 }
 
-// childServeOptions configure a childServe.
-type childServeOptions struct {
-	// Bin is the executable acting as `web`; default this one (os.Executable).
+// Options configure a Server.
+type Options struct {
+	// Bin is the executable acting as `web`: the child runs `Bin serve --listen ADDR Args…`.
 	Bin string
 	// Env is the child's environment before Vars; nothing is inherited that is not in it.
 	Env []string
@@ -55,26 +56,22 @@ type childServeOptions struct {
 	Tap func(line []byte)
 }
 
-// childTailLines is how many lines of output a childServe keeps to explain a failure.
-const childTailLines = 30
+// tailLines is how many lines of output a Server keeps to explain a failure.
+const tailLines = 30
 
-// childMaxLine is the longest line kept whole; a longer one is cut there.
-const childMaxLine = 1 << 20
+// maxLine is the longest line kept whole; a longer one is cut there.
+const maxLine = 1 << 20
 
-// newChildServe picks a free loopback address for the server.
-func newChildServe(o childServeOptions) (*childServe, error) {
+// New picks a free loopback address for the server.
+func New(o Options) (*Server, error) {
 	if o.Bin == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		o.Bin = self
+		return nil, errors.New("child: no executable to run as web")
 	}
-	addr, err := freeLoopbackAddr()
+	addr, err := FreeLoopbackAddr()
 	if err != nil {
 		return nil, err
 	}
-	s := &childServe{addr: addr, o: o, out: &childLog{tap: o.Tap}}
+	s := &Server{addr: addr, o: o, out: &outputLog{tap: o.Tap}}
 	if o.LogPath != "" {
 		f, err := os.OpenFile(o.LogPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -85,8 +82,8 @@ func newChildServe(o childServeOptions) (*childServe, error) {
 	return s, nil
 }
 
-// freeLoopbackAddr is a loopback address with a port nothing listens on now.
-func freeLoopbackAddr() (string, error) {
+// FreeLoopbackAddr is a loopback address with a port nothing listens on now.
+func FreeLoopbackAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
@@ -95,11 +92,11 @@ func freeLoopbackAddr() (string, error) {
 	return ln.Addr().String(), nil
 }
 
-// base is the server's URL.
-func (s *childServe) base() string { return "http://" + s.addr }
+// Base is the server's URL.
+func (s *Server) Base() string { return "http://" + s.addr }
 
-// command is `web ARGS…` with the server's executable and environment.
-func (s *childServe) command(args ...string) *exec.Cmd {
+// Command is `web ARGS…` with the server's executable and environment.
+func (s *Server) Command(args ...string) *exec.Cmd {
 	cmd := exec.Command(s.o.Bin, args...)
 	cmd.Env = append([]string{}, s.o.Env...)
 	for k, v := range s.o.Vars {
@@ -108,10 +105,10 @@ func (s *childServe) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// start runs `web serve` and waits until /readyz answers 200, at most within. When it fails the
+// Start runs `web serve` and waits until /readyz answers 200, at most within. When it fails the
 // server is stopped, and the error holds its last lines of output.
-func (s *childServe) start(ctx context.Context, within time.Duration) error {
-	cmd := s.command(append([]string{"serve", "--listen", s.addr}, s.o.Args...)...)
+func (s *Server) Start(ctx context.Context, within time.Duration) error {
+	cmd := s.Command(append([]string{"serve", "--listen", s.addr}, s.o.Args...)...)
 	// One writer for both outputs: exec gives the child a single pipe, so lines keep their order.
 	cmd.Stdout, cmd.Stderr = s.out, s.out
 	cmd.WaitDelay = 5 * time.Second // output held open past the exit is cut, not waited for
@@ -127,8 +124,8 @@ func (s *childServe) start(ctx context.Context, within time.Duration) error {
 	go s.sampleRSS(cmd.Process.Pid, exited)
 
 	probe := &http.Client{Timeout: 5 * time.Second}
-	err := s.waitFor(ctx, "be ready", within, func() bool {
-		res, err := probe.Get(s.base() + "/readyz")
+	err := s.WaitFor(ctx, "be ready", within, func() bool {
+		res, err := probe.Get(s.Base() + "/readyz")
 		if err != nil {
 			return false
 		}
@@ -136,7 +133,7 @@ func (s *childServe) start(ctx context.Context, within time.Duration) error {
 		return res.StatusCode == http.StatusOK
 	})
 	if err != nil {
-		_ = s.kill()
+		_ = s.Kill()
 		return err
 	}
 	s.mu.Lock()
@@ -145,16 +142,16 @@ func (s *childServe) start(ctx context.Context, within time.Duration) error {
 	return nil
 }
 
-// startup is the last start's time from exec to the first /readyz 200.
-func (s *childServe) startup() time.Duration {
+// Startup is the last start's time from exec to the first /readyz 200.
+func (s *Server) Startup() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.started
 }
 
-// waitFor polls cond every 5 ms until it holds. It fails when the server exits, ctx ends or
+// WaitFor polls cond every 5 ms until it holds. It fails when the server exits, ctx ends or
 // within has passed; the error names what was awaited and holds the last lines of output.
-func (s *childServe) waitFor(ctx context.Context, what string, within time.Duration, cond func() bool) error {
+func (s *Server) WaitFor(ctx context.Context, what string, within time.Duration, cond func() bool) error {
 	s.mu.Lock()
 	exited := s.exited
 	s.mu.Unlock()
@@ -174,15 +171,15 @@ func (s *childServe) waitFor(ctx context.Context, what string, within time.Durat
 }
 
 // running is the current process and its exit, or nil when none runs.
-func (s *childServe) running() (*exec.Cmd, chan struct{}) {
+func (s *Server) running() (*exec.Cmd, chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cmd, s.exited
 }
 
-// kill ends the server with SIGKILL: no shutdown, no lease given back, transactions cut. A
+// Kill ends the server with SIGKILL: no shutdown, no lease given back, transactions cut. A
 // server that had exited by itself is an error.
-func (s *childServe) kill() error {
+func (s *Server) Kill() error {
 	cmd, exited := s.running()
 	if cmd == nil {
 		return nil
@@ -200,9 +197,9 @@ func (s *childServe) kill() error {
 	return nil
 }
 
-// stop ends the server with SIGTERM and wants a clean exit within 30 s; after that it is
+// Stop ends the server with SIGTERM and wants a clean exit within 30 s; after that it is
 // killed. Nothing running is not an error.
-func (s *childServe) stop() error {
+func (s *Server) Stop() error {
 	cmd, exited := s.running()
 	if cmd == nil {
 		return nil
@@ -224,7 +221,7 @@ func (s *childServe) stop() error {
 	return nil
 }
 
-func (s *childServe) clear(cmd *exec.Cmd) {
+func (s *Server) clear(cmd *exec.Cmd) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cmd == cmd {
@@ -232,14 +229,14 @@ func (s *childServe) clear(cmd *exec.Cmd) {
 	}
 }
 
-// close stops a server still running and closes the log file.
-func (s *childServe) close() error {
-	err := s.stop()
+// Close stops a server still running and closes the log file.
+func (s *Server) Close() error {
+	err := s.Stop()
 	return errors.Join(err, s.out.close())
 }
 
 // sampleRSS samples VmRSS every 100 ms until the process exits (Linux; elsewhere nothing).
-func (s *childServe) sampleRSS(pid int, exited <-chan struct{}) {
+func (s *Server) sampleRSS(pid int, exited <-chan struct{}) {
 	for {
 		if kb := procStatusKB(pid, "VmRSS"); kb > 0 {
 			s.mu.Lock()
@@ -254,9 +251,9 @@ func (s *childServe) sampleRSS(pid int, exited <-chan struct{}) {
 	}
 }
 
-// memory is the peak resident set in MiB: the kernel's high-water mark (VmHWM) of the running
+// Memory is the peak resident set in MiB: the kernel's high-water mark (VmHWM) of the running
 // process when readable, else the largest VmRSS sampled.
-func (s *childServe) memory() float64 {
+func (s *Server) Memory() float64 {
 	var kb int64
 	if cmd, _ := s.running(); cmd != nil {
 		kb = procStatusKB(cmd.Process.Pid, "VmHWM")
@@ -280,75 +277,4 @@ func procStatusKB(pid int, field string) int64 {
 		}
 	}
 	return 0
-}
-
-// childLog splits the server's output into lines: each goes to the file and the tap, and
-// the last ones that are not request lines are kept to explain a failure.
-type childLog struct {
-	file *os.File
-	tap  func(line []byte)
-
-	mu      sync.Mutex
-	partial []byte
-	tail    []string
-}
-
-// requestLine marks the request log's lines, left out of the tail.
-var requestLine = []byte(`"msg":"request"`)
-
-func (l *childLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.file != nil {
-		// A failed write to the file must not stop the server's output from being read.
-		_, _ = l.file.Write(p)
-	}
-	rest := p
-	for len(rest) > 0 {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			if room := childMaxLine - len(l.partial); room > 0 {
-				l.partial = append(l.partial, rest[:min(room, len(rest))]...)
-			}
-			break
-		}
-		line := rest[:i]
-		if len(l.partial) > 0 {
-			line = append(l.partial, line...)
-			l.partial = l.partial[:0]
-		}
-		l.line(line[:min(len(line), childMaxLine)])
-		rest = rest[i+1:]
-	}
-	return len(p), nil
-}
-
-func (l *childLog) line(line []byte) {
-	if l.tap != nil {
-		l.tap(line)
-	}
-	if bytes.Contains(line, requestLine) {
-		return
-	}
-	l.tail = append(l.tail, string(line))
-	if len(l.tail) > childTailLines {
-		l.tail = l.tail[1:]
-	}
-}
-
-func (l *childLog) lastLines() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.tail, "\n")
-}
-
-func (l *childLog) close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.file == nil {
-		return nil
-	}
-	err := l.file.Close()
-	l.file = nil
-	return err
 }

@@ -1,4 +1,4 @@
-// Package sqlharness runs the store contract suite (repository/storetest) on the SQL store: it
+// Package sqlharness runs the store contract suite (storetest) on the SQL store: it
 // opens *repository.Store on a fresh database of one dialect (testfactory) and implements the
 // suite's storage hooks with the SQL statements the cases have always run, plus the SQL-only
 // hooks (query plans, statistics). Tests outside the suite that need the same tamperings (the
@@ -15,18 +15,18 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/repository"
-	"usertasks/repository/storetest"
 	"usertasks/store"
+	"usertasks/storetest"
 	"usertasks/testfactory"
 )
 
 // Harness opens each case's store on a fresh database of dialect d (testfactory.Database).
 func Harness(d migrations.Dialect) storetest.Harness {
 	return storetest.Harness{
-		Name: testfactory.Name(d),
+		Name: testfactory.Provider(d).Name(),
 		Open: func(t *testing.T, o storetest.Options) store.Store {
-			u := testfactory.Database(t, d)
-			s := testfactory.Open(t, u, storeOpts(o))
+			u := testfactory.Database(t, testfactory.Provider(d))
+			s := testfactory.OpenSQL(t, u, storeOpts(o))
 			remember(s, u)
 			return s
 		},
@@ -108,7 +108,7 @@ func reopen(t *testing.T, st store.Store, o storetest.Options) store.Store {
 	if err := s.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	n := testfactory.Open(t, u, storeOpts(o))
+	n := testfactory.OpenSQL(t, u, storeOpts(o))
 	remember(n, u)
 	return n
 }

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -19,12 +19,12 @@ import (
 	"usertasks/stress/seed"
 )
 
-// benchTenant is the tenant the bench seeds for the inbox matrix.
-const benchTenant = "bench"
+// matrixTenant is the tenant the bench seeds for the inbox matrix.
+const matrixTenant = "bench"
 
-// benchCase is one page of the inbox matrix: a scope for its actor, a sort, a direction and a
+// matrixCase is one page of the inbox matrix: a scope for its actor, a sort, a direction and a
 // variant (plain, search, workflow filter), first page or a deep cursor.
-type benchCase struct {
+type matrixCase struct {
 	name  string
 	scope models.Scope
 	actor models.Actor
@@ -32,19 +32,22 @@ type benchCase struct {
 	query url.Values        // for the API, without cursor and limit
 }
 
-// benchCases is every scope (assigned, available for a user in 5 groups, history, all, needs
+// MatrixSize is the number of the inbox matrix's pages, each measured first and deep.
+func MatrixSize() int { return len(cases()) }
+
+// cases is every scope (assigned, available for a user in 5 groups, history, all, needs
 // attention) × every sort × both directions × plain, with a search, with a workflow filter:
 // the matrix of repository/scale_lists_test.go, over the API.
-func benchCases() []benchCase {
+func cases() []matrixCase {
 	person, _ := seed.Person(7)
-	worker := models.Actor{Tenant: benchTenant, DisplayName: person,
-		Subject:     models.ParticipantRef{Tenant: benchTenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: person},
+	worker := models.Actor{Tenant: matrixTenant, DisplayName: person,
+		Subject:     models.ParticipantRef{Tenant: matrixTenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: person},
 		Permissions: []string{models.PermView, models.PermClaim, models.PermComplete}}
 	for _, g := range []string{"g00", "g03", "g06", "g01", "g02"} {
-		worker.Groups = append(worker.Groups, models.ParticipantRef{Tenant: benchTenant, Provider: models.DefaultProvider, Type: models.GroupParticipant, ID: g})
+		worker.Groups = append(worker.Groups, models.ParticipantRef{Tenant: matrixTenant, Provider: models.DefaultProvider, Type: models.GroupParticipant, ID: g})
 	}
-	manager := models.Actor{Tenant: benchTenant, DisplayName: "bench-manager", Manager: true, Permissions: []string{"user-tasks:*"},
-		Subject: models.ParticipantRef{Tenant: benchTenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "bench-manager"}}
+	manager := models.Actor{Tenant: matrixTenant, DisplayName: "bench-manager", Manager: true, Permissions: []string{"user-tasks:*"},
+		Subject: models.ParticipantRef{Tenant: matrixTenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "bench-manager"}}
 	scopes := []struct {
 		scope models.Scope
 		actor models.Actor
@@ -63,17 +66,17 @@ func benchCases() []benchCase {
 			q.Set("workflowDefinitionId", seed.WorkflowID(1))
 		}},
 	}
-	var out []benchCase
+	var out []matrixCase
 	for _, sc := range scopes {
 		for _, sort := range []models.SortKey{models.SortCreated, models.SortDue, models.SortPriority, models.SortTitle,
 			models.SortUpdated, models.SortCompleted} {
 			for _, desc := range []bool{false, true} {
 				for _, v := range variants {
 					dir := map[bool]string{false: "asc", true: "desc"}[desc]
-					f := models.TaskFilter{Tenant: benchTenant, Actor: sc.actor, Scope: sc.scope, Sort: sort, Descending: desc}
+					f := models.TaskFilter{Tenant: matrixTenant, Actor: sc.actor, Scope: sc.scope, Sort: sort, Descending: desc}
 					q := url.Values{"scope": {string(sc.scope)}, "sort": {string(sort)}, "direction": {dir}}
 					v.apply(&f, q)
-					out = append(out, benchCase{fmt.Sprintf("%s %s %s%s", sc.scope, sort, dir, v.name), sc.scope, sc.actor, f, q})
+					out = append(out, matrixCase{fmt.Sprintf("%s %s %s%s", sc.scope, sort, dir, v.name), sc.scope, sc.actor, f, q})
 				}
 			}
 		}
@@ -81,8 +84,8 @@ func benchCases() []benchCase {
 	return out
 }
 
-// benchPage is one measured page: the server's p95 over the repetitions and the raw SELECTs'.
-type benchPage struct {
+// Page is one measured page: the server's p95 over the repetitions and the raw SELECTs'.
+type Page struct {
 	Page   string  `json:"page"` // "<scope> <sort> <dir>[ variant] (first|deep)"
 	Scope  string  `json:"scope"`
 	P95    float64 `json:"p95Ms"`
@@ -93,22 +96,22 @@ type benchPage struct {
 	ours, raw []float64
 }
 
-// benchMatrix requests every page of the matrix reps times over HTTP, timed by the server's
+// matrix requests every page of the matrix reps times over HTTP, timed by the server's
 // request log, and runs the same page's statements raw on db; the deep page lies deepRows down
 // the list's cursor (skipped where the list is shorter).
-func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *stress.HTTPTarget, store *repository.Store,
-	db *sql.DB, rec *benchSQL, prog *benchMatrixProgress) ([]benchPage, error) {
-	var pages []benchPage
+func matrix(ctx context.Context, o Options, srv *server, target *stress.HTTPTarget, store *repository.Store,
+	db *sql.DB, rec *statementRecorder, prog *matrixProgress) ([]Page, error) {
+	var pages []Page
 	var next atomic.Int64
-	cases := benchCases()
-	prog.begin(2 * len(cases))
-	for _, c := range cases {
+	all := cases()
+	prog.begin(2 * len(all))
+	for _, c := range all {
 		for _, deep := range []bool{false, true} {
 			q, f := cloneValues(c.query), c.f
 			label := " (first)"
 			if deep {
 				label = " (deep)"
-				cursor, ok, err := benchDeepCursor(ctx, o, target, c, q)
+				cursor, ok, err := deepCursor(ctx, o, target, c, q)
 				if err != nil || !ok {
 					if err != nil {
 						return nil, fmt.Errorf("%s deep cursor: %w", c.name, err)
@@ -117,7 +120,7 @@ func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *
 					continue
 				}
 				q.Set("cursor", cursor)
-				if f.Cursor, ok, err = benchDeepStoreCursor(ctx, o, store, f); err != nil || !ok {
+				if f.Cursor, ok, err = deepStoreCursor(ctx, o, store, f); err != nil || !ok {
 					if err != nil {
 						return nil, fmt.Errorf("%s deep cursor (store): %w", c.name, err)
 					}
@@ -130,7 +133,7 @@ func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *
 			}
 			q.Set("limit", strconv.Itoa(models.DefaultPageSize))
 			f.Limit = models.DefaultPageSize
-			p := benchPage{Page: c.name + label, Scope: string(c.scope)}
+			p := Page{Page: c.name + label, Scope: string(c.scope)}
 			var ids []string
 			for range o.Reps {
 				id := "bench-" + strconv.FormatInt(next.Add(1), 10)
@@ -149,7 +152,7 @@ func benchMatrix(ctx context.Context, o benchOptions, srv *benchServer, target *
 				return nil, fmt.Errorf("%s (store): %w", p.Page, err)
 			}
 			for range o.Reps {
-				took, err := benchRunRaw(ctx, db, stmts)
+				took, err := runRaw(ctx, db, stmts)
 				if err != nil {
 					return nil, fmt.Errorf("%s (raw): %w", p.Page, err)
 				}
@@ -181,9 +184,9 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// benchDeepCursor follows the list's cursor over the API through o.DeepRows rows (pages of
+// deepCursor follows the list's cursor over the API through o.DeepRows rows (pages of
 // MaxPageSize); ok is false when the list is shorter.
-func benchDeepCursor(ctx context.Context, o benchOptions, target *stress.HTTPTarget, c benchCase, q url.Values) (string, bool, error) {
+func deepCursor(ctx context.Context, o Options, target *stress.HTTPTarget, c matrixCase, q url.Values) (string, bool, error) {
 	q = cloneValues(q)
 	q.Set("limit", strconv.Itoa(models.MaxPageSize))
 	walked := 0
@@ -211,8 +214,8 @@ func benchDeepCursor(ctx context.Context, o benchOptions, target *stress.HTTPTar
 	return q.Get("cursor"), true, nil
 }
 
-// benchDeepStoreCursor is benchDeepCursor through the store, for the raw side.
-func benchDeepStoreCursor(ctx context.Context, o benchOptions, store *repository.Store, f models.TaskFilter) (string, bool, error) {
+// deepStoreCursor is deepCursor through the store, for the raw side.
+func deepStoreCursor(ctx context.Context, o Options, store *repository.Store, f models.TaskFilter) (string, bool, error) {
 	f.Limit = models.MaxPageSize
 	walked := 0
 	for walked < o.DeepRows {
@@ -229,14 +232,14 @@ func benchDeepStoreCursor(ctx context.Context, o benchOptions, store *repository
 	return f.Cursor, true, nil
 }
 
-// benchSQL records the statements the bench's own store runs (repository.Config.OnSQL).
-type benchSQL struct {
+// statementRecorder records the statements the bench's own store runs (repository.Config.OnSQL).
+type statementRecorder struct {
 	mu    sync.Mutex
 	on    bool
 	stmts []string
 }
 
-func (r *benchSQL) hear(stmt string) {
+func (r *statementRecorder) hear(stmt string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.on {
@@ -245,7 +248,7 @@ func (r *benchSQL) hear(stmt string) {
 }
 
 // record runs fn and returns the SELECTs it ran.
-func (r *benchSQL) record(fn func() error) ([]string, error) {
+func (r *statementRecorder) record(fn func() error) ([]string, error) {
 	r.mu.Lock()
 	r.on, r.stmts = true, nil
 	r.mu.Unlock()
@@ -262,9 +265,9 @@ func (r *benchSQL) record(fn func() error) ([]string, error) {
 	return out, err
 }
 
-// benchRunRaw runs the statements one after the other through database/sql, reading every
+// runRaw runs the statements one after the other through database/sql, reading every
 // row, and returns the time in ms.
-func benchRunRaw(ctx context.Context, db *sql.DB, stmts []string) (float64, error) {
+func runRaw(ctx context.Context, db *sql.DB, stmts []string) (float64, error) {
 	start := time.Now()
 	for _, s := range stmts {
 		rows, err := db.QueryContext(ctx, s)

@@ -1,4 +1,6 @@
-package main
+// Package progress reports how far a long command has got (web migrate up, web stress seed):
+// one live line on a terminal, throttled plain lines elsewhere.
+package progress
 
 import (
 	"fmt"
@@ -8,15 +10,15 @@ import (
 	"time"
 )
 
-// progress reports how far a long command (migrate, purge, audit, backup) has got. On a
-// terminal it keeps one live line, rewritten in place; elsewhere (a log, a pipe, CI) it writes
-// plain lines, a step at most every plainEvery so a large run does not flood the log. Lines
-// written with Line are permanent in both cases. Safe for concurrent use.
+// Reporter reports how far a long command has got. On a terminal it keeps one live line,
+// rewritten in place; elsewhere (a log, a pipe, CI) it writes plain lines, a step at most every
+// plainEvery so a large run does not flood the log. Lines written with Line are permanent in
+// both cases. Safe for concurrent use.
 //
-//	p := newProgress(stdout, "purge")
+//	p := progress.New(stdout, "seed")
 //	for … { p.Step(done, total, "tenant acme") }
-//	p.Done("purged 1200 tasks in 3.2s")
-type progress struct {
+//	p.Done("seeded 1200 tasks in 3.2s")
+type Reporter struct {
 	mu    sync.Mutex
 	w     io.Writer
 	label string
@@ -30,10 +32,10 @@ type progress struct {
 // plainEvery is the shortest interval between two plain progress lines.
 const plainEvery = 5 * time.Second
 
-// newProgress reports on w under label; w is treated as a terminal when it is a character
-// device (not a file or pipe) and TERM is not "dumb".
-func newProgress(w io.Writer, label string) *progress {
-	p := &progress{w: w, label: label, live: isTerminal(w), every: plainEvery, now: time.Now}
+// New reports on w under label; w is treated as a terminal when it is a character device (not
+// a file or pipe) and TERM is not "dumb".
+func New(w io.Writer, label string) *Reporter {
+	p := &Reporter{w: w, label: label, live: isTerminal(w), every: plainEvery, now: time.Now}
 	p.last = p.now()
 	return p
 }
@@ -49,7 +51,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // Step reports done of total (total 0: unknown) with a short detail.
-func (p *progress) Step(done, total int, detail string) {
+func (p *Reporter) Step(done, total int, detail string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	text := fmt.Sprintf("%s: %d", p.label, done)
@@ -71,7 +73,7 @@ func (p *progress) Step(done, total int, detail string) {
 }
 
 // Line writes a permanent line (clearing the live line first).
-func (p *progress) Line(format string, args ...any) {
+func (p *Reporter) Line(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
@@ -80,9 +82,9 @@ func (p *progress) Line(format string, args ...any) {
 }
 
 // Done ends the report with a summary line.
-func (p *progress) Done(summary string) { p.Line("%s", summary) }
+func (p *Reporter) Done(summary string) { p.Line("%s", summary) }
 
-func (p *progress) clear() {
+func (p *Reporter) clear() {
 	if p.live && p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		p.shown = false

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -11,37 +11,39 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"usertasks/stress/child"
 )
 
-// benchServer is a `web serve` child process of the bench, with what the bench reads from its
+// server is a `web serve` child process of the bench, with what the bench reads from its
 // JSON log: the server-side duration of every bench request (by X-Request-Id) and the address
 // of its profiling listener.
-type benchServer struct {
-	*childServe
+type server struct {
+	*child.Server
 
 	logMu     sync.Mutex
 	durations map[string]float64 // request id → duration_ms from the request log
 	pprof     string             // http://host:port of net/http/pprof
 }
 
-// startBenchServer starts `web serve` on databaseURL with vars (the bench's settings) and waits
-// until /readyz answers 200 and the profiling address is logged.
-func startBenchServer(ctx context.Context, databaseURL string, vars map[string]string) (*benchServer, error) {
-	s := &benchServer{durations: map[string]float64{}}
+// startServer starts `web serve` of the executable web on databaseURL with vars (the bench's
+// settings) and waits until /readyz answers 200 and the profiling address is logged.
+func startServer(ctx context.Context, web, databaseURL string, vars map[string]string) (*server, error) {
+	s := &server{durations: map[string]float64{}}
 	settings := maps.Clone(vars)
 	settings["USERTASKS_DATABASE_URL"] = databaseURL
 	settings["USERTASKS_PPROF_ADDR"] = "127.0.0.1:0"
 	settings["USERTASKS_DEV"] = "false"
-	child, err := newChildServe(childServeOptions{Env: os.Environ(), Vars: settings, Tap: s.hear})
+	srv, err := child.New(child.Options{Bin: web, Env: os.Environ(), Vars: settings, Tap: s.hear})
 	if err != nil {
 		return nil, err
 	}
-	s.childServe = child
-	if err := child.start(ctx, 5*time.Minute); err != nil {
+	s.Server = srv
+	if err := srv.Start(ctx, 5*time.Minute); err != nil {
 		return nil, err
 	}
-	if err := child.waitFor(ctx, "log its profiling address", 30*time.Second, func() bool { return s.pprofURL() != "" }); err != nil {
-		_ = child.stop()
+	if err := srv.WaitFor(ctx, "log its profiling address", 30*time.Second, func() bool { return s.pprofURL() != "" }); err != nil {
+		_ = srv.Stop()
 		return nil, err
 	}
 	return s, nil
@@ -49,7 +51,7 @@ func startBenchServer(ctx context.Context, databaseURL string, vars map[string]s
 
 // hear reads one line of the server's JSON log: a bench request's line gives its duration,
 // the profiling line its address.
-func (s *benchServer) hear(line []byte) {
+func (s *server) hear(line []byte) {
 	var rec struct {
 		Msg        string  `json:"msg"`
 		RequestID  string  `json:"request_id"`
@@ -69,14 +71,14 @@ func (s *benchServer) hear(line []byte) {
 	}
 }
 
-func (s *benchServer) pprofURL() string {
+func (s *server) pprofURL() string {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	return s.pprof
 }
 
 // duration is the server's own duration of the request with id, in ms, once its log line is read.
-func (s *benchServer) duration(id string) (float64, bool) {
+func (s *server) duration(id string) (float64, bool) {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	d, ok := s.durations[id]
@@ -84,9 +86,9 @@ func (s *benchServer) duration(id string) (float64, bool) {
 }
 
 // waitDuration waits up to 10 s for the request's log line.
-func (s *benchServer) waitDuration(ctx context.Context, id string) (float64, error) {
+func (s *server) waitDuration(ctx context.Context, id string) (float64, error) {
 	var d float64
-	err := s.waitFor(ctx, "log request "+id, 10*time.Second, func() (ok bool) {
+	err := s.WaitFor(ctx, "log request "+id, 10*time.Second, func() (ok bool) {
 		d, ok = s.duration(id)
 		return ok
 	})
@@ -94,7 +96,7 @@ func (s *benchServer) waitDuration(ctx context.Context, id string) (float64, err
 }
 
 // cpuProfile fetches a CPU profile of seconds from the server into path.
-func (s *benchServer) cpuProfile(ctx context.Context, seconds int, path string) error {
+func (s *server) cpuProfile(ctx context.Context, seconds int, path string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", s.pprofURL(), seconds), nil)
 	if err != nil {
 		return err
