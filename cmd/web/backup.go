@@ -31,11 +31,8 @@ func backupCommand(ctx context.Context, args []string, env environment, stdout, 
 Copies the live SQLite database of USERTASKS_DATABASE_URL into FILE, checks the copy and
 renames it into place. PostgreSQL: use pg_dump; MariaDB: use mariadb-dump (docs/operations.md).
 Exit status: 0 done, 1 failed (FILE untouched), 2 bad invocation or not SQLite.`, toolEnvironment())
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: backup takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	if *to == "" {
 		return fmt.Errorf("%w: backup needs --to FILE", errUsage)
@@ -43,11 +40,10 @@ Exit status: 0 done, 1 failed (FILE untouched), 2 bad invocation or not SQLite.`
 	if strings.ContainsAny(*to, "?#") || strings.IndexFunc(*to, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
 		return fmt.Errorf("%w: --to must not contain '?', '#' or control characters", errUsage)
 	}
-	cfg, err := loadConfig(env, false)
+	cfg, _, err := loadToolConfig(env, stderr)
 	if err != nil {
 		return err
 	}
-	warnUnknown(env, newLogger(cfg, stderr))
 	target, err := repository.ParseURL(cfg.DatabaseURL)
 	if err != nil {
 		return err
