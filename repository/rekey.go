@@ -3,13 +3,11 @@ package repository
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"gorm.io/gorm"
 
-	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/store"
 	"usertasks/storekit"
@@ -55,26 +53,19 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 		if err != nil {
 			return err
 		}
-		primary := s.keys.PrimaryKeyID()
 		for _, r := range rows {
 			page.Rows++
 			page.Next = r.key
 			for i, col := range t.columns {
 				env := r.values[i]
-				if !env.Valid || env.String == "" {
-					continue
-				}
-				kid, _ := keyring.KeyID(env.String)
-				page.ByKey[kid]++
-				plain, err := s.keys.Open(env.String, storekit.AAD(r.key, col))
-				if errors.Is(err, keyring.ErrUndecodable) {
-					page.Unreadable = append(page.Unreadable, r.key)
-					continue
-				}
+				state, plain, err := s.sealer().Check(r.key, col, env.String, page.ByKey)
 				if err != nil {
 					return err
 				}
-				if kid == primary {
+				if state == storekit.SealedUnreadable {
+					page.Unreadable = append(page.Unreadable, r.key)
+				}
+				if state != storekit.SealedStale {
 					continue
 				}
 				if dryRun {
