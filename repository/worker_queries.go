@@ -120,21 +120,17 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
-// SetHealth records an advisory finding on an open or transitional task (storekit.SetHealth):
-// the revision, the event sequence and updated_at stay as they are. A missing task is
-// ErrNotFound.
+// SetHealth records an advisory finding on an open or transitional task
+// (storekit.HealthWrite.SetHealth): the revision, the event sequence and updated_at stay as
+// they are. A missing task is ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	u, err := storekit.SetHealth(h)
-	if err != nil {
-		return err
-	}
-	return s.updateHealth(ctx, tenant, taskID, u)
+	return storekit.HealthWrite(s.updateHealth).SetHealth(ctx, tenant, taskID, h)
 }
 
 // ClearHealth removes the advisory finding code from an open or transitional task, and
-// nothing else (storekit.ClearHealth). A missing task is ErrNotFound.
+// nothing else (storekit.HealthWrite.ClearHealth). A missing task is ErrNotFound.
 func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
-	return s.updateHealth(ctx, tenant, taskID, storekit.ClearHealth(code))
+	return storekit.HealthWrite(s.updateHealth).ClearHealth(ctx, tenant, taskID, code)
 }
 
 // updateHealth writes u with a guarded UPDATE: its rule (storekit.HealthUpdate) is the WHERE
