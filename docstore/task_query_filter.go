@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -108,7 +107,7 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 	if tag := models.NormalizeTag(f.Tag); tag != "" {
 		where = append(where, fieldEq("tag_keys.tag", tag))
 	}
-	if needle := strings.ToLower(strings.TrimSpace(f.Search)); needle != "" {
+	if needle := storekit.SearchNeedle(f.Search); needle != "" {
 		// A literal substring: every regular-expression metacharacter is escaped.
 		where = append(where, fieldEq("search_text", bson.Regex{Pattern: regexp.QuoteMeta(needle), Options: "i"}))
 	}

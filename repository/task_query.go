@@ -232,7 +232,7 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 		where = append(where, cond{"EXISTS (SELECT 1 FROM user_task_tags tg WHERE tg.tenant_id = ? AND tg.tag = ? AND tg.task_id = user_tasks.id)",
 			[]any{f.Tenant, tag}})
 	}
-	if needle := strings.ToLower(strings.TrimSpace(f.Search)); needle != "" {
+	if needle := storekit.SearchNeedle(f.Search); needle != "" {
 		where = append(where, cond{"search_text LIKE ? ESCAPE '!'", []any{"%" + escapeLike(needle, dialect) + "%"}})
 	}
 	return where
