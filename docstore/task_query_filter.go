@@ -118,21 +118,17 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 func (s *Store) scopeConds(ctx context.Context, q *taskQuery, now time.Time) ([]bson.D, error) {
 	f := q.f
 	me := f.Actor.Subject
-	personal := storekit.PersonalScope(f)
+	if storekit.ScopeEmpty(f) {
+		return []bson.D{nothing}, nil
+	}
 	switch f.Scope {
 	case models.ScopeAssigned:
-		if !personal {
-			return []bson.D{nothing}, nil
-		}
 		return []bson.D{
 			{{Key: "assignee_provider", Value: me.Provider}, {Key: "assignee_type", Value: string(me.Type)}, {Key: "assignee_id", Value: me.ID}},
 			fieldIn("status", openTransitionalStatuses),
 			notBlocking,
 		}, nil
 	case models.ScopeAvailable:
-		if !personal {
-			return []bson.D{nothing}, nil
-		}
 		q.check = eligible(f) // the candidates and exclusions, entry by entry (task_query_available.go)
 		return []bson.D{
 			fieldEq("status", string(models.StatusAvailable)),
@@ -141,9 +137,6 @@ func (s *Store) scopeConds(ctx context.Context, q *taskQuery, now time.Time) ([]
 			availableConds(f),
 		}, nil
 	case models.ScopeHistory:
-		if !personal {
-			return []bson.D{nothing}, nil
-		}
 		ids, err := s.actedOn(ctx, f.Tenant, me)
 		if err != nil {
 			return nil, err

@@ -242,21 +242,17 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	me := f.Actor.Subject
-	personal := storekit.PersonalScope(f)
+	if storekit.ScopeEmpty(f) {
+		return []cond{nothing}
+	}
 	switch f.Scope {
 	case models.ScopeAssigned:
-		if !personal {
-			return []cond{nothing}
-		}
 		return []cond{
 			{"assignee_provider = ? AND assignee_type = ? AND assignee_id = ?", []any{me.Provider, string(me.Type), me.ID}},
 			{"status IN ?", []any{openTransitionalStatuses}},
 			notBlocking,
 		}
 	case models.ScopeAvailable:
-		if !personal {
-			return []cond{nothing}
-		}
 		return []cond{
 			{"status = ?", []any{string(models.StatusAvailable)}},
 			{"assignee_id IS NULL", nil},
@@ -267,9 +263,6 @@ func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond
 				[]any{f.Tenant, me.Provider, string(me.Type), me.ID}},
 		}
 	case models.ScopeHistory:
-		if !personal {
-			return []cond{nothing}
-		}
 		return []cond{
 			{"status IN ?", []any{terminalStatuses}},
 			notBlocking,
