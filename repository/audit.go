@@ -320,28 +320,9 @@ func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int)
 	}
 	var page store.KeyPage
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		page = store.KeyPage{ByKey: map[string]int{}}
-		rows, err := readSealed(tx, t, after, limit)
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			page.Rows++
-			page.Next = r.key
-			for i, col := range t.columns {
-				state, _, err := s.sealer().Check(r.key, col, r.values[i].String, page.ByKey)
-				if err != nil {
-					return err
-				}
-				if state == storekit.SealedUnreadable {
-					page.Unreadable = append(page.Unreadable, r.key)
-				}
-			}
-		}
-		if page.Rows < limit {
-			page.Next = ""
-		}
-		return nil
+		var err error
+		page, err = s.checkSealedPage(tx, t, after, limit, nil)
+		return err
 	})
 	return page, err
 }
