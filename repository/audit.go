@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"time"
 
 	"gorm.io/gorm"
 
@@ -56,11 +57,7 @@ var Invariants = []string{
 func (s *Store) Audit(ctx context.Context, f store.AuditFilter, size int) (store.AuditPage, error) {
 	size = storekit.AuditPageSize(size)
 	var page store.AuditPage
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		recs, err := auditTasks(tx, f, size)
 		if err != nil {
 			return err

@@ -92,11 +92,7 @@ func (s *Store) purgePolicy(ctx context.Context, tenant string, age time.Duratio
 
 // countPolicy counts pol's rows and what belongs to them in one snapshot.
 func (s *Store) countPolicy(ctx context.Context, tenant string, age time.Duration, pol purgePolicy, total *models.PurgeCounts) error {
-	return s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	return s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		where, args := pol.eligible(tenant, now, now.Add(-age))
 		sub := tx.Session(&gorm.Session{NewDB: true}).Table(pol.table).Select(pol.table+".id").Where(where, args...)
 		var c models.PurgeCounts

@@ -67,11 +67,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		return models.TaskPage{}, err
 	}
 	var page models.TaskPage
-	err = s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err = s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		page.Now = now
 		where := q.conditions(now, s.dialect)
 		tasks := func() *gorm.DB { return tx.Model(&taskRecord{}) }
@@ -104,6 +100,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			where = append(where, c)
 		}
 		var recs []taskRecord
+		var err error
 		if s.walksStatus(q) {
 			recs, err = s.statusPage(tx, q, where)
 		} else if s.walksNullsLast(q) {

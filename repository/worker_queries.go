@@ -29,11 +29,7 @@ var transitionKinds = []string{string(models.OpComplete), string(models.OpTimeou
 func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error) {
 	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		statuses := openStatuses
 		if after != nil {
 			i := slices.Index(statuses, string(after.Status))
@@ -60,6 +56,7 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 				break
 			}
 		}
+		var err error
 		out, err = s.safeTasks(recs)
 		return err
 	})
@@ -72,13 +69,9 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 func (s *Store) ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error) {
 	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		var recs []taskRecord
-		err = tx.Model(&taskRecord{}).Select(summaryColumns).
+		err := tx.Model(&taskRecord{}).Select(summaryColumns).
 			Where("tenant_id = ? AND status IN ? AND updated_at <= ? AND id > ?",
 				tenant, openTransitionalStatuses, now.Add(-skipTouchedWithin), afterID).
 			Order("id").Limit(limit).Find(&recs).Error
