@@ -113,7 +113,7 @@ func auditTask(d *taskDoc, r *auditRows) *storekit.AuditTask {
 		}),
 	}
 	// In the order a rotation walks them: the aggregate's fields, then the operations',
-	// invitations' and deliveries' (sealedUnits).
+	// invitations' and deliveries' (storekit.SealedTables).
 	for _, col := range storekit.ProtectedColumns {
 		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: Aggregate, Row: d.ID, Column: col.Name, Envelope: str(*d.SealedColumn(col.Name))})
 	}

@@ -9,7 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/storekit"
 	"usertasks/storetest"
 )
 
@@ -39,25 +39,25 @@ var opsTamperings = map[storetest.Tampering][]setWhere{
 	}}},
 	storetest.DeliverResumptions: {{resumptionCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})}},
 
-	breakInv(repository.InvEventRevision):   {{eventCollection, seqOfTask(1), fixed(bson.D{{Key: "revision", Value: 9}})}},
-	breakInv(repository.InvCandidateStatus): nil, // no status copy (known difference): see tamperOps
-	breakInv(repository.InvSearchText):      {{Aggregate, byTask("_id"), fixed(bson.D{{Key: "search_text", Value: "something else"}})}},
-	breakInv(repository.InvOverdueFlag):     {{Aggregate, byTask("_id"), fixed(bson.D{{Key: "is_overdue", Value: true}})}},
-	breakInv(repository.InvOperationState): {{operationCollection, func(args []any) bson.D {
+	breakInv(storekit.InvEventRevision):   {{eventCollection, seqOfTask(1), fixed(bson.D{{Key: "revision", Value: 9}})}},
+	breakInv(storekit.InvCandidateStatus): nil, // no status copy (known difference): see tamperOps
+	breakInv(storekit.InvSearchText):      {{Aggregate, byTask("_id"), fixed(bson.D{{Key: "search_text", Value: "something else"}})}},
+	breakInv(storekit.InvOverdueFlag):     {{Aggregate, byTask("_id"), fixed(bson.D{{Key: "is_overdue", Value: true}})}},
+	breakInv(storekit.InvOperationState): {{operationCollection, func(args []any) bson.D {
 		return bson.D{{Key: "task_id", Value: args[0]}, {Key: "kind", Value: string(models.OpComplete)}}
 	}, fixed(bson.D{{Key: "state", Value: string(models.OperationAccepted)}})}},
-	breakInv(repository.InvResumption):  {{resumptionCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliverySettled)}})}},
-	breakInv(repository.InvChildTenant): {{eventCollection, seqOfTask(2), fixed(bson.D{{Key: "tenant_id", Value: "t9"}})}},
-	breakInv(repository.InvInvitationGuest): {
+	breakInv(storekit.InvResumption):  {{resumptionCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliverySettled)}})}},
+	breakInv(storekit.InvChildTenant): {{eventCollection, seqOfTask(2), fixed(bson.D{{Key: "tenant_id", Value: "t9"}})}},
+	breakInv(storekit.InvInvitationGuest): {
 		{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationConsumed)}})},
 		{deliveryCollection, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})},
 	},
-	breakInv(repository.InvInvitationGroup): {{invitationCollection, func(args []any) bson.D {
+	breakInv(storekit.InvInvitationGroup): {{invitationCollection, func(args []any) bson.D {
 		return bson.D{{Key: "task_id", Value: args[0]}, {Key: "status", Value: string(models.InvitationRevoked)}}
 	}, fixed(bson.D{{Key: "status", Value: string(models.InvitationVerified)}})}},
-	breakInv(repository.InvGuestSession):  {{guestSessionCollection, byTask("task_id"), fixed(bson.D{{Key: "participant_id", Value: "invitation:other"}})}},
-	breakInv(repository.InvDeliveryState): {{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationRevoked)}})}},
-	breakInv(repository.InvTokenHash):     {{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "token_hash", Value: "ABC"}})}},
+	breakInv(storekit.InvGuestSession):  {{guestSessionCollection, byTask("task_id"), fixed(bson.D{{Key: "participant_id", Value: "invitation:other"}})}},
+	breakInv(storekit.InvDeliveryState): {{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationRevoked)}})}},
+	breakInv(storekit.InvTokenHash):     {{invitationCollection, byTask("task_id"), fixed(bson.D{{Key: "token_hash", Value: "ABC"}})}},
 }
 
 func breakInv(inv string) storetest.Tampering { return storetest.BreakInvariant(inv) }
@@ -71,7 +71,7 @@ func seqOfTask(seq int) func(args []any) bson.D {
 func tamperOps(t *testing.T, s *Store, what storetest.Tampering, args ...any) (bool, error) {
 	t.Helper()
 	ctx := testContext(t)
-	if what == breakInv(repository.InvCandidateStatus) {
+	if what == breakInv(storekit.InvCandidateStatus) {
 		return true, errors.New("the document store keeps no status copy on its candidates (known difference)")
 	}
 	if sets, ok := opsTamperings[what]; ok {
@@ -99,24 +99,24 @@ func tamperOps(t *testing.T, s *Store, what storetest.Tampering, args ...any) (b
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) {
 			d.Status, d.CompletedAt = string(models.StatusCompleted), &d.UpdatedAt
 		})
-	case breakInv(repository.InvEventSequence):
+	case breakInv(storekit.InvEventSequence):
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) { d.LastEventSeq++ })
-	case breakInv(repository.InvStatusEvent):
+	case breakInv(storekit.InvStatusEvent):
 		f := bson.D{{Key: "task_id", Value: args[0]}, {Key: "event_type", Value: string(models.EventClaimed)}}
 		_, err := s.db.Collection(eventCollection).UpdateMany(ctx, f,
 			bson.D{{Key: "$set", Value: bson.D{{Key: "event_type", Value: string(models.EventReleased)}}}})
 		return true, err
-	case breakInv(repository.InvStatusFields):
+	case breakInv(storekit.InvStatusFields):
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) { d.CompletedAt = &d.UpdatedAt })
-	case breakInv(repository.InvCandidateSummary):
+	case breakInv(storekit.InvCandidateSummary):
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) { d.CandidateUsers++ })
-	case breakInv(repository.InvTagRows):
+	case breakInv(storekit.InvTagRows):
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) {
 			d.TagKeys = slices.DeleteFunc(d.TagKeys, func(tg tagDoc) bool { return tg.Tag == "urgent" })
 		})
-	case breakInv(repository.InvCiphertext):
+	case breakInv(storekit.InvCiphertext):
 		return true, rewriteTask(ctx, t, s, args[0], func(d *taskDoc) { d.TaskDataEnc = d.InstructionsEnc })
-	case breakInv(repository.InvTenantCounter):
+	case breakInv(storekit.InvTenantCounter):
 		var d taskDoc
 		if err := s.tasks().FindOne(ctx, bson.D{{Key: "_id", Value: args[0]}}).Decode(&d); err != nil {
 			t.Fatalf("tamper %s: %v", what, err)

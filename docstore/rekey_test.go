@@ -10,6 +10,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -43,18 +44,18 @@ func testRings(t *testing.T, lists ...[]string) []*keyring.Keyring {
 func rekeyUnits(t *testing.T, s *Store, size int, dryRun bool) (resealed int, byKey map[string]int, unreadable []string) {
 	t.Helper()
 	byKey = map[string]int{}
-	for _, u := range sealedUnits {
+	for _, u := range storekit.SealedTables {
 		after := ""
 		for pages := 0; ; pages++ {
 			if pages > 100 {
-				t.Fatalf("%s: the walk does not end", u.table)
+				t.Fatalf("%s: the walk does not end", u.Name)
 			}
-			p, err := s.RekeyPage(testContext(t), u.table, after, size, dryRun)
+			p, err := s.RekeyPage(testContext(t), u.Name, after, size, dryRun)
 			if err != nil {
-				t.Fatalf("%s after %q: %v", u.table, after, err)
+				t.Fatalf("%s after %q: %v", u.Name, after, err)
 			}
 			if p.Rows > size {
-				t.Fatalf("%s: a page of %d read %d documents", u.table, size, p.Rows)
+				t.Fatalf("%s: a page of %d read %d documents", u.Name, size, p.Rows)
 			}
 			resealed += p.Resealed
 			for k, n := range p.ByKey {
