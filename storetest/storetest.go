@@ -20,6 +20,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/store"
+	"usertasks/testfactory"
 )
 
 // Options tune the store a case opens.
@@ -32,6 +33,12 @@ type Options struct {
 	WriteTimeout time.Duration
 	// Keys seals the protected values; nil takes the process-wide test ring.
 	Keys *keyring.Keyring
+}
+
+// StoreOpts are o as testfactory takes them: the harnesses open their stores there.
+func (o Options) StoreOpts() *testfactory.StoreOpts {
+	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, Clock: o.Clock, OnSQL: o.OnSQL,
+		WriteTimeout: o.WriteTimeout, Keys: o.Keys}
 }
 
 // Harness opens stores of one provider for the suite and reaches behind them where a case
