@@ -1,5 +1,5 @@
 // Package storetest is the store contract suite: written once, run against every store that can
-// run here — the SQL store on each dialect (sqlharness) and, as it grows, the document store.
+// run here — the SQL store on each dialect (sqlharness) and the document store (docharness).
 // Each case opens a fresh, migrated database through the Harness and calls the store only
 // through the Store interface (store.go): the methods of Store the cases use, with
 // types from models. Whatever a case does behind the store's back goes through the harness's
