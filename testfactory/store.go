@@ -60,7 +60,7 @@ func (p Provider) Name() string {
 	return string(p)
 }
 
-// Dialect is the provider's SQL dialect (an SQLProviders one's).
+// Dialect is the SQL dialect of a provider of SQLProviders (the document store has none).
 func (p Provider) Dialect() migrations.Dialect { return migrations.Dialect(p) }
 
 // StoreOpts tune the store OpenStore opens; the zero value takes the store's defaults.
