@@ -23,39 +23,16 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 	c := jwt.MapClaims(claims)
 	names := cfg.Claims
 
-	sub, err := stringClaim(c, names.Subject)
-	switch {
-	case err != nil:
-		return models.Actor{}, unauthorized(err.Error())
-	case sub == "":
-		return models.Actor{}, unauthorized("missing subject claim")
-	}
-	if err := checkID("subject", sub, models.MaxParticipantIDLength); err != nil {
+	sub, err := idClaim(c, names.Subject, "subject", "", models.MaxParticipantIDLength)
+	if err != nil {
 		return models.Actor{}, err
 	}
-
-	tenant, err := stringClaim(c, names.Tenant)
+	tenant, err := idClaim(c, names.Tenant, "tenant", cfg.DefaultTenant, models.MaxTenantLength)
 	if err != nil {
-		return models.Actor{}, unauthorized(err.Error())
-	}
-	if tenant == "" {
-		if cfg.DefaultTenant == "" {
-			return models.Actor{}, unauthorized("missing tenant claim")
-		}
-		tenant = cfg.DefaultTenant
-	}
-	if err := checkID("tenant", tenant, models.MaxTenantLength); err != nil {
 		return models.Actor{}, err
 	}
-
-	provider, err := stringClaim(c, names.Provider)
+	provider, err := idClaim(c, names.Provider, "provider", models.DefaultProvider, models.MaxProviderLength)
 	if err != nil {
-		return models.Actor{}, unauthorized(err.Error())
-	}
-	if provider == "" {
-		provider = models.DefaultProvider
-	}
-	if err := checkID("provider", provider, models.MaxProviderLength); err != nil {
 		return models.Actor{}, err
 	}
 
@@ -175,6 +152,22 @@ func listClaim(c jwt.MapClaims, name string, spaced bool) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// idClaim reads the identifier claim name: an absent one is def, and refused as missing when
+// there is no default; then it must be an identifier of at most maxLen bytes (checkID).
+func idClaim(c jwt.MapClaims, name, what, def string, maxLen int) (string, error) {
+	v, err := stringClaim(c, name)
+	if err != nil {
+		return "", unauthorized(err.Error())
+	}
+	if v == "" {
+		v = def
+	}
+	if v == "" {
+		return "", unauthorized("missing " + what + " claim")
+	}
+	return v, checkID(what, v, maxLen)
 }
 
 // checkID refuses identifiers the store cannot hold or that could blur a ParticipantRef key:

@@ -7,7 +7,9 @@ import (
 )
 
 // strayEvery is how often RunRelay sweeps stray open-task places (SweepStrayPlaces) and old
-// version claims (SweepClaims).
+// version claims (SweepClaims). The sweep at start that leaves places in flight (creations a
+// crash may have cut short just before the restart) is followed by one more once their grace
+// is over, so what a crash left behind is freed within ClaimGrace of the restart.
 const strayEvery = 10 * time.Minute
 
 // relayBatch bounds the aggregates one RelayPass of RunRelay visits.
@@ -21,15 +23,21 @@ const relayBatch = 500
 func (s *Store) RunRelay(ctx context.Context, interval time.Duration, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
-	var swept time.Time
-	for {
-		if time.Since(swept) >= strayEvery {
-			// At start, then every strayEvery: the places a dead creation left behind.
-			swept = time.Now()
-			if n, err := s.SweepStrayPlaces(ctx); err != nil && ctx.Err() == nil {
+	var sweepAt time.Time // the first sweep at start
+	for sweeps := 0; ; {
+		if !time.Now().Before(sweepAt) {
+			// The places a dead creation left behind.
+			sweeps++
+			sweepAt = time.Now().Add(strayEvery)
+			n, inFlight, err := s.sweepStrayPlaces(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
 				log.Warn("document store: sweeping stray open-task places failed; retrying later", "error", err)
-			} else if n > 0 {
+			case n > 0:
 				log.Info("document store: freed open-task places a dead creation left behind", "places", n)
+			}
+			if sweeps == 1 && inFlight > 0 {
+				sweepAt = time.Now().Add(s.cfg.ClaimGrace)
 			}
 			if n, err := s.SweepClaims(ctx); err != nil && ctx.Err() == nil {
 				log.Warn("document store: sweeping old version claims failed; retrying later", "error", err)

@@ -18,6 +18,9 @@ import (
 	"usertasks/storekit"
 )
 
+// DefaultClaimGrace is Config.ClaimGrace's default.
+const DefaultClaimGrace = 10 * time.Second
+
 // Config configures a Store.
 type Config struct {
 	// URL is the mongodb:// or mongodb+srv:// URL of the database.
@@ -74,7 +77,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, errors.New("docstore: an encryption key ring is required")
 	}
 	if cfg.ClaimGrace <= 0 {
-		cfg.ClaimGrace = 10 * time.Second
+		cfg.ClaimGrace = DefaultClaimGrace
 	}
 	conn, err := Connect(ctx, cfg.URL)
 	if err != nil {

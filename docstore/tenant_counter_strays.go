@@ -93,17 +93,23 @@ func (s *Store) placesInFlight(ctx context.Context, tenant string, now time.Time
 // than ClaimGrace between its place and its task loses its place here: the tenant may then
 // hold one task over its cap, the overshoot the cap allows for concurrent writers anyway.
 func (s *Store) SweepStrayPlaces(ctx context.Context) (int, error) {
+	freed, _, err := s.sweepStrayPlaces(ctx)
+	return freed, err
+}
+
+// sweepStrayPlaces is SweepStrayPlaces, also counting the places it left because they were in
+// flight: each is freed or used within ClaimGrace, or a later sweep frees it.
+func (s *Store) sweepStrayPlaces(ctx context.Context) (freed, inFlight int, err error) {
 	now, err := s.Now(ctx)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	freed := 0
 	after := bson.D{}
 	for {
 		var places []placeDoc
 		opts := options.Find().SetSort(bson.D{{Key: "tenant_id", Value: 1}, {Key: "stripe", Value: 1}}).SetLimit(int64(models.MaxPageSize))
 		if err := s.findAll(ctx, counterCollection, after, opts, &places); err != nil {
-			return freed, err
+			return freed, inFlight, err
 		}
 		byTenant := map[string][]placeDoc{}
 		for _, p := range places {
@@ -112,21 +118,24 @@ func (s *Store) SweepStrayPlaces(ctx context.Context) (int, error) {
 		for tenant, ps := range byTenant {
 			states, err := s.judgePlaces(ctx, tenant, ps, now)
 			if err != nil {
-				return freed, err
+				return freed, inFlight, err
 			}
 			for _, p := range ps {
+				if states[p.TaskID] == placeInFlight {
+					inFlight++
+				}
 				if states[p.TaskID] != placeStray {
 					continue
 				}
 				res, err := s.counters().DeleteOne(ctx, bson.D{{Key: "tenant_id", Value: tenant}, {Key: "stripe", Value: p.Stripe}, {Key: "task_id", Value: p.TaskID}})
 				if err != nil {
-					return freed, translate(err)
+					return freed, inFlight, translate(err)
 				}
 				freed += int(res.DeletedCount)
 			}
 		}
 		if len(places) < models.MaxPageSize {
-			return freed, nil
+			return freed, inFlight, nil
 		}
 		last := places[len(places)-1]
 		after = bson.D{{Key: "$or", Value: bson.A{

@@ -1,7 +1,35 @@
 package handlers
 
+import (
+	"context"
+
+	"github.com/labstack/echo/v4"
+
+	"usertasks/models"
+)
+
 // taskAPI holds the handlers of /api/v1/user-tasks. Each handler parses its request, calls the
 // service once and renders the answer; every error goes to the one error handler.
 type taskAPI struct {
 	tasks TaskService
+}
+
+// runCommand is the whole of a command handler: decode the body strictly (decodeBody), parse it
+// into the service's input, call the service once for the caller and the task in the path, and
+// answer status with the rendered outcome.
+func runCommand[Req, In, Out, Body any](c echo.Context, parse func(Req) (In, error),
+	call func(context.Context, models.Actor, string, In) (Out, error), status int, render func(Out) Body) error {
+	var req Req
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	in, err := parse(req)
+	if err != nil {
+		return err
+	}
+	out, err := call(c.Request().Context(), actorOf(c), c.Param("id"), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, render(out))
 }

@@ -28,22 +28,10 @@ type participantRequest struct {
 
 // assignTask handles POST /api/v1/user-tasks/:id/assign.
 func (h *taskAPI) assignTask(c echo.Context) error {
-	in, err := parseAssign(c)
-	if err != nil {
-		return err
-	}
-	res, err := h.tasks.Assign(c.Request().Context(), actorOf(c), c.Param("id"), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, resultOf(res))
+	return runCommand(c, parseAssign, h.tasks.Assign, http.StatusOK, resultOf)
 }
 
-func parseAssign(c echo.Context) (tasks.AssignInput, error) {
-	var req assignRequest
-	if err := decodeBody(c, &req); err != nil {
-		return tasks.AssignInput{}, err
-	}
+func parseAssign(req assignRequest) (tasks.AssignInput, error) {
 	common, err := req.common(false)
 	if err != nil {
 		return tasks.AssignInput{}, err

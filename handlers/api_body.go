@@ -26,16 +26,25 @@ import (
 //
 // Required members and value rules are the parse functions' business.
 func decodeBody(c echo.Context, dst any) error {
+	raw, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	return decodeObject(raw, dst, "")
+}
+
+// readBody reads a request body of at most models.MaxRequestBodyBytes (413 above).
+func readBody(c echo.Context) ([]byte, error) {
 	raw, err := io.ReadAll(io.LimitReader(c.Request().Body, models.MaxRequestBodyBytes+1))
 	switch {
 	case errors.Is(err, echo.ErrStatusRequestEntityTooLarge):
-		return echo.ErrStatusRequestEntityTooLarge
+		return nil, echo.ErrStatusRequestEntityTooLarge
 	case err != nil:
-		return fmt.Errorf("read request body: %w", err)
+		return nil, fmt.Errorf("read request body: %w", err)
 	case len(raw) > models.MaxRequestBodyBytes:
-		return echo.ErrStatusRequestEntityTooLarge
+		return nil, echo.ErrStatusRequestEntityTooLarge
 	}
-	return decodeObject(raw, dst, "")
+	return raw, nil
 }
 
 // decodeObject decodes raw, which must be one JSON object, into dst; prefix names the object
@@ -48,11 +57,11 @@ func decodeObject(raw []byte, dst any, prefix string) error {
 		}
 		return malformed("the body must be one JSON object")
 	}
-	known := jsonNames(reflect.TypeOf(dst).Elem())
+	known := memberTypes(reflect.TypeOf(dst).Elem())
 	var problems []models.FieldError
 	for name, value := range members {
 		switch {
-		case !known[name]:
+		case known[name] == nil:
 			problems = append(problems, models.FieldError{Field: prefix + name, Message: "is not a known field"})
 		case !utf8.Valid(value):
 			// Decoding would quietly turn the bytes into U+FFFD; refuse them as the domain does
@@ -102,31 +111,32 @@ func jsonKind(t reflect.Type) string {
 	return "of another type"
 }
 
-var jsonNameCache sync.Map // reflect.Type → map[string]bool
+var memberTypeCache sync.Map // reflect.Type → map[string]reflect.Type
 
-// jsonNames lists the member names a struct decodes, following embedded structs.
-func jsonNames(t reflect.Type) map[string]bool {
-	if names, ok := jsonNameCache.Load(t); ok {
-		return names.(map[string]bool)
+// memberTypes maps the member names a struct decodes to their Go types, following embedded
+// structs.
+func memberTypes(t reflect.Type) map[string]reflect.Type {
+	if m, ok := memberTypeCache.Load(t); ok {
+		return m.(map[string]reflect.Type)
 	}
-	names := map[string]bool{}
+	m := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch {
 		case tag == "-":
 		case f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct:
-			for n := range jsonNames(f.Type) {
-				names[n] = true
+			for n, ft := range memberTypes(f.Type) {
+				m[n] = ft
 			}
 		case tag != "":
-			names[tag] = true
+			m[tag] = f.Type
 		case f.IsExported():
-			names[f.Name] = true
+			m[f.Name] = f.Type
 		}
 	}
-	jsonNameCache.Store(t, names)
-	return names
+	memberTypeCache.Store(t, m)
+	return m
 }
 
 // commandFields are the members every command body shares.
@@ -153,4 +163,10 @@ func (f commandFields) common(operationIDRequired bool) (tasks.Common, error) {
 		return tasks.Common{}, models.Invalid(models.CodeValidationFailed, problems...)
 	}
 	return tasks.Common{ExpectedRevision: *f.ExpectedRevision, OperationID: f.OperationID}, nil
+}
+
+// parseCommon reads the body of a command that has no members of its own (claim,
+// retry-resolution): operationId is optional.
+func parseCommon(f commandFields) (tasks.Common, error) {
+	return f.common(false)
 }

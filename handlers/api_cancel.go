@@ -17,22 +17,10 @@ type cancelRequest struct {
 
 // cancelTask handles POST /api/v1/user-tasks/:id/cancel: 202, the workflow acknowledges later.
 func (h *taskAPI) cancelTask(c echo.Context) error {
-	in, err := parseCancel(c)
-	if err != nil {
-		return err
-	}
-	res, err := h.tasks.Cancel(c.Request().Context(), actorOf(c), c.Param("id"), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusAccepted, resultOf(res))
+	return runCommand(c, parseCancel, h.tasks.Cancel, http.StatusAccepted, resultOf)
 }
 
-func parseCancel(c echo.Context) (tasks.CancelInput, error) {
-	var req cancelRequest
-	if err := decodeBody(c, &req); err != nil {
-		return tasks.CancelInput{}, err
-	}
+func parseCancel(req cancelRequest) (tasks.CancelInput, error) {
 	common, err := req.common(true)
 	return tasks.CancelInput{Common: common, Reason: req.Reason}, err
 }

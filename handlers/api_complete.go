@@ -19,22 +19,10 @@ type completeRequest struct {
 
 // completeTask handles POST /api/v1/user-tasks/:id/complete: 202, the workflow acknowledges later.
 func (h *taskAPI) completeTask(c echo.Context) error {
-	in, err := parseComplete(c)
-	if err != nil {
-		return err
-	}
-	res, err := h.tasks.Complete(c.Request().Context(), actorOf(c), c.Param("id"), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusAccepted, resultOf(res))
+	return runCommand(c, parseComplete, h.tasks.Complete, http.StatusAccepted, resultOf)
 }
 
-func parseComplete(c echo.Context) (tasks.CompleteInput, error) {
-	var req completeRequest
-	if err := decodeBody(c, &req); err != nil {
-		return tasks.CompleteInput{}, err
-	}
+func parseComplete(req completeRequest) (tasks.CompleteInput, error) {
 	common, err := req.common(true)
 	if err != nil {
 		return tasks.CompleteInput{}, err

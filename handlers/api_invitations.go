@@ -111,22 +111,10 @@ func invitationList(vs []invitations.IssuedInvitation) invitationListJSON {
 
 // issueInvitations handles POST /api/v1/user-tasks/:id/invitations.
 func (h *invitationsAPI) issueInvitations(c echo.Context) error {
-	in, err := parseIssueInvitations(c)
-	if err != nil {
-		return err
-	}
-	got, err := h.invites.Issue(c.Request().Context(), actorOf(c), c.Param("id"), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusCreated, invitationList(got))
+	return runCommand(c, parseIssueInvitations, h.invites.Issue, http.StatusCreated, invitationList)
 }
 
-func parseIssueInvitations(c echo.Context) (invitations.IssueInput, error) {
-	var req issueInvitationsRequest
-	if err := decodeBody(c, &req); err != nil {
-		return invitations.IssueInput{}, err
-	}
+func parseIssueInvitations(req issueInvitationsRequest) (invitations.IssueInput, error) {
 	in := invitations.IssueInput{Definition: req.DefinitionIndex, VerifierName: req.VerifierName, Recipients: req.Recipients,
 		AllowedActions: req.AllowedActions, Lifetime: req.Lifetime, BearerOnly: req.BearerOnly, OperationID: req.OperationID}
 	if req.Recipient != nil {

@@ -16,22 +16,10 @@ type releaseRequest struct {
 
 // releaseTask handles POST /api/v1/user-tasks/:id/release.
 func (h *taskAPI) releaseTask(c echo.Context) error {
-	in, err := parseRelease(c)
-	if err != nil {
-		return err
-	}
-	res, err := h.tasks.Release(c.Request().Context(), actorOf(c), c.Param("id"), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, resultOf(res))
+	return runCommand(c, parseRelease, h.tasks.Release, http.StatusOK, resultOf)
 }
 
-func parseRelease(c echo.Context) (tasks.ReleaseInput, error) {
-	var req releaseRequest
-	if err := decodeBody(c, &req); err != nil {
-		return tasks.ReleaseInput{}, err
-	}
+func parseRelease(req releaseRequest) (tasks.ReleaseInput, error) {
 	common, err := req.common(false)
 	return tasks.ReleaseInput{Common: common, Reason: req.Reason}, err
 }

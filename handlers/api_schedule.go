@@ -21,22 +21,10 @@ type scheduleRequest struct {
 
 // updateSchedule handles PATCH /api/v1/user-tasks/:id.
 func (h *taskAPI) updateSchedule(c echo.Context) error {
-	in, err := parseSchedule(c)
-	if err != nil {
-		return err
-	}
-	res, err := h.tasks.UpdateSchedule(c.Request().Context(), actorOf(c), c.Param("id"), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, resultOf(res))
+	return runCommand(c, parseSchedule, h.tasks.UpdateSchedule, http.StatusOK, resultOf)
 }
 
-func parseSchedule(c echo.Context) (tasks.ScheduleInput, error) {
-	var req scheduleRequest
-	if err := decodeBody(c, &req); err != nil {
-		return tasks.ScheduleInput{}, err
-	}
+func parseSchedule(req scheduleRequest) (tasks.ScheduleInput, error) {
 	common, err := req.common(false)
 	if err != nil {
 		return tasks.ScheduleInput{}, err

@@ -6,12 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -129,7 +127,7 @@ func runtimeActor(c echo.Context) (models.Actor, error) {
 // path ("task.candidateUsers[0].email"), a member of the wrong type 422 as well.
 func parseProjection(c echo.Context) (workflow.ProjectionRequest, error) {
 	var req workflow.ProjectionRequest
-	raw, err := readRuntimeBody(c)
+	raw, err := readBody(c)
 	if err != nil {
 		return req, err
 	}
@@ -152,22 +150,6 @@ func parseProjection(c echo.Context) (workflow.ProjectionRequest, error) {
 		return req, malformed("the body could not be decoded")
 	}
 	return req, nil
-}
-
-// readRuntimeBody reads a request body of at most models.MaxRequestBodyBytes (413 above).
-//
-// It repeats the first half of decodeBody; decodeBody could call it.
-func readRuntimeBody(c echo.Context) ([]byte, error) {
-	raw, err := io.ReadAll(io.LimitReader(c.Request().Body, models.MaxRequestBodyBytes+1))
-	switch {
-	case errors.Is(err, echo.ErrStatusRequestEntityTooLarge):
-		return nil, echo.ErrStatusRequestEntityTooLarge
-	case err != nil:
-		return nil, fmt.Errorf("read request body: %w", err)
-	case len(raw) > models.MaxRequestBodyBytes:
-		return nil, echo.ErrStatusRequestEntityTooLarge
-	}
-	return raw, nil
 }
 
 var jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -212,34 +194,6 @@ func unknownNestedMembers(raw json.RawMessage, t reflect.Type, path string) []mo
 		}
 	}
 	return out
-}
-
-var memberTypeCache sync.Map // reflect.Type → map[string]reflect.Type
-
-// memberTypes maps the member names a struct decodes to their Go types, following embedded
-// structs (the same names jsonNames lists).
-func memberTypes(t reflect.Type) map[string]reflect.Type {
-	if m, ok := memberTypeCache.Load(t); ok {
-		return m.(map[string]reflect.Type)
-	}
-	m := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case tag == "-":
-		case f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct:
-			for n, ft := range memberTypes(f.Type) {
-				m[n] = ft
-			}
-		case tag != "":
-			m[tag] = f.Type
-		case f.IsExported():
-			m[f.Name] = f.Type
-		}
-	}
-	memberTypeCache.Store(t, m)
-	return m
 }
 
 // idsOrEmpty makes an absent list an empty JSON array.

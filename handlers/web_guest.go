@@ -342,16 +342,7 @@ func (g *guestPages) render(c echo.Context, status int, page templ.Component) er
 // dead or invalid token or session (the cookie cleared), and otherwise a page that names no
 // task and links nowhere.
 func (g *guestPages) failures(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		err := next(c)
-		if err == nil || c.Response().Committed {
-			return err
-		}
-		if rerr := g.guestFailure(c, err); rerr != nil {
-			return err // let the echo error handler answer
-		}
-		return nil
-	}
+	return errorPages(next, g.guestFailure)
 }
 
 func (g *guestPages) guestFailure(c echo.Context, err error) error {

@@ -173,13 +173,19 @@ var errCSRF = webguard.ErrCSRF
 // CSRF refusals, "busy" with Retry-After, and a generic page for internal errors, which are
 // logged once with the request id.
 func (w *web) webErrorPages(next echo.HandlerFunc) echo.HandlerFunc {
+	return errorPages(next, w.renderError)
+}
+
+// errorPages answers the error of next with the page render makes of it, unless the answer
+// has begun; when render fails too, the echo error handler answers the original error.
+func errorPages(next echo.HandlerFunc, render func(echo.Context, error) error) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		err := next(c)
 		if err == nil || c.Response().Committed {
 			return err
 		}
-		if rerr := w.renderError(c, err); rerr != nil {
-			return err // let the echo error handler answer
+		if rerr := render(c, err); rerr != nil {
+			return err
 		}
 		return nil
 	}

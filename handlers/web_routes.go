@@ -109,14 +109,14 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/tasks/:id/access", w.accessPage, signedIn},
 		{http.MethodPost, "/tasks/bulk", w.bulkTasks, posted},
 		{http.MethodGet, "/tasks/bulk/:id", w.bulkResult, signedIn},
-		{http.MethodPost, "/tasks/:id/claim", w.claimTask, posted},
-		{http.MethodPost, "/tasks/:id/release", w.releaseTask, posted},
-		{http.MethodPost, "/tasks/:id/complete", w.completeTask, posted},
+		{http.MethodPost, "/tasks/:id/claim", command(w.claimTask), posted},
+		{http.MethodPost, "/tasks/:id/release", command(w.releaseTask), posted},
+		{http.MethodPost, "/tasks/:id/complete", command(w.completeTask), posted},
 		{http.MethodPost, "/tasks/:id/reveal", w.revealField, posted},
-		{http.MethodPost, "/tasks/:id/assign", w.assignTask, posted},
-		{http.MethodPost, "/tasks/:id/schedule", w.scheduleTask, posted},
-		{http.MethodPost, "/tasks/:id/cancel", w.cancelTask, posted},
-		{http.MethodPost, "/tasks/:id/retry-resolution", w.retryResolution, posted},
+		{http.MethodPost, "/tasks/:id/assign", command(w.assignTask), posted},
+		{http.MethodPost, "/tasks/:id/schedule", command(w.scheduleTask), posted},
+		{http.MethodPost, "/tasks/:id/cancel", command(w.cancelTask), posted},
+		{http.MethodPost, "/tasks/:id/retry-resolution", command(w.retryResolution), posted},
 
 		{http.MethodGet, "/static/*", webStatic, []echo.MiddlewareFunc{webSecurityHeaders}},
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
@@ -124,8 +124,8 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		e.Add(r.method, r.path, r.handle, r.mw...)
 	}
 	if w.invites != nil {
-		e.POST("/tasks/:id/invitations", w.issueInvitations, posted...)
-		e.POST("/tasks/:id/invitations/:invitationId/revoke", w.revokeInvitation, posted...)
+		e.POST("/tasks/:id/invitations", command(w.issueInvitations), posted...)
+		e.POST("/tasks/:id/invitations/:invitationId/revoke", command(w.revokeInvitation), posted...)
 	}
 	if d.guests != nil {
 		w.registerGuestPages(e, d.guests, d.guestLimit)

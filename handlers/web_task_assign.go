@@ -12,12 +12,7 @@ import (
 )
 
 // assignTask handles POST /tasks/:id/assign (managers).
-func (w *web) assignTask(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) assignTask(c echo.Context, id string, in tasks.Common) error {
 	t := catalog(c)
 	form := &views.AssignForm{Command: views.Command{Action: taskHref(id) + "/assign", Revision: in.ExpectedRevision, OperationID: models.NewID()},
 		Assignee: strings.TrimSpace(c.FormValue("assignee")), Reason: strings.TrimSpace(c.FormValue("reason")), Errors: map[string]string{}}
@@ -25,7 +20,7 @@ func (w *web) assignTask(c echo.Context) error {
 		form.Errors["assignee"] = t.AssigneeRequired
 		return w.renderTask(c, id, taskState{status: http.StatusUnprocessableEntity, assign: form, people: c.FormValue("people")})
 	}
-	_, err = w.tasks.Assign(c.Request().Context(), webActor(c), id, tasks.AssignInput{Common: in, Reason: form.Reason,
+	_, err := w.tasks.Assign(c.Request().Context(), webActor(c), id, tasks.AssignInput{Common: in, Reason: form.Reason,
 		Assignee: models.ParticipantRef{Type: models.UserParticipant, ID: form.Assignee}})
 	return w.manageAnswer(c, id, err, flashAssigned, func(ve *models.ValidationError) taskState {
 		for _, fe := range ve.Fields {

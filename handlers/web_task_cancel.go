@@ -12,12 +12,7 @@ import (
 )
 
 // cancelTask handles POST /tasks/:id/cancel (managers): a reason is required.
-func (w *web) cancelTask(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) cancelTask(c echo.Context, id string, in tasks.Common) error {
 	t := catalog(c)
 	form := &views.CancelForm{Command: views.Command{Action: taskHref(id) + "/cancel", Revision: in.ExpectedRevision, OperationID: in.OperationID},
 		Reason: strings.TrimSpace(c.FormValue("reason")), Errors: map[string]string{}}
@@ -25,7 +20,7 @@ func (w *web) cancelTask(c echo.Context) error {
 		form.Errors["reason"] = t.ReasonRequired
 		return w.renderTask(c, id, taskState{status: http.StatusUnprocessableEntity, cancel: form})
 	}
-	_, err = w.tasks.Cancel(c.Request().Context(), webActor(c), id, tasks.CancelInput{Common: in, Reason: form.Reason})
+	_, err := w.tasks.Cancel(c.Request().Context(), webActor(c), id, tasks.CancelInput{Common: in, Reason: form.Reason})
 	return w.manageAnswer(c, id, err, flashCancelled, func(ve *models.ValidationError) taskState {
 		for _, fe := range ve.Fields {
 			switch {

@@ -4,15 +4,12 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"usertasks/tasks"
 )
 
 // claimTask handles POST /tasks/:id/claim (from the inbox row or the task page).
-func (w *web) claimTask(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) claimTask(c echo.Context, id string, in tasks.Common) error {
 	res, err := w.tasks.Claim(c.Request().Context(), webActor(c), id, in)
 	if err != nil {
 		return w.rowActionFailed(c, id, err)

@@ -14,12 +14,7 @@ import (
 // typed data with the pinned form (one load of the task, one parse of its form), and the
 // pressed button's name="action" value="…" is the action key. A refused form is shown again
 // from the task the service loaded.
-func (w *web) completeTask(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) completeTask(c echo.Context, id string, in tasks.Common) error {
 	posted, err := c.FormParams()
 	if err != nil {
 		return errBadForm

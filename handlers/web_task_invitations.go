@@ -20,12 +20,7 @@ import (
 // attempts and expiry, and revoke them. Both posts follow web_task_post.go's shape.
 
 // issueInvitations handles POST /tasks/:id/invitations (managers).
-func (w *web) issueInvitations(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) issueInvitations(c echo.Context, id string, in tasks.Common) error {
 	t := catalog(c)
 	posted := postedInvitation(c)
 	input := invitations.IssueInput{Recipients: splitRecipients(posted.recipients), AllowedActions: posted.actions,
@@ -33,7 +28,7 @@ func (w *web) issueInvitations(c echo.Context) error {
 	if n, err := strconv.Atoi(posted.definition); err == nil {
 		input.Definition = &n
 	}
-	_, err = w.invites.Issue(c.Request().Context(), webActor(c), id, input)
+	_, err := w.invites.Issue(c.Request().Context(), webActor(c), id, input)
 	return w.manageAnswer(c, id, err, flashInvitationsIssued, func(ve *models.ValidationError) taskState {
 		errs := map[string]string{}
 		for _, fe := range ve.Fields {
@@ -50,11 +45,7 @@ func (w *web) issueInvitations(c echo.Context) error {
 }
 
 // revokeInvitation handles POST /tasks/:id/invitations/:invitationId/revoke (managers).
-func (w *web) revokeInvitation(c echo.Context) error {
-	id := c.Param("id")
-	if _, err := webCommon(c); err != nil {
-		return err
-	}
+func (w *web) revokeInvitation(c echo.Context, id string, _ tasks.Common) error {
 	_, err := w.invites.Revoke(c.Request().Context(), webActor(c), id, c.Param("invitationId"))
 	return w.manageAnswer(c, id, err, flashInvitationRevoked, func(ve *models.ValidationError) taskState {
 		return taskState{errMsg: catalog(c).Problem(ve.Code)}

@@ -20,6 +20,22 @@ import (
 //     the fields;
 //   - anything else → the error page (404 for missing or invisible tasks, the same for both).
 
+// taskCommand is a task command handler: the task's id from the path and the hidden fields
+// every command form posts (webCommon) come read.
+type taskCommand func(c echo.Context, id string, in tasks.Common) error
+
+// command reads what every command form posts before h runs; a form without a valid
+// revision is refused as errBadForm.
+func command(h taskCommand) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		in, err := webCommon(c)
+		if err != nil {
+			return err
+		}
+		return h(c, c.Param("id"), in)
+	}
+}
+
 // webCommon reads the hidden fields every command form posts.
 func webCommon(c echo.Context) (tasks.Common, error) {
 	rev, err := strconv.Atoi(c.FormValue("expectedRevision"))

@@ -10,12 +10,7 @@ import (
 )
 
 // releaseTask handles POST /tasks/:id/release.
-func (w *web) releaseTask(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) releaseTask(c echo.Context, id string, in tasks.Common) error {
 	res, err := w.tasks.Release(c.Request().Context(), webActor(c), id, tasks.ReleaseInput{Common: in, Reason: strings.TrimSpace(c.FormValue("reason"))})
 	if err != nil {
 		return w.rowActionFailed(c, id, err)

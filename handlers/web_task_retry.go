@@ -6,16 +6,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
+	"usertasks/tasks"
 	"usertasks/views"
 )
 
 // retryResolution handles POST /tasks/:id/retry-resolution (managers).
-func (w *web) retryResolution(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) retryResolution(c echo.Context, id string, in tasks.Common) error {
 	res, err := w.tasks.RetryResolution(c.Request().Context(), webActor(c), id, in)
 	if err == nil {
 		// Say what the retry achieved: a retry that leaves the task blocked is no success.

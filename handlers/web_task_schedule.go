@@ -14,12 +14,7 @@ import (
 )
 
 // scheduleTask handles POST /tasks/:id/schedule (managers): priority and due date (UTC).
-func (w *web) scheduleTask(c echo.Context) error {
-	id := c.Param("id")
-	in, err := webCommon(c)
-	if err != nil {
-		return err
-	}
+func (w *web) scheduleTask(c echo.Context, id string, in tasks.Common) error {
 	t := catalog(c)
 	form := &views.ScheduleForm{Command: views.Command{Action: taskHref(id) + "/schedule", Revision: in.ExpectedRevision, OperationID: models.NewID()},
 		Priority: strings.TrimSpace(c.FormValue("priority")), Due: strings.TrimSpace(c.FormValue("due")),
@@ -42,7 +37,7 @@ func (w *web) scheduleTask(c echo.Context) error {
 	if len(form.Errors) > 0 {
 		return w.renderTask(c, id, taskState{status: http.StatusUnprocessableEntity, schedule: form})
 	}
-	_, err = w.tasks.UpdateSchedule(c.Request().Context(), webActor(c), id, input)
+	_, err := w.tasks.UpdateSchedule(c.Request().Context(), webActor(c), id, input)
 	return w.manageAnswer(c, id, err, flashScheduled, func(ve *models.ValidationError) taskState {
 		for _, fe := range ve.Fields {
 			switch {

@@ -1,6 +1,10 @@
 package models
 
-import "unicode/utf8"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // TextKind says which characters a text field admits. Every kind refuses invalid UTF-8, the C0
 // and C1 control characters and the bidirectional embeddings, overrides and isolates (U+202A–
@@ -25,6 +29,19 @@ const (
 	// plus tab, line feed and carriage return.
 	Prose
 )
+
+// FieldProblem returns why s is not acceptable as a text field of kind held in limit bytes, or
+// "" when it is: a required field must not be blank, no field may be longer than its limit
+// (column sizes are bytes in every supported dialect), and then TextProblem.
+func FieldProblem(s string, limit int, required bool, kind TextKind) string {
+	switch {
+	case required && strings.TrimSpace(s) == "":
+		return "is required"
+	case len(s) > limit:
+		return fmt.Sprintf("must be at most %d bytes", limit)
+	}
+	return TextProblem(s, kind)
+}
 
 // TextProblem returns why s is not acceptable text of kind, as a field error message, or ""
 // when it is. It is the one rule every identifier and short text goes through: projection and

@@ -9,18 +9,12 @@ import (
 // everyone else gets ErrNotFound. An excluded assignee is refused with excluded-assignee unless
 // the task allows the manager override, and then only with a reason (reason-required).
 func Assign(t Task, cmd Command, assignee ParticipantRef, reason string, now time.Time) (Change, error) {
-	if err := checkStored(t); err != nil {
-		return Change{}, err
-	}
 	reason = strings.TrimSpace(reason)
 	var pr problems
 	target, ok := pr.participant("assignee", assignee, t.Tenant, UserParticipant, CodeCrossTenantAssignee)
-	cmd, err := prepare(cmd, OpAssign, map[string]any{"assignee": toWire(wireIdentity(target)), "reason": reason})
+	cmd, err := start(t, cmd, OpAssign, map[string]any{"assignee": toWire(wireIdentity(target)), "reason": reason}, manages)
 	if err != nil {
 		return Change{}, err
-	}
-	if !replaysOwn(t, cmd) && !manages(t, cmd.Actor) {
-		return Change{}, ErrNotFound
 	}
 	pr.operationID(cmd.OperationID, false)
 	pr.reason(reason)
@@ -32,30 +26,16 @@ func Assign(t Task, cmd Command, assignee ParticipantRef, reason string, now tim
 			pr.add(CodeReasonRequired, "reason", "is required to assign an excluded user")
 		}
 	}
-	if err := pr.err(); err != nil {
-		return Change{}, err
-	}
-	if replay, err := admit(t, cmd); err != nil || replay != nil {
+	if replay, err := admitOpen(t, cmd, &pr); err != nil || replay != nil {
 		return Change{Replay: replay}, err
 	}
-	if err := requireOpen(t); err != nil {
-		return Change{}, err
-	}
 
-	next := cloneTask(t)
-	next.Status = StatusAssigned
-	next.Assignee = &target
-	next.AssignedAt = clonePtr(&now)
-	settleParticipantsHealth(&next)
-	return commit(t, next, transition{
-		kind:        OpAssign,
-		event:       EventAssigned,
-		state:       OperationCompleted,
-		operationID: cmd.OperationID,
-		requestHash: cmd.RequestHash,
-		actor:       cmd.Actor.Ref(),
-		reason:      reason,
-		metadata:    map[string]any{"assignee": toWire(target)},
+	next := assignedTo(t, &target, now)
+	return commitCommand(t, next, cmd, transition{
+		event:    EventAssigned,
+		state:    OperationCompleted,
+		reason:   reason,
+		metadata: map[string]any{"assignee": toWire(target)},
 	}, now)
 }
 

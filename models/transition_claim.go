@@ -12,42 +12,25 @@ func (t *Task) IsEligibleCandidate(a Actor) bool { return candidacy(*t, a, nil) 
 // Refusals: ErrNotFound (not an eligible candidate, a guest, or hidden by blocking health);
 // idempotency and revision conflicts; terminal, transition-in-progress, not-claimable.
 func Claim(t Task, cmd Command, now time.Time) (Change, error) {
-	if err := checkStored(t); err != nil {
-		return Change{}, err
-	}
-	cmd, err := prepare(cmd, OpClaim, nil)
+	cmd, err := start(t, cmd, OpClaim, nil, mayClaim)
 	if err != nil {
 		return Change{}, err
 	}
-	if !replaysOwn(t, cmd) && (hiddenFrom(t, cmd.Actor) || !t.IsEligibleCandidate(cmd.Actor)) {
-		return Change{}, ErrNotFound
-	}
 	var pr problems
 	pr.operationID(cmd.OperationID, false)
-	if err := pr.err(); err != nil {
-		return Change{}, err
-	}
-	if replay, err := admit(t, cmd); err != nil || replay != nil {
+	if replay, err := admitOpen(t, cmd, &pr); err != nil || replay != nil {
 		return Change{Replay: replay}, err
-	}
-	if err := requireOpen(t); err != nil {
-		return Change{}, err
 	}
 	if t.Status != StatusAvailable {
 		return Change{}, Conflict(CodeNotClaimable)
 	}
 
-	next := cloneTask(t)
-	next.Status = StatusAssigned
-	next.Assignee = cmd.Actor.Ref()
-	next.AssignedAt = clonePtr(&now)
-	settleParticipantsHealth(&next)
-	return commit(t, next, transition{
-		kind:        OpClaim,
-		event:       EventClaimed,
-		state:       OperationCompleted,
-		operationID: cmd.OperationID,
-		requestHash: cmd.RequestHash,
-		actor:       cmd.Actor.Ref(),
+	next := assignedTo(t, cmd.Actor.Ref(), now)
+	return commitCommand(t, next, cmd, transition{
+		event: EventClaimed,
+		state: OperationCompleted,
 	}, now)
 }
+
+// mayClaim is the relationship of claim: an eligible candidate the task is not hidden from.
+func mayClaim(t Task, a Actor) bool { return !hiddenFrom(t, a) && t.IsEligibleCandidate(a) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -20,6 +19,9 @@ import (
 //     only the actor that ran the operation may replay it;
 //  4. revision — Conflict(CodeRevisionConflict);
 //  5. state — Conflict(CodeTerminal), Conflict(CodeTransitionInProgress), then command specific.
+//
+// start runs check 1 (after the aggregate's own invariants), admit checks 2 to 4 and admitOpen
+// 2 to 5.
 
 // maxFieldKeyLength bounds a revealed field key so its event metadata stays small.
 const maxFieldKeyLength = 256
@@ -82,9 +84,40 @@ func guestAssignee(t Task, a Actor) bool {
 	return t.Assignee.Same(GuestRef(t.Tenant, a.Guest.InvitationID)) && t.Assignee.Same(a.Subject)
 }
 
-// admit runs the idempotency and revision checks, in that order. A non-nil replay ends the
-// command: the caller answers with the stored result and writes nothing.
-func admit(t Task, cmd Command) (replay *Operation, err error) {
+// start runs what precedes a command's own validation: the stored aggregate's invariants
+// (checkStored), the command's kind and request hash (prepare), then check 1: ErrNotFound
+// unless the caller replays its own operation or relates to t.
+func start(t Task, cmd Command, kind OperationKind, fields any, relates func(Task, Actor) bool) (Command, error) {
+	if err := checkStored(t); err != nil {
+		return cmd, err
+	}
+	cmd, err := prepare(cmd, kind, fields)
+	if err != nil {
+		return cmd, err
+	}
+	if !replaysOwn(t, cmd) && !relates(t, cmd.Actor) {
+		return cmd, ErrNotFound
+	}
+	return cmd, nil
+}
+
+// admitOpen runs checks 2 to 5 of a command on an open task: admit, then requireOpen. A
+// non-nil replay ends the command: the caller answers with the stored result and writes
+// nothing.
+func admitOpen(t Task, cmd Command, pr *problems) (replay *Operation, err error) {
+	if replay, err := admit(t, cmd, pr); err != nil || replay != nil {
+		return replay, err
+	}
+	return nil, requireOpen(t)
+}
+
+// admit runs the request validation (the problems collected), idempotency and revision checks,
+// in that order. A non-nil replay ends the command: the caller answers with the stored result
+// and writes nothing.
+func admit(t Task, cmd Command, pr *problems) (replay *Operation, err error) {
+	if err := pr.err(); err != nil {
+		return nil, err
+	}
 	prior, err := cmd.CheckReplay()
 	if err != nil {
 		return nil, err
@@ -233,6 +266,23 @@ func commit(old, next Task, tr transition, now time.Time) (Change, error) {
 	return ch, nil
 }
 
+// commitCommand is commit for a command: the operation's kind, id and request hash and the
+// event's actor are the command's.
+func commitCommand(old, next Task, cmd Command, tr transition, now time.Time) (Change, error) {
+	tr.kind, tr.operationID, tr.requestHash, tr.actor = cmd.Kind, cmd.OperationID, cmd.RequestHash, cmd.Actor.Ref()
+	return commit(old, next, tr, now)
+}
+
+// assignedTo is t assigned to who at now: the effect of claim, assign and guest verification.
+func assignedTo(t Task, who *ParticipantRef, now time.Time) Task {
+	next := cloneTask(t)
+	next.Status = StatusAssigned
+	next.Assignee = who
+	next.AssignedAt = clonePtr(&now)
+	settleParticipantsHealth(&next)
+	return next
+}
+
 // eventMetadata encodes safe event metadata and enforces its bound.
 func eventMetadata(v any) (json.RawMessage, error) {
 	if v == nil {
@@ -332,15 +382,8 @@ func (p *problems) err() error {
 // text checks a string field against its byte limit (column sizes are bytes in every dialect we
 // support, Oracle's VARCHAR2 included) and against the characters its kind admits (TextProblem).
 func (p *problems) text(field, value string, limit int, required bool, kind TextKind) {
-	switch {
-	case required && strings.TrimSpace(value) == "":
-		p.fail(field, "is required")
-	case len(value) > limit:
-		p.fail(field, fmt.Sprintf("must be at most %d bytes", limit))
-	default:
-		if msg := TextProblem(value, kind); msg != "" {
-			p.fail(field, msg)
-		}
+	if msg := FieldProblem(value, limit, required, kind); msg != "" {
+		p.fail(field, msg)
 	}
 }
 

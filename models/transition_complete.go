@@ -68,14 +68,8 @@ func CompleteWith(t Task, cmd Command, actionKey string, now time.Time, submitte
 	case data != nil && !jsonObject(data):
 		pr.add(CodeFormInvalid, "data", "must be a JSON object")
 	}
-	if err := pr.err(); err != nil {
-		return Change{}, err
-	}
-	if replay, err := admit(t, cmd); err != nil || replay != nil {
+	if replay, err := admitOpen(t, cmd, &pr); err != nil || replay != nil {
 		return Change{Replay: replay}, err
-	}
-	if err := requireOpen(t); err != nil {
-		return Change{}, err
 	}
 	// checkStored guarantees an open task with an assignee is Assigned.
 
@@ -84,16 +78,12 @@ func CompleteWith(t Task, cmd Command, actionKey string, now time.Time, submitte
 	next.TransitionedAt = clonePtr(&now)
 	next.Outcome = Outcome{ActionKey: action.Key, CompletedBy: cmd.Actor.Ref()}
 	next.Protected.CompletionData = bytes.Clone(data)
-	return commit(t, next, transition{
-		kind:        OpComplete,
-		event:       EventCompletionRequested,
-		state:       OperationAccepted,
-		operationID: cmd.OperationID,
-		requestHash: cmd.RequestHash,
-		actor:       cmd.Actor.Ref(),
-		actionKey:   action.Key,
-		payload:     data,
-		metadata:    map[string]string{"actionKey": action.Key},
+	return commitCommand(t, next, cmd, transition{
+		event:     EventCompletionRequested,
+		state:     OperationAccepted,
+		actionKey: action.Key,
+		payload:   data,
+		metadata:  map[string]string{"actionKey": action.Key},
 	}, now)
 }
 

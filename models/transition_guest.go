@@ -29,11 +29,7 @@ func VerifyGuest(t Task, invitationID string, now time.Time) (Change, error) {
 		return Change{}, Conflict(CodeNotClaimable)
 	}
 
-	next := cloneTask(t)
-	next.Status = StatusAssigned
-	next.Assignee = &guest
-	next.AssignedAt = clonePtr(&now)
-	settleParticipantsHealth(&next)
+	next := assignedTo(t, &guest, now)
 	return commit(t, next, transition{
 		kind:        OpVerifyGuest,
 		event:       EventInvitationVerified,

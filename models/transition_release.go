@@ -9,28 +9,16 @@ import (
 // or an invitation definition remains, otherwise Unassigned with advisory health no-participants.
 // Only the assignee may release, never a guest; anyone else gets ErrNotFound.
 func Release(t Task, cmd Command, reason string, now time.Time) (Change, error) {
-	if err := checkStored(t); err != nil {
-		return Change{}, err
-	}
 	reason = strings.TrimSpace(reason)
-	cmd, err := prepare(cmd, OpRelease, map[string]string{"reason": reason})
+	cmd, err := start(t, cmd, OpRelease, map[string]string{"reason": reason}, mayRelease)
 	if err != nil {
 		return Change{}, err
-	}
-	if !replaysOwn(t, cmd) && (hiddenFrom(t, cmd.Actor) || !personAssignee(t, cmd.Actor)) {
-		return Change{}, ErrNotFound
 	}
 	var pr problems
 	pr.operationID(cmd.OperationID, false)
 	pr.reason(reason)
-	if err := pr.err(); err != nil {
-		return Change{}, err
-	}
-	if replay, err := admit(t, cmd); err != nil || replay != nil {
+	if replay, err := admitOpen(t, cmd, &pr); err != nil || replay != nil {
 		return Change{Replay: replay}, err
-	}
-	if err := requireOpen(t); err != nil {
-		return Change{}, err
 	}
 	// checkStored guarantees an open task with an assignee is Assigned.
 
@@ -42,13 +30,12 @@ func Release(t Task, cmd Command, reason string, now time.Time) (Change, error) 
 		next.Status = StatusAvailable
 	}
 	settleParticipantsHealth(&next)
-	return commit(t, next, transition{
-		kind:        OpRelease,
-		event:       EventReleased,
-		state:       OperationCompleted,
-		operationID: cmd.OperationID,
-		requestHash: cmd.RequestHash,
-		actor:       cmd.Actor.Ref(),
-		reason:      reason,
+	return commitCommand(t, next, cmd, transition{
+		event:  EventReleased,
+		state:  OperationCompleted,
+		reason: reason,
 	}, now)
 }
+
+// mayRelease is the relationship of release: the signed-in assignee the task is not hidden from.
+func mayRelease(t Task, a Actor) bool { return !hiddenFrom(t, a) && personAssignee(t, a) }

@@ -16,15 +16,9 @@ import (
 //
 // Managers only (everyone else gets ErrNotFound); open or transitional tasks only.
 func RetryResolution(t Task, cmd Command, form *PinnedForm, snapshot []Candidate, health Health, now time.Time) (Change, error) {
-	if err := checkStored(t); err != nil {
-		return Change{}, err
-	}
-	cmd, err := prepare(cmd, OpRetryResolution, nil)
+	cmd, err := start(t, cmd, OpRetryResolution, nil, manages)
 	if err != nil {
 		return Change{}, err
-	}
-	if !replaysOwn(t, cmd) && !manages(t, cmd.Actor) {
-		return Change{}, ErrNotFound
 	}
 	var pr problems
 	pr.operationID(cmd.OperationID, false)
@@ -49,10 +43,7 @@ func RetryResolution(t Task, cmd Command, form *PinnedForm, snapshot []Candidate
 			pr.fail("snapshotMembers", fmt.Sprintf("candidates and exclusions must be at most %d, got %d", MaxParticipantsPerTask, n))
 		}
 	}
-	if err := pr.err(); err != nil {
-		return Change{}, err
-	}
-	if replay, err := admit(t, cmd); err != nil || replay != nil {
+	if replay, err := admit(t, cmd, &pr); err != nil || replay != nil {
 		return Change{Replay: replay}, err
 	}
 	if t.Status.IsTerminal() {
@@ -71,13 +62,9 @@ func RetryResolution(t Task, cmd Command, form *PinnedForm, snapshot []Candidate
 	if next.Status.IsOpen() {
 		settleParticipantsHealth(&next)
 	}
-	ch, err := commit(t, next, transition{
-		kind:        OpRetryResolution,
-		event:       EventResolutionRetried,
-		state:       OperationCompleted,
-		operationID: cmd.OperationID,
-		requestHash: cmd.RequestHash,
-		actor:       cmd.Actor.Ref(),
+	ch, err := commitCommand(t, next, cmd, transition{
+		event: EventResolutionRetried,
+		state: OperationCompleted,
 		metadata: map[string]any{
 			"formReplaced":     form != nil,
 			"snapshotReplaced": snapshot != nil,

@@ -7,20 +7,14 @@ import "time"
 // Moving the due date into the future (or clearing it) clears IsOverdue; the due sweep flags a
 // task again if its new due date has passed.
 func UpdateSchedule(t Task, cmd Command, priority *int, dueAt *time.Time, clearDue bool, now time.Time) (Change, error) {
-	if err := checkStored(t); err != nil {
-		return Change{}, err
-	}
 	var due *time.Time
 	if dueAt != nil {
 		d := dueAt.UTC()
 		due = &d
 	}
-	cmd, err := prepare(cmd, OpScheduleUpdate, map[string]any{"priority": priority, "dueAt": due, "clearDue": clearDue})
+	cmd, err := start(t, cmd, OpScheduleUpdate, map[string]any{"priority": priority, "dueAt": due, "clearDue": clearDue}, manages)
 	if err != nil {
 		return Change{}, err
-	}
-	if !replaysOwn(t, cmd) && !manages(t, cmd.Actor) {
-		return Change{}, ErrNotFound
 	}
 	var pr problems
 	pr.operationID(cmd.OperationID, false)
@@ -33,14 +27,8 @@ func UpdateSchedule(t Task, cmd Command, priority *int, dueAt *time.Time, clearD
 	case priority == nil && due == nil && !clearDue:
 		pr.fail("priority", "priority or dueAt is required")
 	}
-	if err := pr.err(); err != nil {
-		return Change{}, err
-	}
-	if replay, err := admit(t, cmd); err != nil || replay != nil {
+	if replay, err := admitOpen(t, cmd, &pr); err != nil || replay != nil {
 		return Change{Replay: replay}, err
-	}
-	if err := requireOpen(t); err != nil {
-		return Change{}, err
 	}
 
 	next := cloneTask(t)
@@ -57,13 +45,9 @@ func UpdateSchedule(t Task, cmd Command, priority *int, dueAt *time.Time, clearD
 			next.IsOverdue = false
 		}
 	}
-	return commit(t, next, transition{
-		kind:        OpScheduleUpdate,
-		event:       EventScheduleUpdated,
-		state:       OperationCompleted,
-		operationID: cmd.OperationID,
-		requestHash: cmd.RequestHash,
-		actor:       cmd.Actor.Ref(),
-		metadata:    map[string]any{"priority": next.Priority, "dueAt": next.DueAt},
+	return commitCommand(t, next, cmd, transition{
+		event:    EventScheduleUpdated,
+		state:    OperationCompleted,
+		metadata: map[string]any{"priority": next.Priority, "dueAt": next.DueAt},
 	}, now)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"usertasks/models"
@@ -173,15 +172,8 @@ func (in BulkInput) validate() error {
 	fail := func(field, message string) {
 		problems = append(problems, models.FieldError{Field: field, Message: message})
 	}
-	switch {
-	case strings.TrimSpace(in.OperationID) == "":
-		fail("operationId", "is required")
-	case len(in.OperationID) > MaxBulkOperationIDLength:
-		fail("operationId", fmt.Sprintf("must be at most %d bytes", MaxBulkOperationIDLength))
-	default:
-		if msg := models.TextProblem(in.OperationID, models.Identifier); msg != "" {
-			fail("operationId", msg)
-		}
+	if msg := models.FieldProblem(in.OperationID, MaxBulkOperationIDLength, true, models.Identifier); msg != "" {
+		fail("operationId", msg)
 	}
 	switch n := len(in.Items); {
 	case n == 0:
@@ -238,15 +230,8 @@ func (in BulkInput) validate() error {
 	default:
 		fail("action", "must be assign, schedule, cancel or retry-resolution")
 	}
-	switch {
-	case needsReason && strings.TrimSpace(in.Reason) == "":
-		fail("reason", "is required")
-	case len(in.Reason) > models.MaxReasonLength:
-		fail("reason", fmt.Sprintf("must be at most %d bytes", models.MaxReasonLength))
-	default:
-		if msg := models.TextProblem(in.Reason, models.Prose); msg != "" {
-			fail("reason", msg)
-		}
+	if msg := models.FieldProblem(in.Reason, models.MaxReasonLength, needsReason, models.Prose); msg != "" {
+		fail("reason", msg)
 	}
 	if len(problems) > 0 {
 		return models.Invalid(models.CodeValidationFailed, problems...)
@@ -272,15 +257,8 @@ func checkAssignee(p models.ParticipantRef, fail func(field, message string)) {
 		{"assignee.provider", p.Provider, models.MaxProviderLength, false, models.Identifier},
 		{"assignee.displayName", p.DisplayName, models.MaxDisplayNameLength, false, models.Label},
 	} {
-		switch {
-		case f.required && strings.TrimSpace(f.value) == "":
-			fail(f.field, "is required")
-		case len(f.value) > f.limit:
-			fail(f.field, fmt.Sprintf("must be at most %d bytes", f.limit))
-		default:
-			if msg := models.TextProblem(f.value, f.kind); msg != "" {
-				fail(f.field, msg)
-			}
+		if msg := models.FieldProblem(f.value, f.limit, f.required, f.kind); msg != "" {
+			fail(f.field, msg)
 		}
 	}
 	if p.Type != "" && p.Type != models.UserParticipant {

@@ -58,6 +58,23 @@ func (s *Service) run(ctx context.Context, a models.Actor, id, opID string, read
 	return res, nil
 }
 
+// transition is a lifecycle transition of models with the command built: its own arguments
+// are the caller's to bind.
+type transition func(t models.Task, cmd models.Command, now time.Time) (models.Change, error)
+
+// command runs a command that needs nothing but its permission and the task: observed as
+// kind, refused (403) without perm before the task is loaded, then decided by tr through run.
+func (s *Service) command(ctx context.Context, a models.Actor, id string, in Common, kind models.OperationKind, perm string, tr transition) (res Result, err error) {
+	ctx, done := s.observe(ctx, kind)
+	defer done(&res, &err)
+	if err := requirePermission(a, perm); err != nil {
+		return Result{}, err
+	}
+	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
+		return tr(t, in.command(kind, a, prior), now)
+	})
+}
+
 // replayed answers a repeated operation with its stored outcome and the task as it is now.
 func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *models.Operation) (Result, error) {
 	var stored struct {
@@ -75,15 +92,8 @@ func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *m
 }
 
 // Claim handles claim: an eligible candidate takes an Available task.
-func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (res Result, err error) {
-	ctx, done := s.observe(ctx, models.OpClaim)
-	defer done(&res, &err)
-	if err := requirePermission(a, models.PermClaim); err != nil {
-		return Result{}, err
-	}
-	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
-		return models.Claim(t, in.command(models.OpClaim, a, prior), now)
-	})
+func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
+	return s.command(ctx, a, id, in, models.OpClaim, models.PermClaim, models.Claim)
 }
 
 // ReleaseInput is a release request.
@@ -93,14 +103,9 @@ type ReleaseInput struct {
 }
 
 // Release handles release: the assignee hands the task back.
-func (s *Service) Release(ctx context.Context, a models.Actor, id string, in ReleaseInput) (res Result, err error) {
-	ctx, done := s.observe(ctx, models.OpRelease)
-	defer done(&res, &err)
-	if err := requirePermission(a, models.PermClaim); err != nil {
-		return Result{}, err
-	}
-	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
-		return models.Release(t, in.command(models.OpRelease, a, prior), in.Reason, now)
+func (s *Service) Release(ctx context.Context, a models.Actor, id string, in ReleaseInput) (Result, error) {
+	return s.command(ctx, a, id, in.Common, models.OpRelease, models.PermClaim, func(t models.Task, cmd models.Command, now time.Time) (models.Change, error) {
+		return models.Release(t, cmd, in.Reason, now)
 	})
 }
 
@@ -141,14 +146,9 @@ type ScheduleInput struct {
 }
 
 // UpdateSchedule handles the manager's priority and due date change.
-func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string, in ScheduleInput) (res Result, err error) {
-	ctx, done := s.observe(ctx, models.OpScheduleUpdate)
-	defer done(&res, &err)
-	if err := requirePermission(a, models.PermUpdate); err != nil {
-		return Result{}, err
-	}
-	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
-		return models.UpdateSchedule(t, in.command(models.OpScheduleUpdate, a, prior), in.Priority, in.DueAt, in.ClearDue, now)
+func (s *Service) UpdateSchedule(ctx context.Context, a models.Actor, id string, in ScheduleInput) (Result, error) {
+	return s.command(ctx, a, id, in.Common, models.OpScheduleUpdate, models.PermUpdate, func(t models.Task, cmd models.Command, now time.Time) (models.Change, error) {
+		return models.UpdateSchedule(t, cmd, in.Priority, in.DueAt, in.ClearDue, now)
 	})
 }
 
@@ -159,14 +159,9 @@ type CancelInput struct {
 }
 
 // Cancel handles cancel: a manager cancels an open task with a reason.
-func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in CancelInput) (res Result, err error) {
-	ctx, done := s.observe(ctx, models.OpCancel)
-	defer done(&res, &err)
-	if err := requirePermission(a, models.PermCancel); err != nil {
-		return Result{}, err
-	}
-	return s.run(ctx, a, id, in.OperationID, models.ReadsForTransition, func(now time.Time, t models.Task, prior *models.Operation) (models.Change, error) {
-		return models.Cancel(t, in.command(models.OpCancel, a, prior), in.Reason, now)
+func (s *Service) Cancel(ctx context.Context, a models.Actor, id string, in CancelInput) (Result, error) {
+	return s.command(ctx, a, id, in.Common, models.OpCancel, models.PermCancel, func(t models.Task, cmd models.Command, now time.Time) (models.Change, error) {
+		return models.Cancel(t, cmd, in.Reason, now)
 	})
 }
 

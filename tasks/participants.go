@@ -2,10 +2,8 @@ package tasks
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -84,7 +82,7 @@ func (s *Service) Participants(ctx context.Context, a models.Actor, q Participan
 	if err := q.Validate(); err != nil {
 		return ParticipantPage{}, err
 	}
-	offset, err := decodeParticipantCursor(q.Cursor)
+	offset, err := decodeCursor(participantCursor, q.Cursor, func(n int) bool { return n >= 1 && n < models.MaxPageSize })
 	if err != nil {
 		return ParticipantPage{}, err
 	}
@@ -105,7 +103,7 @@ func (s *Service) Participants(ctx context.Context, a models.Actor, q Participan
 		page.Items = found[offset:min(offset+limit, len(found))]
 	}
 	if len(found) > offset+limit {
-		page.NextCursor = encodeParticipantCursor(offset + limit)
+		page.NextCursor = encodeCursor(participantCursor, offset+limit)
 	}
 	for _, p := range page.Items {
 		if gs := directory.GroupsOf(s.dir, a.Tenant, p); len(gs) > 0 {
@@ -116,28 +114,6 @@ func (s *Service) Participants(ctx context.Context, a models.Actor, q Participan
 		}
 	}
 	return page, nil
-}
-
-func encodeParticipantCursor(offset int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("pp1:" + strconv.Itoa(offset)))
-}
-
-// decodeParticipantCursor reads a cursor this service minted: an offset below the directory's
-// answer size.
-func decodeParticipantCursor(c string) (int, error) {
-	if c == "" {
-		return 0, nil
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(c)
-	bad := models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: "unreadable cursor"})
-	if err != nil || !strings.HasPrefix(string(raw), "pp1:") {
-		return 0, bad
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(string(raw), "pp1:"))
-	if err != nil || n < 1 || n >= models.MaxPageSize {
-		return 0, bad
-	}
-	return n, nil
 }
 
 // knownAssignee checks an assignee against the directory before any write (SPEC 5.1, issue 10):

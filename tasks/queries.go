@@ -2,10 +2,7 @@ package tasks
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"strconv"
-	"strings"
 
 	"usertasks/forms"
 	"usertasks/models"
@@ -149,7 +146,7 @@ func (s *Service) Events(ctx context.Context, a models.Actor, id, cursor string,
 	if err := requirePermission(a, models.PermView); err != nil {
 		return EventPage{}, err
 	}
-	after, err := decodeEventCursor(cursor)
+	after, err := decodeCursor(eventCursor, cursor, func(seq int) bool { return seq >= 0 })
 	if err != nil {
 		return EventPage{}, err
 	}
@@ -173,29 +170,9 @@ func (s *Service) Events(ctx context.Context, a models.Actor, id, cursor string,
 	page := EventPage{Items: evs}
 	if len(evs) > limit {
 		page.Items = evs[:limit]
-		page.NextCursor = encodeEventCursor(evs[limit-1].Seq)
+		page.NextCursor = encodeCursor(eventCursor, evs[limit-1].Seq)
 	}
 	return page, nil
-}
-
-func encodeEventCursor(seq int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("ev1:" + strconv.Itoa(seq)))
-}
-
-func decodeEventCursor(c string) (int, error) {
-	if c == "" {
-		return 0, nil
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(c)
-	bad := models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: "unreadable cursor"})
-	if err != nil || !strings.HasPrefix(string(raw), "ev1:") {
-		return 0, bad
-	}
-	seq, err := strconv.Atoi(strings.TrimPrefix(string(raw), "ev1:"))
-	if err != nil || seq < 0 {
-		return 0, bad
-	}
-	return seq, nil
 }
 
 // Capabilities are the caller's flags for building a UI.

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/workflow"
 )
 
-// DispatchStore is what the Dispatcher needs from the store.
+// DispatchStore is what the Dispatcher needs from the store: the outbox's claims and answers,
+// and the task reads and writes of a delivery.
 type DispatchStore interface {
-	ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error)
-	AckResumption(ctx context.Context, r models.Resumption) error
-	RetryResumption(ctx context.Context, r models.Resumption, delay time.Duration, errCode string) (int, error)
+	store.Outbox
 	ReleaseResumption(ctx context.Context, r models.Resumption) error
 	SettleResumption(ctx context.Context, r models.Resumption) error
 	Get(ctx context.Context, tenant, id string) (models.Task, error)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"usertasks/models"
@@ -108,13 +107,8 @@ func checkBookmarkIDs(ids []string) error {
 	}
 	var problems []models.FieldError
 	for i, id := range ids {
-		switch {
-		case strings.TrimSpace(id) == "":
-			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: "is required"})
-		case len(id) > models.MaxBookmarkIDLength:
-			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: fmt.Sprintf("must be at most %d bytes", models.MaxBookmarkIDLength)})
-		case models.TextProblem(id, models.Identifier) != "":
-			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: models.TextProblem(id, models.Identifier)})
+		if msg := models.FieldProblem(id, models.MaxBookmarkIDLength, true, models.Identifier); msg != "" {
+			problems = append(problems, models.FieldError{Field: fmt.Sprintf("bookmarkIds[%d]", i), Message: msg})
 		}
 	}
 	if len(problems) > 0 {

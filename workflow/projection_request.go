@@ -191,21 +191,11 @@ func (f *FormSpec) request() (formRequest, []models.FieldError) {
 		fail("task.form", "must be either {schema} or {provider, key, version?}")
 	default:
 		ref := models.FormRef{Provider: f.Provider, Key: f.Key, Version: string(f.Version)}
-		switch {
-		case strings.TrimSpace(ref.Provider) == "":
-			fail("task.form.provider", "is required")
-		case len(ref.Provider) > models.MaxProviderLength:
-			fail("task.form.provider", fmt.Sprintf("must be at most %d bytes", models.MaxProviderLength))
-		case models.TextProblem(ref.Provider, models.Identifier) != "":
-			fail("task.form.provider", models.TextProblem(ref.Provider, models.Identifier))
+		if msg := models.FieldProblem(ref.Provider, models.MaxProviderLength, true, models.Identifier); msg != "" {
+			fail("task.form.provider", msg)
 		}
-		switch {
-		case strings.TrimSpace(ref.Key) == "":
-			fail("task.form.key", "is required")
-		case len(ref.Key) > formsource.MaxKeyLength:
-			fail("task.form.key", fmt.Sprintf("must be at most %d bytes", formsource.MaxKeyLength))
-		case models.TextProblem(ref.Key, models.Identifier) != "":
-			fail("task.form.key", models.TextProblem(ref.Key, models.Identifier))
+		if msg := models.FieldProblem(ref.Key, formsource.MaxKeyLength, true, models.Identifier); msg != "" {
+			fail("task.form.key", msg)
 		}
 		if !formsource.ValidVersion(ref.Version) {
 			fail("task.form.version", fmt.Sprintf("must be latest or a version of at most %d bytes without spaces or control characters", formsource.MaxVersionLength))

@@ -35,11 +35,8 @@ func auditCommand(ctx context.Context, args []string, env environment, stdout, s
 Checks every task with its rows against the store's invariants (docs/operations.md) and
 prints a report. Never writes or repairs. Exit status 0 when clean, 3 when something is
 inconsistent, 1 when the audit could not run, 2 on bad flags.`, toolEnvironment())
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: audit takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	if *limit < 0 {
 		return fmt.Errorf("%w: --limit must not be negative", errUsage)
@@ -51,15 +48,7 @@ inconsistent, 1 when the audit could not run, 2 on bad flags.`, toolEnvironment(
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(env, false)
-	if err != nil {
-		return err
-	}
-	warnUnknown(env, newLogger(cfg, stderr))
-	if err := cfg.requireKeys(); err != nil {
-		return err
-	}
-	st, err := openToolStore(ctx, cfg)
+	cfg, st, err := openKeyedTool(ctx, env, stderr)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"strings"
 	"time"
@@ -89,6 +91,18 @@ func loadConfig(env environment, serve bool) (config, error) {
 		return c, nil
 	}
 	return c, c.check()
+}
+
+// loadToolConfig is loadConfig for an operator command, with the command's logger, which
+// warns about unknown USERTASKS_* variables first.
+func loadToolConfig(env environment, stderr io.Writer) (config, *slog.Logger, error) {
+	cfg, err := loadConfig(env, false)
+	if err != nil {
+		return cfg, nil, err
+	}
+	log := newLogger(cfg, stderr)
+	warnUnknown(env, log)
+	return cfg, log, nil
 }
 
 // requireKeys settles the encryption keys: the configured ring, or in dev mode the one kept

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -38,10 +37,6 @@ func loopbackAddr(dst *string) func(name, v string) error {
 // servePprof serves the profiling endpoints under /debug/pprof/ on addr until ctx ends; it
 // returns once listening, or the listen error.
 func servePprof(ctx context.Context, addr string, log *slog.Logger) (net.Addr, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("pprof listen: %w", err)
-	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
 	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
@@ -50,15 +45,5 @@ func servePprof(ctx context.Context, addr string, log *slog.Logger) (net.Addr, e
 	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	// A CPU profile or trace runs for its ?seconds=, so no write timeout; the rest is bounded.
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: maxHeaderBytes}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Warn("pprof listener stopped", "error", err.Error())
-		}
-	}()
-	context.AfterFunc(ctx, func() {
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown)
-	})
-	return ln.Addr(), nil
+	return serveBeside(ctx, "pprof", addr, srv, log)
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/stress/child"
 	"usertasks/testfactory"
@@ -106,6 +107,7 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 		clients.Add(1)
 		go func() { defer clients.Done(); load.person(ctx, i, rand.New(rand.NewPCG(seed, uint64(i)+2))) }()
 	}
+	var restarted time.Time
 	for k := 1; k <= kills; k++ {
 		time.Sleep(time.Duration(300+rng.IntN(2200)) * time.Millisecond)
 		if err := srv.Kill(); err != nil {
@@ -113,6 +115,7 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 		}
 		t.Logf("kill %d: %d commands acknowledged so far", k, load.acked())
 		startCrashServer(t, srv)
+		restarted = time.Now()
 	}
 	time.Sleep(time.Second)
 	stop()
@@ -128,6 +131,12 @@ func runCrash(t *testing.T, dbURL string, kills int, seed uint64) {
 	removals.Wait()
 
 	checkCrash(t, client, runtime, load, tasks)
+	if docstore.IsURL(dbURL) {
+		// The open-task place of a creation the last kill cut short is freed by the relay's
+		// second sweep, ClaimGrace after the restart (docstore.Store.RunRelay): until then the
+		// audit would find it.
+		time.Sleep(time.Until(restarted.Add(docstore.DefaultClaimGrace + relayEvery + 2*time.Second)))
+	}
 	if err := srv.Stop(); err != nil {
 		t.Error(err)
 	}

@@ -28,11 +28,10 @@ func migrateCommand(ctx context.Context, args []string, env environment, stdout,
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: migrate takes one of up, down, status", errUsage)
 	}
-	cfg, err := loadConfig(env, false)
+	cfg, _, err := loadToolConfig(env, stderr)
 	if err != nil {
 		return err
 	}
-	warnUnknown(env, newLogger(cfg, stderr))
 	if docstore.IsURL(cfg.DatabaseURL) {
 		return migrateDocuments(ctx, fs.Arg(0), cfg.DatabaseURL, stdout)
 	}

@@ -29,11 +29,8 @@ Deletes terminal tasks closed longer ago than the age, with every row that belon
 and expired invitations, guest sessions and done outbox rows (docs/operations.md). Never an
 open or transitional task, one with a pending operation or one with a health finding.
 Exit status: 0 done, 1 failed or another node is purging, 2 bad invocation.`, toolEnvironment())
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: purge takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	if err := checkTenantFlag(*tenant); err != nil {
 		return err
@@ -44,12 +41,10 @@ Exit status: 0 done, 1 failed or another node is purging, 2 bad invocation.`, to
 	if *pageSize < 1 || *pageSize > models.MaxPurgePageSize {
 		return fmt.Errorf("%w: --page-size must be 1 to %d", errUsage, models.MaxPurgePageSize)
 	}
-	cfg, err := loadConfig(env, false)
+	cfg, log, err := loadToolConfig(env, stderr)
 	if err != nil {
 		return err
 	}
-	log := newLogger(cfg, stderr)
-	warnUnknown(env, log)
 	if *olderThan != 0 {
 		cfg.Retention.TerminalAge = *olderThan
 	}

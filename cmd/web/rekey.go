@@ -29,24 +29,13 @@ func rekeyCommand(ctx context.Context, args []string, env environment, stdout, s
 Reseals every protected value under the first key of USERTASKS_ENCRYPTION_KEYS, so the other
 keys can be removed. Safe to interrupt and run again. Exit status 1 when a value opens under
 no configured key.`, toolEnvironment())
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: rekey takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	if *pageSize < 1 || *pageSize > 10000 {
 		return fmt.Errorf("%w: --page-size must be between 1 and 10000", errUsage)
 	}
-	cfg, err := loadConfig(env, false)
-	if err != nil {
-		return err
-	}
-	warnUnknown(env, newLogger(cfg, stderr))
-	if err := cfg.requireKeys(); err != nil {
-		return err
-	}
-	st, err := openToolStore(ctx, cfg)
+	cfg, st, err := openKeyedTool(ctx, env, stderr)
 	if err != nil {
 		return err
 	}

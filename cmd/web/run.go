@@ -128,6 +128,17 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	return nil
 }
 
+// parseFlagsOnly is parseFlags for a command that takes flags and no arguments.
+func parseFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: %s takes no arguments, got %q", errUsage, fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
 // commandUsage is a command's --help: its synopsis and description, its flags, and the
 // environment it reads.
 func commandUsage(fs *flag.FlagSet, synopsis, description, environment string) func() {

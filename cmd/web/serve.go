@@ -23,11 +23,8 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	fs.Usage = commandUsage(fs, "web serve [--migrate] [--listen ADDR]",
 		"Run the HTTP server (pages, JSON API, runtime protocol, /healthz, /readyz, /metrics) and the\nbackground workers until interrupted; then finish in-flight requests and release leases.\nRefuses to start on a schema that is not this binary's unless --migrate (or dev mode) is given.",
 		"  every USERTASKS_* variable of docs/configuration.md; at least USERTASKS_DATABASE_URL,\n  USERTASKS_ENCRYPTION_KEYS, a token key source and USERTASKS_SESSION_SECRETS outside dev mode")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	cfg, err := loadConfig(env, true)
 	if err != nil {
@@ -128,6 +125,26 @@ func newHTTPServer(h http.Handler, t httpTimeouts) *http.Server {
 		IdleTimeout:       t.Idle,
 		MaxHeaderBytes:    maxHeaderBytes,
 	}
+}
+
+// serveBeside runs srv on a listener of its own at addr until ctx ends (metrics, pprof); it
+// returns once listening, or the listen error. name tells the listener apart in errors and logs.
+func serveBeside(ctx context.Context, name, addr string, srv *http.Server, log *slog.Logger) (net.Addr, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s listen: %w", name, err)
+	}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn(name+" listener stopped", "error", err.Error())
+		}
+	}()
+	context.AfterFunc(ctx, func() {
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	})
+	return ln.Addr(), nil
 }
 
 // logDefaultTenant says at start which tenant tokens without a tenant claim act in, since

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -92,6 +93,21 @@ func openToolStore(ctx context.Context, cfg config) (*openedStore, error) {
 		return nil, err
 	}
 	return openStore(ctx, cfg.DatabaseURL, storeUse{keys: keys, pending: "run 'web migrate up' first"})
+}
+
+// openKeyedTool loads the configuration of an operator command that opens sealed values
+// (audit, rekey) and opens its store: the keys must be configured (in dev mode, the dev
+// database's).
+func openKeyedTool(ctx context.Context, env environment, stderr io.Writer) (config, *openedStore, error) {
+	cfg, _, err := loadToolConfig(env, stderr)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if err := cfg.requireKeys(); err != nil {
+		return cfg, nil, err
+	}
+	st, err := openToolStore(ctx, cfg)
+	return cfg, st, err
 }
 
 // openSQLToolStore opens the SQL store of an operator command that writes SQL itself (the bulk

@@ -76,20 +76,16 @@ are minted with the server's HS256 secret; the database, when configured, adds t
 the baseline. Exit status 0 when every invariant held, 3 when one failed, 1 when the run could
 not be carried out. Its tenants stay behind (claim and burst leave open tasks): run it on a
 scratch or staging database.`, stressEnvironment())
-		if err := parseFlags(fs, args, stderr); err != nil {
+		if err := parseFlagsOnly(fs, args, stderr); err != nil {
 			return err
-		}
-		if fs.NArg() > 0 {
-			return fmt.Errorf("%w: stress %s takes no arguments, got %q", errUsage, mode, fs.Arg(0))
 		}
 		if err := checkStressBounds(*tasks, *writers, *rounds); err != nil {
 			return err
 		}
-		cfg, err := loadConfig(env, false)
+		cfg, _, err := loadToolConfig(env, stderr)
 		if err != nil {
 			return err
 		}
-		warnUnknown(env, newLogger(cfg, stderr))
 		opts := stress.Options{Tasks: *tasks, Writers: *writers, Rounds: *rounds, Progress: stderr}
 		if *serverURL != "" {
 			if opts.Target, err = stressHTTPTarget(env, *serverURL); err != nil {

@@ -39,11 +39,8 @@ servers are this binary's 'serve' as child processes. Timings are reported, neve
 exit 0 when the run completed (targets missed included), 1 when it could not.`,
 		"  USERTASKS_BENCH_POSTGRES_URL (else USERTASKS_TEST_POSTGRES_URL): a PostgreSQL server to create scratch databases on\n"+
 			"  USERTASKS_BENCH_MYSQL_URL (else USERTASKS_TEST_MYSQL_URL): the same for MariaDB/MySQL")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: stress bench takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	o, ok := bench.Scales[*scale]
 	if !ok {

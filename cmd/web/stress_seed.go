@@ -47,11 +47,8 @@ an empty database the task tables' secondary indexes are dropped for the load an
 after it, so do not point it at a database a server is using; beside other tenants the indexes
 stay and the load is slower. Never run it against production data.
 Exit status: 0 loaded, 1 failed or a tenant is not empty, 2 bad invocation.`, toolEnvironment())
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: stress seed takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	switch {
 	case *tenants < 1 || *tenants > seedMaxTenants:
@@ -71,11 +68,10 @@ Exit status: 0 loaded, 1 failed or a tenant is not empty, 2 bad invocation.`, to
 	if err := checkIdentifier("--tenant", names[len(names)-1], maxTenantLength); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(env, false)
+	cfg, _, err := loadToolConfig(env, stderr)
 	if err != nil {
 		return err
 	}
-	warnUnknown(env, newLogger(cfg, stderr))
 	store, err := openSQLToolStore(ctx, cfg)
 	if err != nil {
 		return err

@@ -56,11 +56,8 @@ func currentBuild() buildInfo {
 func versionCommand(_ context.Context, args []string, _ environment, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.Usage = commandUsage(fs, "web version", "Print the version, the commit it was built from and the Go version.", "")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: version takes no arguments, got %q", errUsage, fs.Arg(0))
 	}
 	b := currentBuild()
 	dirty := ""
