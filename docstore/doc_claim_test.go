@@ -78,7 +78,7 @@ func TestLeaseRollsADeadWriteForward(t *testing.T) {
 		{Key: "created_at", Value: now}}); err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(docstore.ClaimGrace(s) + time.Second)
+	clock.Advance(docstore.DefaultClaimGrace + time.Second) // testfactory opens stores with the default
 	if _, err := s.RenewLease(ctx, "sweep", a, time.Hour); !errors.Is(err, models.ErrLeaseLost) {
 		t.Fatalf("renew after the dead release: %v, want ErrLeaseLost", err)
 	}

@@ -63,9 +63,7 @@ func ClaimID(tenant, key string, version int64) string { return claimID(tenant, 
 // LeaseKey is the key of the named lease's claims.
 func LeaseKey(name string) string { return leaseRef(name).key }
 
-// ClaimGrace is s's Config.ClaimGrace; SetClaimGrace changes it (testfactory opens stores with
-// the default).
-func ClaimGrace(s *Store) time.Duration       { return s.cfg.ClaimGrace }
+// SetClaimGrace changes s's Config.ClaimGrace (testfactory opens stores with the default).
 func SetClaimGrace(s *Store, d time.Duration) { s.cfg.ClaimGrace = d }
 
 // MarkPurging marks the task purging as a purge run does before it deletes the task's
