@@ -76,6 +76,11 @@ func (s *Store) MarkPurging(ctx context.Context, id string, cutoff time.Time) (b
 	return s.markPurging(ctx, &d, cutoff)
 }
 
+// Seal seals plain as the store seals column of the row rowID.
+func (s *Store) Seal(rowID, column string, plain []byte) (*string, error) {
+	return s.seal(rowID, column, plain)
+}
+
 // ErrForeignResumption: a queued resumption's id is another task's (outbox_id.go).
 var ErrForeignResumption = errForeignResumption
 

@@ -114,7 +114,7 @@ func TestRekeyEverySealedField(t *testing.T) {
 	}
 	for _, u := range []struct{ coll, field string }{{invitationCollection, storekit.ColRecipient}, {deliveryCollection, storekit.ColPayload}} {
 		id := models.NewID()
-		sealed, err := storekit.Sealer{Keys: rings[0]}.Seal(id, u.field, []byte("guest@example.org"))
+		sealed, err := s.Seal(id, u.field, []byte("guest@example.org"))
 		if err != nil {
 			t.Fatal(err)
 		}
