@@ -6,8 +6,8 @@ import (
 
 	"usertasks/docstore"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/store"
+	"usertasks/storekit"
 	"usertasks/storetest"
 	"usertasks/storetest/docharness"
 	"usertasks/testfactory"
@@ -107,19 +107,19 @@ func TestAuditCleanStorePasses(t *testing.T) {
 // own finding, naming the task.
 func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 	cases := []struct{ invariant, task string }{
-		{repository.InvEventSequence, "Assigned"},
-		{repository.InvEventRevision, "Assigned"},
-		{repository.InvStatusEvent, "Assigned"},
-		{repository.InvStatusFields, "Available"},
-		{repository.InvCandidateSummary, "Available"},
-		{repository.InvTagRows, "Available"},
-		{repository.InvSearchText, "Available"},
-		{repository.InvOverdueFlag, "Available"},
-		{repository.InvOperationState, "Completed"},
-		{repository.InvResumption, "Completing"},
-		{repository.InvCiphertext, "Available"},
-		{repository.InvChildTenant, "Assigned"},
-		{repository.InvTenantCounter, "Cancelled"},
+		{storekit.InvEventSequence, "Assigned"},
+		{storekit.InvEventRevision, "Assigned"},
+		{storekit.InvStatusEvent, "Assigned"},
+		{storekit.InvStatusFields, "Available"},
+		{storekit.InvCandidateSummary, "Available"},
+		{storekit.InvTagRows, "Available"},
+		{storekit.InvSearchText, "Available"},
+		{storekit.InvOverdueFlag, "Available"},
+		{storekit.InvOperationState, "Completed"},
+		{storekit.InvResumption, "Completing"},
+		{storekit.InvCiphertext, "Available"},
+		{storekit.InvChildTenant, "Assigned"},
+		{storekit.InvTenantCounter, "Cancelled"},
 	}
 	for _, c := range cases {
 		t.Run(c.invariant, func(t *testing.T) {
@@ -129,7 +129,7 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 				t.Fatalf("tamper: %v", err)
 			}
 			var findings []store.AuditFinding
-			if c.invariant == repository.InvTenantCounter {
+			if c.invariant == storekit.InvTenantCounter {
 				var err error
 				if findings, err = s.AuditTenantCounters(testContext(t), "t1"); err != nil {
 					t.Fatal(err)
@@ -140,10 +140,10 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			if len(findings) != 1 || findings[0].Invariant != c.invariant || findings[0].Tenant != "t1" {
 				t.Fatalf("findings %+v, want exactly one %s", findings, c.invariant)
 			}
-			if c.invariant != repository.InvTenantCounter && findings[0].TaskID != task.ID {
+			if c.invariant != storekit.InvTenantCounter && findings[0].TaskID != task.ID {
 				t.Fatalf("finding names task %q, want %s", findings[0].TaskID, task.ID)
 			}
-			if c.invariant == repository.InvCiphertext {
+			if c.invariant == storekit.InvCiphertext {
 				if _, err := s.Get(testContext(t), "t1", task.ID); err == nil {
 					t.Fatal("the store read a task whose ciphertext does not open")
 				}

@@ -10,7 +10,6 @@ import (
 
 	"usertasks/docstore"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/storekit"
 	"usertasks/storetest/docharness"
 	"usertasks/testfactory"
@@ -89,7 +88,7 @@ func TestAuditTenantCountersFindsAStrayPlace(t *testing.T) {
 		t.Fatal("no free place for the stray")
 	}
 	findings, err := s.AuditTenantCounters(testContext(t), "cap")
-	if err != nil || len(findings) != 1 || findings[0].Tenant != "cap" || findings[0].Invariant != repository.InvTenantCounter {
+	if err != nil || len(findings) != 1 || findings[0].Tenant != "cap" || findings[0].Invariant != storekit.InvTenantCounter {
 		t.Fatalf("audit: %+v, %v; want one tenant-counter finding", findings, err)
 	}
 }

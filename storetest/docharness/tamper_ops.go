@@ -11,7 +11,7 @@ import (
 
 	"usertasks/docstore"
 	"usertasks/models"
-	"usertasks/repository"
+	"usertasks/storekit"
 	"usertasks/storetest"
 )
 
@@ -40,25 +40,25 @@ var opsTamperings = map[storetest.Tampering][]setWhere{
 	}}},
 	storetest.DeliverResumptions: {{resumptions, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})}},
 
-	breakInv(repository.InvEventRevision):   {{events, seqOfTask(1), fixed(bson.D{{Key: "revision", Value: 9}})}},
-	breakInv(repository.InvCandidateStatus): nil, // no status copy (known difference): see tamperOps
-	breakInv(repository.InvSearchText):      {{docstore.Aggregate, byTask("_id"), fixed(bson.D{{Key: "search_text", Value: "something else"}})}},
-	breakInv(repository.InvOverdueFlag):     {{docstore.Aggregate, byTask("_id"), fixed(bson.D{{Key: "is_overdue", Value: true}})}},
-	breakInv(repository.InvOperationState): {{operations, func(args []any) bson.D {
+	breakInv(storekit.InvEventRevision):   {{events, seqOfTask(1), fixed(bson.D{{Key: "revision", Value: 9}})}},
+	breakInv(storekit.InvCandidateStatus): nil, // no status copy (known difference): see tamperOps
+	breakInv(storekit.InvSearchText):      {{docstore.Aggregate, byTask("_id"), fixed(bson.D{{Key: "search_text", Value: "something else"}})}},
+	breakInv(storekit.InvOverdueFlag):     {{docstore.Aggregate, byTask("_id"), fixed(bson.D{{Key: "is_overdue", Value: true}})}},
+	breakInv(storekit.InvOperationState): {{operations, func(args []any) bson.D {
 		return bson.D{{Key: "task_id", Value: args[0]}, {Key: "kind", Value: string(models.OpComplete)}}
 	}, fixed(bson.D{{Key: "state", Value: string(models.OperationAccepted)}})}},
-	breakInv(repository.InvResumption):  {{resumptions, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliverySettled)}})}},
-	breakInv(repository.InvChildTenant): {{events, seqOfTask(2), fixed(bson.D{{Key: "tenant_id", Value: "t9"}})}},
-	breakInv(repository.InvInvitationGuest): {
+	breakInv(storekit.InvResumption):  {{resumptions, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliverySettled)}})}},
+	breakInv(storekit.InvChildTenant): {{events, seqOfTask(2), fixed(bson.D{{Key: "tenant_id", Value: "t9"}})}},
+	breakInv(storekit.InvInvitationGuest): {
 		{invitations, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationConsumed)}})},
 		{deliveries, byTask("task_id"), fixed(bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}})},
 	},
-	breakInv(repository.InvInvitationGroup): {{invitations, func(args []any) bson.D {
+	breakInv(storekit.InvInvitationGroup): {{invitations, func(args []any) bson.D {
 		return bson.D{{Key: "task_id", Value: args[0]}, {Key: "status", Value: string(models.InvitationRevoked)}}
 	}, fixed(bson.D{{Key: "status", Value: string(models.InvitationVerified)}})}},
-	breakInv(repository.InvGuestSession):  {{guestSessions, byTask("task_id"), fixed(bson.D{{Key: "participant_id", Value: "invitation:other"}})}},
-	breakInv(repository.InvDeliveryState): {{invitations, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationRevoked)}})}},
-	breakInv(repository.InvTokenHash):     {{invitations, byTask("task_id"), fixed(bson.D{{Key: "token_hash", Value: "ABC"}})}},
+	breakInv(storekit.InvGuestSession):  {{guestSessions, byTask("task_id"), fixed(bson.D{{Key: "participant_id", Value: "invitation:other"}})}},
+	breakInv(storekit.InvDeliveryState): {{invitations, byTask("task_id"), fixed(bson.D{{Key: "status", Value: string(models.InvitationRevoked)}})}},
+	breakInv(storekit.InvTokenHash):     {{invitations, byTask("task_id"), fixed(bson.D{{Key: "token_hash", Value: "ABC"}})}},
 }
 
 func breakInv(inv string) storetest.Tampering { return storetest.BreakInvariant(inv) }
@@ -71,7 +71,7 @@ func seqOfTask(seq int) func(args []any) bson.D {
 // invitations' own states are tamperGuests').
 func tamperOps(t *testing.T, db *mongo.Database, what storetest.Tampering, args ...any) (bool, error) {
 	t.Helper()
-	if what == breakInv(repository.InvCandidateStatus) {
+	if what == breakInv(storekit.InvCandidateStatus) {
 		return true, errors.New("the document store keeps no status copy on its candidates (known difference)")
 	}
 	if sets, ok := opsTamperings[what]; ok {
@@ -99,25 +99,25 @@ func tamperOps(t *testing.T, db *mongo.Database, what storetest.Tampering, args 
 	case storetest.ForceCompleted:
 		d := readTask(t, db, args[0])
 		return true, setTask(t, db, args[0], bson.D{{Key: "status", Value: string(models.StatusCompleted)}, {Key: "completed_at", Value: d.UpdatedAt}})
-	case breakInv(repository.InvEventSequence):
+	case breakInv(storekit.InvEventSequence):
 		return true, setTask(t, db, args[0], bson.D{{Key: "last_event_seq", Value: readTask(t, db, args[0]).LastEventSeq + 1}})
-	case breakInv(repository.InvStatusEvent):
+	case breakInv(storekit.InvStatusEvent):
 		f := bson.D{{Key: "task_id", Value: args[0]}, {Key: "event_type", Value: string(models.EventClaimed)}}
 		_, err := db.Collection(events).UpdateMany(ctx(t), f,
 			bson.D{{Key: "$set", Value: bson.D{{Key: "event_type", Value: string(models.EventReleased)}}}})
 		return true, err
-	case breakInv(repository.InvStatusFields):
+	case breakInv(storekit.InvStatusFields):
 		return true, setTask(t, db, args[0], bson.D{{Key: "completed_at", Value: readTask(t, db, args[0]).UpdatedAt}})
-	case breakInv(repository.InvCandidateSummary):
+	case breakInv(storekit.InvCandidateSummary):
 		return true, setTask(t, db, args[0], bson.D{{Key: "candidate_users", Value: readTask(t, db, args[0]).CandidateUsers + 1}})
-	case breakInv(repository.InvTagRows):
+	case breakInv(storekit.InvTagRows):
 		tags := slices.DeleteFunc(readTask(t, db, args[0]).TagKeys, func(tag bson.D) bool {
 			return slices.ContainsFunc(tag, func(e bson.E) bool { return e.Key == "tag" && e.Value == "urgent" })
 		})
 		return true, setTask(t, db, args[0], bson.D{{Key: "tag_keys", Value: tags}})
-	case breakInv(repository.InvCiphertext):
+	case breakInv(storekit.InvCiphertext):
 		return true, setTask(t, db, args[0], bson.D{{Key: "task_data_enc", Value: readTask(t, db, args[0]).InstructionsEnc}})
-	case breakInv(repository.InvTenantCounter):
+	case breakInv(storekit.InvTenantCounter):
 		// A place no task holds: the counter then counts one task too many.
 		place := bson.D{{Key: "tenant_id", Value: readTask(t, db, args[0]).TenantID}, {Key: "stripe", Value: 1 << 30},
 			{Key: "open_tasks", Value: 1}, {Key: "task_id", Value: models.NewID()}, {Key: "updated_at", Value: time.Time{}}}
