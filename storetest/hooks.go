@@ -10,7 +10,7 @@ import (
 // The storage hooks: what a case does to the stored records behind the store's back, named for
 // what it means rather than written as SQL, so that every provider implements it its own way
 // (the SQL harness, storetest/sqlharness, with the statements the cases always
-// ran; the document store with its collections). Units and fields are the logical schema's
+// ran; the document-store harness, storetest/docharness, with field updates of its documents). Units and fields are the logical schema's
 // (migrations/logical): the SQL table and column names, which the document store's
 // collections and fields share.
 //

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"usertasks/migrations"
@@ -26,10 +25,7 @@ func Harness(d migrations.Dialect) storetest.Harness {
 	return storetest.Harness{
 		Name: testfactory.Provider(d).Name(),
 		Open: func(t *testing.T, o storetest.Options) store.Store {
-			u := testfactory.Database(t, testfactory.Provider(d))
-			s := testfactory.OpenSQL(t, u, storeOpts(o))
-			remember(s, u)
-			return s
+			return testfactory.OpenSQL(t, testfactory.Database(t, testfactory.Provider(d)), o.StoreOpts())
 		},
 		Reopen: reopen,
 		Tamper: func(t *testing.T, s store.Store, what storetest.Tampering, args ...any) error {
@@ -85,33 +81,13 @@ func sqlStore(t *testing.T, s store.Store) *repository.Store {
 	return rs
 }
 
-func storeOpts(o storetest.Options) *testfactory.StoreOpts {
-	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout, Keys: o.Keys}
-}
-
-// urls remembers which database URL each store was opened on, for Reopen.
-var (
-	urlsMu sync.Mutex
-	urls   = map[*repository.Store]string{}
-)
-
-func remember(s *repository.Store, u string) {
-	urlsMu.Lock()
-	urls[s] = u
-	urlsMu.Unlock()
-}
-
 func reopen(t *testing.T, st store.Store, o storetest.Options) store.Store {
 	s := sqlStore(t, st)
-	urlsMu.Lock()
-	u := urls[s]
-	urlsMu.Unlock()
+	u := testfactory.URL(t, s)
 	if err := s.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	n := testfactory.OpenSQL(t, u, storeOpts(o))
-	remember(n, u)
-	return n
+	return testfactory.OpenSQL(t, u, o.StoreOpts())
 }
 
 // tamperings are the statements of each Tampering; every statement gets the tampering's args.
