@@ -1,6 +1,8 @@
 package docstore_test
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -101,4 +103,40 @@ func TestStrayPlaces(t *testing.T) {
 func placeAt(tenant string, stripe int, taskID string, at time.Time) bson.D {
 	return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "stripe", Value: stripe}, {Key: "open_tasks", Value: 1},
 		{Key: "task_id", Value: taskID}, {Key: "updated_at", Value: at}}
+}
+
+// A creation killed just before a restart leaves its place in flight at the relay's sweep at
+// start; the relay sweeps once more when that place's grace is over, so the place is freed
+// within ClaimGrace of the start, not at the next steady sweep minutes later.
+func TestRelayFreesACrashedCreationsPlaceAfterItsGrace(t *testing.T) {
+	ctx := testContext(t)
+	s := openStore(t, nil)
+	const grace = 2 * time.Second
+	docstore.SetClaimGrace(s, grace)
+	now, err := s.Now(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Database().Collection(counterCollection).InsertOne(ctx, placeAt("crash", 7001, "killed-mid-creation", now)); err != nil {
+		t.Fatal(err)
+	}
+	run, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); s.RunRelay(run, 100*time.Millisecond, slog.New(slog.DiscardHandler)) }()
+	defer func() { stop(); <-done }()
+
+	places := func() int {
+		return len(docharness.Harness().CounterStripes(t, s, "crash"))
+	}
+	time.Sleep(grace / 2)
+	if n := places(); n != 1 {
+		t.Fatalf("%d places while the creation may be on its way, want 1", n)
+	}
+	deadline := time.Now().Add(2 * grace)
+	for places() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the place of the killed creation is still held %s after the relay started", 2*grace+grace/2)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

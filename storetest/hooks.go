@@ -46,7 +46,7 @@ const (
 	MoveRefreshToken Tampering = "move-refresh-token"
 )
 
-// BreakInvariant (taskID) breaks the audit invariant inv (repository.Inv*) of one task of
+// BreakInvariant (taskID) breaks the audit invariant inv (storekit.Inv*) of one task of
 // EveryStatus, as auditCorruptions lists: the audit must report exactly that finding.
 func BreakInvariant(inv string) Tampering { return Tampering("break " + inv) }
 
