@@ -140,12 +140,12 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 			}
 		}
 		for _, o := range d.Operations {
-			if err := note(o.ID, colPayload, str(o.PayloadEnc)); err != nil {
+			if err := note(o.ID, colPayload, storekit.Str(o.PayloadEnc)); err != nil {
 				return page, err
 			}
 		}
 		for _, inv := range d.PendingInvitations {
-			if err := note(inv.ID, colRecipient, str(inv.RecipientEnc)); err != nil {
+			if err := note(inv.ID, colRecipient, storekit.Str(inv.RecipientEnc)); err != nil {
 				return page, err
 			}
 		}
@@ -203,7 +203,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 		n = 0
 		next := cur.clone()
 		for _, col := range storekit.ProtectedColumns {
-			sealed, err := s.reseal(cur.ID, col.Name, str(*cur.SealedColumn(col.Name)))
+			sealed, err := s.reseal(cur.ID, col.Name, storekit.Str(*cur.SealedColumn(col.Name)))
 			if err != nil {
 				return nil, err
 			}
@@ -213,7 +213,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 			}
 		}
 		for i, o := range next.Operations {
-			sealed, err := s.reseal(o.ID, colPayload, str(o.PayloadEnc))
+			sealed, err := s.reseal(o.ID, colPayload, storekit.Str(o.PayloadEnc))
 			if err != nil {
 				return nil, err
 			}
@@ -223,7 +223,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 			}
 		}
 		for i, inv := range next.PendingInvitations {
-			sealed, err := s.reseal(inv.ID, colRecipient, str(inv.RecipientEnc))
+			sealed, err := s.reseal(inv.ID, colRecipient, storekit.Str(inv.RecipientEnc))
 			if err != nil {
 				return nil, err
 			}
