@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -12,13 +13,16 @@ import (
 	"usertasks/storekit"
 )
 
-// The audit (SPEC 8, `web audit`) on documents: the SQL store's per-task invariants
-// (repository/audit_rules.go), checked on each aggregate with its documents in the other
-// collections, merged with what still waits in the aggregate as every read merges them. There
-// is no snapshot to read a page in, so a task is judged on a consistent view of its own: its
-// documents are read after the aggregate, and when the aggregate's version moved meanwhile
-// (a write or a relay pass ran) the task is read again. It never writes and never repairs.
-// The candidates' status copy has nothing to check here (the embedded candidates keep none).
+// The audit (SPEC 8, `web audit`) on documents: every store's per-task invariants
+// (storekit.Auditor), checked on each aggregate with its documents in the other collections,
+// merged with what still waits in the aggregate as every read merges them. There is no snapshot
+// to read a page in, so a task is judged on a consistent view of its own: its documents are read
+// after the aggregate, and when the aggregate's version moved meanwhile (a write or a relay pass
+// ran) the task is read again. It never writes and never repairs. The candidates and tag keys
+// are the aggregate's own entries, with no tenant or status copy of their own to check.
+
+// auditWords are what the audit's findings call this store's records.
+var auditWords = storekit.AuditWords{Row: "document", Column: "field", Candidates: "candidates", Tags: "tag keys", Resumption: "resumption"}
 
 // auditRows are one task's documents outside the aggregate, merged with its pending entries.
 type auditRows struct {
@@ -33,38 +37,21 @@ type auditRows struct {
 // Audit reads up to size aggregates after the filter's resume key, ordered by (tenant, id),
 // with their documents, and checks every per-task invariant. It never writes.
 func (s *Store) Audit(ctx context.Context, f store.AuditFilter, size int) (store.AuditPage, error) {
-	if size <= 0 {
-		size = 200
-	}
-	page := store.AuditPage{ByKey: map[string]int{}}
+	size = storekit.AuditPageSize(size)
 	now, err := s.Now(ctx)
 	if err != nil {
-		return page, err
+		return store.AuditPage{}, err
 	}
-	tasks, err := s.auditTasks(ctx, f, size)
+	docs, err := s.auditTasks(ctx, f, size)
 	if err != nil {
-		return page, err
+		return store.AuditPage{}, err
 	}
-	page.Tasks, page.Done = len(tasks), len(tasks) < size
-	if len(tasks) == 0 {
-		return page, nil
+	tasks := make([]*storekit.TaskRow, len(docs))
+	for i := range docs {
+		tasks[i] = &docs[i].TaskRow
 	}
-	page.LastTenant, page.LastID = tasks[len(tasks)-1].TenantID, tasks[len(tasks)-1].ID
-	a := docAuditor{store: s, now: now, page: &page}
-	for i := range tasks {
-		d, rows, err := s.auditView(ctx, &tasks[i])
-		if err != nil {
-			return page, err
-		}
-		if d == nil {
-			page.Tasks-- // purged meanwhile
-			continue
-		}
-		if err := a.task(d, rows); err != nil {
-			return page, err
-		}
-	}
-	return page, nil
+	a := storekit.Auditor{Codec: s.codec(), Words: auditWords, Now: now}
+	return a.Page(tasks, size, func(i int) (*storekit.AuditTask, error) { return s.auditView(ctx, &docs[i]) })
 }
 
 // auditTasks reads the page's aggregates in (tenant, id) order; an aggregate a purge has marked
@@ -89,25 +76,66 @@ func (s *Store) auditTasks(ctx context.Context, f store.AuditFilter, size int) (
 // auditView reads the task's documents and returns them with the aggregate they belong to:
 // the one read, or, when its version moved while they were read, the aggregate read again (a
 // few times at most, then the last view is judged). nil when the task is gone.
-func (s *Store) auditView(ctx context.Context, d *taskDoc) (*taskDoc, *auditRows, error) {
+func (s *Store) auditView(ctx context.Context, d *taskDoc) (*storekit.AuditTask, error) {
 	for attempt := 0; ; attempt++ {
 		rows, err := s.auditRows(ctx, d)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		var again []taskDoc
 		f := bson.D{{Key: "_id", Value: d.ID}, {Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}}}
 		if err := s.findAll(ctx, Aggregate, f, nil, &again); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if len(again) == 0 {
-			return nil, nil, nil
+			return nil, nil
 		}
 		if again[0].Version == d.Version || attempt == 3 {
-			return d, rows, nil
+			return auditTask(d, rows), nil
 		}
 		d = &again[0]
 	}
+}
+
+// auditTask is the aggregate d with its documents r as the audit judges them.
+func auditTask(d *taskDoc, r *auditRows) *storekit.AuditTask {
+	t := &storekit.AuditTask{
+		Task:        &d.TaskRow,
+		Events:      rowsOf(r.events, func(e *eventDoc) storekit.EventRow { return e.EventRow }),
+		Operations:  rowsOf(r.operations, func(o *operationDoc) storekit.OperationRow { return o.OperationRow }),
+		Resumptions: rowsOf(r.resumptions, func(x *resumptionDoc) storekit.ResumptionRow { return x.ResumptionRow }),
+		Invitations: rowsOf(r.invitations, func(x *invitationDoc) storekit.InvitationRow { return x.InvitationRow }),
+		Deliveries:  rowsOf(r.deliveries, func(x *deliveryDoc) storekit.DeliveryRow { return x.DeliveryRow }),
+		Sessions:    r.sessions,
+		Tags:        rowsOf(d.TagKeys, func(tg *tagDoc) storekit.AuditTag { return storekit.AuditTag{Tag: tg.Tag} }),
+		Candidates: rowsOf(d.Candidates, func(c *candidateDoc) storekit.AuditCandidate {
+			return storekit.AuditCandidate{ID: c.ID, Source: c.Source}
+		}),
+	}
+	// In the order a rotation walks them: the aggregate's fields, then the operations',
+	// invitations' and deliveries' (sealedUnits).
+	for _, col := range storekit.ProtectedColumns {
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: Aggregate, Row: d.ID, Column: col.Name, Envelope: str(*d.SealedColumn(col.Name))})
+	}
+	for _, o := range r.operations {
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: operationCollection, Row: o.ID, Column: colPayload, Envelope: str(o.PayloadEnc)})
+	}
+	for _, inv := range r.invitations {
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: invitationCollection, Row: inv.ID, Column: colRecipient, Envelope: str(inv.RecipientEnc)})
+	}
+	for _, dl := range r.deliveries {
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: deliveryCollection, Row: dl.ID, Column: colPayload, Envelope: dl.PayloadEnc})
+	}
+	return t
+}
+
+// rowsOf is what row reads of each of docs.
+func rowsOf[D, R any](docs []D, row func(*D) R) []R {
+	out := make([]R, len(docs))
+	for i := range docs {
+		out[i] = row(&docs[i])
+	}
+	return out
 }
 
 // auditRows reads the task's documents (by task_id, as every unit's index has it) and merges
@@ -133,7 +161,7 @@ func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
 		}
 	}
 	r.events = mergeByID(r.events, d.PendingEvents, func(e eventDoc) string { return e.ID })
-	sortEvents(r.events)
+	slices.SortFunc(r.events, func(a, b eventDoc) int { return cmp.Compare(a.Seq, b.Seq) })
 	r.operations = mergeByID(r.operations, d.Operations, func(o operationDoc) string { return o.ID })
 	r.resumptions = mergeByID(r.resumptions, d.PendingResumptions, func(x resumptionDoc) string { return x.ID })
 	r.invitations = mergeByID(r.invitations, d.PendingInvitations, func(x invitationDoc) string { return x.ID })

@@ -10,21 +10,17 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
 )
 
-// The delivery outbox's worker side on user_task_deliveries, as the resumption outbox's
-// (resumption_claims.go): due pending deliveries whose lease is absent or expired by the
-// database clock get a lease with a fresh token and the next lease_generation, the holder may
-// acknowledge or reschedule only while its exact lease is live, and every write of a delivery
-// (a lease, an acknowledgement, a settle by a revocation or verification, an expiry) is a
-// claimed write, so two nodes never both lease one delivery on FerretDB either. The payload is
-// opened for a dispatch attempt only.
+// The delivery outbox's worker side on user_task_deliveries, under the lease rules both
+// outboxes share (outbox_lease.go): every write of a delivery (a lease, an acknowledgement, a
+// settle by a revocation or verification, an expiry) is a claimed write, so two nodes never both
+// lease one delivery on FerretDB either. The payload is opened for a dispatch attempt only.
 
-func deliveryRef(d *deliveryDoc) docRef {
-	return docRef{coll: deliveryCollection, id: d.ID, tenant: d.TenantID, key: "delivery:" + d.ID}
+func (d *deliveryDoc) entry() outboxEntry {
+	return outboxEntry{ID: d.ID, TenantID: d.TenantID, State: d.State, LeaseColumns: d.LeaseColumns, Version: d.Version}
 }
 
 // NotifyDeliveries makes the store call fn after each commit that queued an invitation
@@ -68,37 +64,19 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit int, le
 	return out, nil
 }
 
+// claimDueDeliveries reads up to limit due deliveries and leases each to owner, appending the
+// leased ones, their payloads opened, to out; it reports how many it lost to other writers.
 func (s *Store) claimDueDeliveries(ctx context.Context, owner string, limit int, leaseFor time.Duration, out *[]models.Delivery) (int, error) {
-	now, err := s.Now(ctx)
-	if err != nil {
-		return 0, err
-	}
-	var due []deliveryDoc
-	if err := s.findAll(ctx, deliveryCollection, dueUnleased(now), dueOrder(limit), &due); err != nil {
-		return 0, err
-	}
-	lost := 0
-	for i := range due {
-		d := &due[i]
-		lease := models.Lease{Owner: owner, Token: models.NewID(), Generation: d.LeaseGeneration + 1, ExpiresAt: now.Add(leaseFor)}
-		set := append(leaseFields(&lease), bson.E{Key: "updated_at", Value: now})
-		err := s.claimedSet(ctx, deliveryRef(d), d.Version, set, now)
-		if errors.Is(err, errClaimLost) {
-			lost++ // another node wrote it since the read: its lease, a settle or an expiry
-			continue
-		}
-		if err != nil {
-			return lost, err
-		}
+	return claimDue(ctx, s, deliveryOutbox, owner, limit, leaseFor, func(d *deliveryDoc, lease models.Lease, now time.Time) error {
 		d.LeaseOwner, d.LeaseToken, d.LeaseGeneration, d.LeaseExpiresAt = &lease.Owner, &lease.Token, lease.Generation, &lease.ExpiresAt
 		d.UpdatedAt = now
 		got, err := s.codec().Delivery(&d.DeliveryRow, true)
 		if err != nil {
-			return lost, err
+			return err
 		}
 		*out = append(*out, got)
-	}
-	return lost, nil
+		return nil
+	})
 }
 
 // AckDelivery marks a claimed delivery delivered, then its invitation dispatched (if still
@@ -106,7 +84,7 @@ func (s *Store) claimDueDeliveries(ctx context.Context, owner string, limit int,
 // between them leaves the invitation pending, which verification, revocation and expiry treat
 // exactly as dispatched.
 func (s *Store) AckDelivery(ctx context.Context, d models.Delivery) error {
-	err := s.fencedDeliveryWrite(ctx, d, func(now time.Time) bson.D {
+	err := s.fencedWrite(ctx, deliveryOutbox, d.ID, d.Lease, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "state", Value: string(models.DeliveryDelivered)},
 			bson.E{Key: "attempts", Value: d.Attempts + 1}, bson.E{Key: "updated_at", Value: now})
 	})
@@ -141,39 +119,12 @@ func (s *Store) RetryDelivery(ctx context.Context, d models.Delivery, delay time
 	if abandon {
 		state = models.DeliveryAbandoned
 	}
-	err := s.fencedDeliveryWrite(ctx, d, func(now time.Time) bson.D {
+	err := s.fencedWrite(ctx, deliveryOutbox, d.ID, d.Lease, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "state", Value: string(state)}, bson.E{Key: "attempts", Value: attempts},
 			bson.E{Key: "available_at", Value: now.Add(delay)}, bson.E{Key: "last_error", Value: opt(errCode)},
 			bson.E{Key: "updated_at", Value: now})
 	})
 	return attempts, err
-}
-
-// fencedDeliveryWrite writes d's delivery while it is pending under d's exact, live lease, under
-// a claimed write; otherwise models.ErrLeaseLost.
-func (s *Store) fencedDeliveryWrite(ctx context.Context, d models.Delivery, set func(now time.Time) bson.D) error {
-	if d.Lease == nil {
-		return models.ErrLeaseLost
-	}
-	return retryClaimed(ctx, func() error {
-		now, err := s.Now(ctx)
-		if err != nil {
-			return err
-		}
-		var row deliveryDoc
-		err = s.db.Collection(deliveryCollection).FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&row)
-		if errors.Is(err, mongo.ErrNoDocuments) {
-			return models.ErrLeaseLost
-		}
-		if err != nil {
-			return translate(err)
-		}
-		if row.State != string(models.DeliveryPending) || row.LeaseToken == nil || *row.LeaseToken != d.Lease.Token ||
-			row.LeaseGeneration != d.Lease.Generation || row.LeaseExpiresAt == nil || !row.LeaseExpiresAt.After(now) {
-			return models.ErrLeaseLost
-		}
-		return s.claimedSet(ctx, deliveryRef(&row), row.Version, set(now), now)
-	})
 }
 
 // settleDeliveries ends the pending deliveries of an invitation that was revoked or verified:
@@ -187,35 +138,8 @@ func (s *Store) settleDeliveries(ctx context.Context, tenant, invitationID strin
 // moveDeliveries writes set to each pending delivery of the invitation that keep accepts (all
 // when nil), each under a claimed write; one another writer changed meanwhile is read and judged
 // again. Idempotent: the deliveries written are no longer pending.
-func (s *Store) moveDeliveries(ctx context.Context, tenant, invitationID string, keep func(d *deliveryDoc, now time.Time) bool, set func(now time.Time) bson.D) error {
+func (s *Store) moveDeliveries(ctx context.Context, tenant, invitationID string, keep func(e *outboxEntry, now time.Time) bool, set func(now time.Time) bson.D) error {
 	filter := bson.D{{Key: "tenant_id", Value: tenant}, {Key: "invitation_id", Value: invitationID},
 		{Key: "state", Value: string(models.DeliveryPending)}}
-	return retryClaimed(ctx, func() error {
-		var rows []deliveryDoc
-		if err := s.findAll(ctx, deliveryCollection, filter, options.Find(), &rows); err != nil {
-			return err
-		}
-		now, err := s.Now(ctx)
-		if err != nil {
-			return err
-		}
-		lost := false
-		for i := range rows {
-			if keep != nil && !keep(&rows[i], now) {
-				continue
-			}
-			err := s.claimedSet(ctx, deliveryRef(&rows[i]), rows[i].Version, set(now), now)
-			if errors.Is(err, errClaimLost) {
-				lost = true
-				continue
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if lost {
-			return errClaimLost
-		}
-		return nil
-	})
+	return s.setEach(ctx, deliveryOutbox, filter, keep, set)
 }

@@ -56,7 +56,7 @@ func (s *Store) ExpireInvitations(ctx context.Context, limit int) (map[string]in
 // expireInvitation abandons the unsent deliveries of d, then expires it if it is still live and
 // past its expiry when read again; it reports whether this call expired it.
 func (s *Store) expireInvitation(ctx context.Context, d *invitationDoc) (bool, error) {
-	unleased := func(dl *deliveryDoc, now time.Time) bool {
+	unleased := func(dl *outboxEntry, now time.Time) bool {
 		return dl.LeaseExpiresAt == nil || !dl.LeaseExpiresAt.After(now)
 	}
 	err := s.moveDeliveries(ctx, d.TenantID, d.ID, unleased, func(now time.Time) bson.D {

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Retention purge (SPEC 7; docs/document-store.md, "Terminal-only purge"). Without
@@ -35,43 +36,21 @@ var purgeUnits = []struct {
 	{eventCollection, func(c *models.PurgeCounts) *int { return &c.Events }},
 }
 
-// Purge applies p to tenant's documents and returns what went (in a dry run: what would go,
-// each policy counted on its own). progress, when set, receives the running totals after every
-// page that removed something. A cancelled ctx stops between tasks with ctx's error; what went
-// stays gone, a task caught half-way stays marked, and the next run finishes it.
+// Purge applies p to tenant's documents (storekit.Purge) and returns what went. A cancelled ctx
+// stops between tasks with ctx's error; what went stays gone, a task caught half-way stays
+// marked, and the next run finishes it.
 func (s *Store) Purge(ctx context.Context, tenant string, p models.RetentionPolicy, progress func(models.PurgeCounts)) (models.PurgeCounts, error) {
-	var total models.PurgeCounts
-	if err := p.Check(); err != nil {
-		return total, err
-	}
-	if p.PageSize == 0 {
-		p.PageSize = models.DefaultPurgePageSize
-	}
-	steps := []struct {
-		age time.Duration
-		run func(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy, total *models.PurgeCounts, progress func(models.PurgeCounts)) error
-	}{
-		{p.TerminalAge, s.purgeTerminal},
-		{p.InvitationAge, s.purgeInvitations},
-		{p.GuestSessionAge, s.purgeGuestSessions},
-		{p.OutboxAge, s.purgeDeliveries},
-		{p.OutboxAge, s.purgeResumptions},
-	}
-	for _, st := range steps {
-		if st.age <= 0 {
-			continue
-		}
-		if err := st.run(ctx, tenant, st.age, p, &total, progress); err != nil {
-			return total, err
-		}
-	}
-	if p.DryRun && progress != nil {
-		progress(total)
-	}
-	return total, nil
+	return storekit.Purge(ctx, storekit.PurgeSteps{
+		Terminal:      s.purgeTerminal,
+		Invitations:   s.purgeInvitations,
+		GuestSessions: s.purgeGuestSessions,
+		Deliveries:    s.purgeDeliveries,
+		Resumptions:   s.purgeResumptions,
+	}, tenant, p, progress)
 }
 
-// purgeTerminal removes the tenant's terminal tasks closed before now-age, page by page.
+// purgeTerminal removes the tenant's terminal tasks closed before now-age, page by page, after
+// the ones a crashed run left marked.
 func (s *Store) purgeTerminal(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy,
 	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
 	if !p.DryRun {
@@ -80,27 +59,15 @@ func (s *Store) purgeTerminal(ctx context.Context, tenant string, age time.Durat
 		}
 	}
 	var after *taskDoc
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	return storekit.PurgePages(ctx, p, total, progress, func() (models.PurgeCounts, int, bool, error) {
 		now, err := s.Now(ctx)
 		if err != nil {
-			return err
+			return models.PurgeCounts{}, 0, false, err
 		}
 		page, n, last, done, err := s.purgeTerminalPage(ctx, tenant, now.Add(-age), after, p)
-		if err != nil {
-			return err
-		}
-		total.Add(page)
-		if progress != nil && n > 0 && !p.DryRun {
-			progress(*total)
-		}
-		if done {
-			return nil
-		}
 		after = last
-	}
+		return page, n, done, err
+	})
 }
 
 // purgeTerminalPage purges (or counts) up to p.PageSize tasks eligible at cutoff after the
@@ -284,13 +251,7 @@ func (s *Store) purgeTask(ctx context.Context, d *taskDoc, c *models.PurgeCounts
 		return translate(err)
 	}
 	if res.DeletedCount == 1 {
-		c.Tasks++
-		c.Tags += len(d.TagKeys)
-		c.Exclusions += len(d.Exclusions)
-		c.Candidates += len(d.Candidates)
-		c.Events += len(d.PendingEvents)
-		c.Invitations += len(d.PendingInvitations)
-		c.Deliveries += len(d.PendingDeliveries)
+		countAggregate(d, c)
 	}
 	return nil
 }
@@ -305,6 +266,13 @@ func (s *Store) countTask(ctx context.Context, d *taskDoc, c *models.PurgeCounts
 		}
 		*u.count(c) += int(n)
 	}
+	countAggregate(d, c)
+	return nil
+}
+
+// countAggregate adds the task d and the rows its aggregate holds itself (the embedded ones and
+// the entries still pending there) to c.
+func countAggregate(d *taskDoc, c *models.PurgeCounts) {
 	c.Tasks++
 	c.Tags += len(d.TagKeys)
 	c.Exclusions += len(d.Exclusions)
@@ -312,5 +280,4 @@ func (s *Store) countTask(ctx context.Context, d *taskDoc, c *models.PurgeCounts
 	c.Events += len(d.PendingEvents)
 	c.Invitations += len(d.PendingInvitations)
 	c.Deliveries += len(d.PendingDeliveries)
-	return nil
 }

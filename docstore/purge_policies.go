@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The purge's shorter policies (repository/purge.go has the same rules on SQL): revoked or
@@ -21,18 +22,17 @@ import (
 var doneStates = bson.A{string(models.DeliveryDelivered), string(models.DeliverySettled), string(models.DeliveryAbandoned)}
 
 // pagedPolicy walks the candidates filter selects in _id order, page by page, and lets take
-// delete (or count) those it keeps; progress follows every page that removed something.
+// delete (or count) those it keeps and say how many of them went; progress follows every page
+// that removed something (storekit.PurgePages).
 func (s *Store) pagedPolicy(ctx context.Context, coll string, filter func(now time.Time) bson.D, p models.RetentionPolicy,
 	total *models.PurgeCounts, progress func(models.PurgeCounts),
 	take func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error)) error {
 	after := ""
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	return storekit.PurgePages(ctx, p, total, progress, func() (models.PurgeCounts, int, bool, error) {
+		var page models.PurgeCounts
 		now, err := s.Now(ctx)
 		if err != nil {
-			return err
+			return page, 0, false, err
 		}
 		f := filter(now)
 		if after != "" {
@@ -44,45 +44,46 @@ func (s *Store) pagedPolicy(ctx context.Context, coll string, filter func(now ti
 		opts := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(p.PageSize)).
 			SetProjection(bson.D{{Key: "_id", Value: 1}})
 		if err := s.findAll(ctx, coll, f, opts, &found); err != nil {
-			return err
+			return page, 0, false, err
 		}
 		if len(found) == 0 {
-			return nil
+			return page, 0, true, nil
 		}
 		ids := make([]string, len(found))
 		for i, d := range found {
 			ids[i] = d.ID
 		}
 		after = ids[len(ids)-1]
-		var page models.PurgeCounts
 		n, err := take(ctx, ids, now, &page)
-		if err != nil {
-			return err
-		}
-		total.Add(page)
-		if progress != nil && n > 0 && !p.DryRun {
-			progress(*total)
-		}
-		if len(found) < p.PageSize {
-			return nil
-		}
-	}
+		return page, n, len(found) < p.PageSize, err
+	})
+}
+
+// ownDocsPolicy is the policy of coll's documents that own no others: each page of candidates
+// goes with the eligible filter again, so one that changed since the read is left; their number
+// adds to the count count picks.
+func (s *Store) ownDocsPolicy(ctx context.Context, coll string, eligible func(now time.Time) bson.D, count func(c *models.PurgeCounts) *int,
+	p models.RetentionPolicy, total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
+	return s.pagedPolicy(ctx, coll, eligible, p, total, progress,
+		func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error) {
+			return s.drop(ctx, p.DryRun, count(c), coll, append(eligible(now), idIn(ids)))
+		})
 }
 
 // drop deletes the documents of coll that filter selects (or counts them, in a dry run) and
-// adds the number to n.
-func (s *Store) drop(ctx context.Context, dry bool, n *int, coll string, filter bson.D) error {
+// adds the number to n; it returns the number.
+func (s *Store) drop(ctx context.Context, dry bool, n *int, coll string, filter bson.D) (int, error) {
 	if dry {
 		c, err := s.db.Collection(coll).CountDocuments(ctx, filter)
 		*n += int(c)
-		return translate(err)
+		return int(c), translate(err)
 	}
 	res, err := s.db.Collection(coll).DeleteMany(ctx, filter)
 	if err != nil {
-		return translate(err)
+		return 0, translate(err)
 	}
 	*n += int(res.DeletedCount)
-	return nil
+	return int(res.DeletedCount), nil
 }
 
 func idIn(ids []string) bson.E {
@@ -135,18 +136,18 @@ func (s *Store) purgeInvitations(ctx context.Context, tenant string, age time.Du
 					continue
 				}
 				of := bson.D{{Key: "tenant_id", Value: tenant}, {Key: "invitation_id", Value: inv.ID}}
-				if err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionCollection, of); err != nil {
+				if _, err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionCollection, of); err != nil {
 					return n, err
 				}
-				if err := s.drop(ctx, p.DryRun, &c.Deliveries, deliveryCollection, of); err != nil {
+				if _, err := s.drop(ctx, p.DryRun, &c.Deliveries, deliveryCollection, of); err != nil {
 					return n, err
 				}
 				f := append(eligible(now), bson.E{Key: "_id", Value: inv.ID})
-				before := c.Invitations
-				if err := s.drop(ctx, p.DryRun, &c.Invitations, invitationCollection, f); err != nil {
+				went, err := s.drop(ctx, p.DryRun, &c.Invitations, invitationCollection, f)
+				n += went
+				if err != nil {
 					return n, err
 				}
-				n += c.Invitations - before
 			}
 			return n, nil
 		})
@@ -188,38 +189,31 @@ func (s *Store) purgeGuestSessions(ctx context.Context, tenant string, age time.
 			bson.D{{Key: "revoked_at", Value: bson.D{{Key: "$lte", Value: cutoff}}}},
 		}}}
 	}
-	return s.pagedPolicy(ctx, guestSessionCollection, eligible, p, total, progress,
-		func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error) {
-			before := c.GuestSessions
-			err := s.drop(ctx, p.DryRun, &c.GuestSessions, guestSessionCollection, append(eligible(now), idIn(ids)))
-			return c.GuestSessions - before, err
-		})
+	return s.ownDocsPolicy(ctx, guestSessionCollection, eligible, func(c *models.PurgeCounts) *int { return &c.GuestSessions },
+		p, total, progress)
 }
 
 // purgeDeliveries removes delivery entries that are done and unchanged since the cutoff.
 // Pending ones, retries included, never go.
 func (s *Store) purgeDeliveries(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy,
 	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
-	eligible := func(now time.Time) bson.D {
+	return s.ownDocsPolicy(ctx, deliveryCollection, doneBefore(tenant, age), func(c *models.PurgeCounts) *int { return &c.Deliveries },
+		p, total, progress)
+}
+
+// doneBefore selects the tenant's outbox entries that are done and unchanged since now-age.
+func doneBefore(tenant string, age time.Duration) func(now time.Time) bson.D {
+	return func(now time.Time) bson.D {
 		return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "state", Value: bson.D{{Key: "$in", Value: doneStates}}},
 			{Key: "updated_at", Value: bson.D{{Key: "$lte", Value: now.Add(-age)}}}}
 	}
-	return s.pagedPolicy(ctx, deliveryCollection, eligible, p, total, progress,
-		func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error) {
-			before := c.Deliveries
-			err := s.drop(ctx, p.DryRun, &c.Deliveries, deliveryCollection, append(eligible(now), idIn(ids)))
-			return c.Deliveries - before, err
-		})
 }
 
 // purgeResumptions removes the finished resumption entries of terminal tasks unchanged since
 // the cutoff; a transitional task keeps its entry (reconciliation requeues it).
 func (s *Store) purgeResumptions(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy,
 	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
-	eligible := func(now time.Time) bson.D {
-		return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "state", Value: bson.D{{Key: "$in", Value: doneStates}}},
-			{Key: "updated_at", Value: bson.D{{Key: "$lte", Value: now.Add(-age)}}}}
-	}
+	eligible := doneBefore(tenant, age)
 	return s.pagedPolicy(ctx, resumptionCollection, eligible, p, total, progress,
 		func(ctx context.Context, ids []string, now time.Time, c *models.PurgeCounts) (int, error) {
 			var rows []struct {
@@ -254,8 +248,6 @@ func (s *Store) purgeResumptions(ctx context.Context, tenant string, age time.Du
 			if len(keep) == 0 {
 				return 0, nil
 			}
-			before := c.Resumptions
-			err := s.drop(ctx, p.DryRun, &c.Resumptions, resumptionCollection, append(eligible(now), idIn(keep)))
-			return c.Resumptions - before, err
+			return s.drop(ctx, p.DryRun, &c.Resumptions, resumptionCollection, append(eligible(now), idIn(keep)))
 		})
 }

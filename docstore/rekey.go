@@ -9,7 +9,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/store"
 	"usertasks/storekit"
@@ -96,35 +95,6 @@ func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, 
 	return docs, err
 }
 
-// sealedCheck is what looking at one sealed value found.
-type sealedCheck int
-
-const (
-	sealedEmpty sealedCheck = iota
-	sealedCurrent
-	sealedStale // opens, under another key than the primary
-	sealedUnreadable
-)
-
-// checkSealed counts env under its key id and tells whether it opens under row and field.
-func (s *Store) checkSealed(row, field, env string, byKey map[string]int) (sealedCheck, []byte, error) {
-	if env == "" {
-		return sealedEmpty, nil, nil
-	}
-	kid, _ := keyring.KeyID(env)
-	byKey[kid]++
-	plain, err := s.keys.Open(env, storekit.AAD(row, field))
-	switch {
-	case errors.Is(err, keyring.ErrUndecodable):
-		return sealedUnreadable, nil, nil
-	case err != nil:
-		return 0, nil, err
-	case kid == s.keys.PrimaryKeyID():
-		return sealedCurrent, plain, nil
-	}
-	return sealedStale, plain, nil
-}
-
 // RekeyPage reads up to limit documents of table after the _id after and, unless dryRun,
 // reseals every value not under the primary key. A value is replaced only if it is still the
 // one read, so a concurrent writer's newer value wins (it sealed under the primary anyway).
@@ -166,13 +136,13 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 		page.Next = d.ID
 		stale := 0
 		note := func(row, field, env string) error {
-			st, _, err := s.checkSealed(row, field, env, page.ByKey)
+			st, _, err := s.sealer().Check(row, field, env, page.ByKey)
 			switch {
 			case err != nil:
 				return err
-			case st == sealedUnreadable:
+			case st == storekit.SealedUnreadable:
 				page.Unreadable = append(page.Unreadable, row)
-			case st == sealedStale:
+			case st == storekit.SealedStale:
 				stale++
 			}
 			return nil
@@ -230,8 +200,8 @@ func (s *Store) resealDoc(ctx context.Context, u sealedUnit, seen *sealedDoc) (i
 
 // reseal returns env sealed again under the primary key when it is stale, or nil.
 func (s *Store) reseal(row, field, env string) (*string, error) {
-	st, plain, err := s.checkSealed(row, field, env, map[string]int{})
-	if err != nil || st != sealedStale {
+	st, plain, err := s.sealer().Check(row, field, env, map[string]int{})
+	if err != nil || st != storekit.SealedStale {
 		return nil, err
 	}
 	sealed, err := s.keys.Seal(plain, storekit.AAD(row, field))

@@ -9,20 +9,16 @@ import (
 )
 
 // SetHealth records a worker's advisory finding on an open or transitional task whose finding
-// is not blocking (storekit.SetHealth), as repository.Store.SetHealth: a terminal task or a
-// blocking finding is left alone without an error; a missing task is ErrNotFound.
+// is not blocking (storekit.HealthWrite.SetHealth), as repository.Store.SetHealth: a terminal
+// task or a blocking finding is left alone without an error; a missing task is ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	u, err := storekit.SetHealth(h)
-	if err != nil {
-		return err
-	}
-	return s.updateHealth(ctx, tenant, taskID, u)
+	return storekit.HealthWrite(s.updateHealth).SetHealth(ctx, tenant, taskID, h)
 }
 
 // ClearHealth removes the advisory finding code from an open or transitional task, and
-// nothing else (storekit.ClearHealth). A missing task is ErrNotFound.
+// nothing else (storekit.HealthWrite.ClearHealth). A missing task is ErrNotFound.
 func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
-	return s.updateHealth(ctx, tenant, taskID, storekit.ClearHealth(code))
+	return storekit.HealthWrite(s.updateHealth).ClearHealth(ctx, tenant, taskID, code)
 }
 
 // updateHealth writes u under a version claim where its rule lets it. Health does not raise

@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -108,7 +107,7 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 	if tag := models.NormalizeTag(f.Tag); tag != "" {
 		where = append(where, fieldEq("tag_keys.tag", tag))
 	}
-	if needle := strings.ToLower(strings.TrimSpace(f.Search)); needle != "" {
+	if needle := storekit.SearchNeedle(f.Search); needle != "" {
 		// A literal substring: every regular-expression metacharacter is escaped.
 		where = append(where, fieldEq("search_text", bson.Regex{Pattern: regexp.QuoteMeta(needle), Options: "i"}))
 	}
@@ -119,21 +118,17 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 func (s *Store) scopeConds(ctx context.Context, q *taskQuery, now time.Time) ([]bson.D, error) {
 	f := q.f
 	me := f.Actor.Subject
-	personal := storekit.PersonalScope(f)
+	if storekit.ScopeEmpty(f) {
+		return []bson.D{nothing}, nil
+	}
 	switch f.Scope {
 	case models.ScopeAssigned:
-		if !personal {
-			return []bson.D{nothing}, nil
-		}
 		return []bson.D{
 			{{Key: "assignee_provider", Value: me.Provider}, {Key: "assignee_type", Value: string(me.Type)}, {Key: "assignee_id", Value: me.ID}},
 			fieldIn("status", openTransitionalStatuses),
 			notBlocking,
 		}, nil
 	case models.ScopeAvailable:
-		if !personal {
-			return []bson.D{nothing}, nil
-		}
 		q.check = eligible(f) // the candidates and exclusions, entry by entry (task_query_available.go)
 		return []bson.D{
 			fieldEq("status", string(models.StatusAvailable)),
@@ -142,9 +137,6 @@ func (s *Store) scopeConds(ctx context.Context, q *taskQuery, now time.Time) ([]
 			availableConds(f),
 		}, nil
 	case models.ScopeHistory:
-		if !personal {
-			return []bson.D{nothing}, nil
-		}
 		ids, err := s.actedOn(ctx, f.Tenant, me)
 		if err != nil {
 			return nil, err

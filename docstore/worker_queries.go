@@ -213,7 +213,7 @@ func (s *Store) RequeueResumption(ctx context.Context, tenant, taskID, operation
 // ReleaseResumption gives a claimed entry back without counting an attempt (a node shutting
 // down mid-batch). A stale lease fails with models.ErrLeaseLost.
 func (s *Store) ReleaseResumption(ctx context.Context, r models.Resumption) error {
-	return s.fencedResumptionWrite(ctx, r, func(now time.Time) bson.D {
+	return s.fencedWrite(ctx, resumptionOutbox, r.ID, r.Lease, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "updated_at", Value: now})
 	})
 }
@@ -221,7 +221,7 @@ func (s *Store) ReleaseResumption(ctx context.Context, r models.Resumption) erro
 // SettleResumption closes a claimed entry whose task is already terminal, so it is never
 // claimed again. A stale lease fails with models.ErrLeaseLost.
 func (s *Store) SettleResumption(ctx context.Context, r models.Resumption) error {
-	return s.fencedResumptionWrite(ctx, r, func(now time.Time) bson.D {
+	return s.fencedWrite(ctx, resumptionOutbox, r.ID, r.Lease, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "state", Value: string(models.DeliverySettled)}, bson.E{Key: "updated_at", Value: now})
 	})
 }

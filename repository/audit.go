@@ -3,14 +3,12 @@ package repository
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"sort"
 	"time"
 
 	"gorm.io/gorm"
 
-	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/store"
 	"usertasks/storekit"
@@ -18,7 +16,7 @@ import (
 
 // The audit (SPEC 8, `web audit`) reads the store in pages of aggregates ordered by (tenant,
 // id), each page in one read transaction so it sees one consistent snapshot, and checks the
-// invariants the transitions in models maintain (audit_rules.go). It never writes and never
+// invariants the transitions in models maintain (storekit.Auditor). It never writes and never
 // repairs: a finding names the tenant, the task (or row) and the invariant, and its message
 // never carries protected content.
 
@@ -55,41 +53,34 @@ var Invariants = []string{
 }
 
 // Audit reads up to size tasks after the filter's resume key, with their rows, in one read
-// transaction, and checks every per-task invariant. It never writes.
+// transaction, and checks every per-task invariant (storekit.Auditor). It never writes.
 func (s *Store) Audit(ctx context.Context, f store.AuditFilter, size int) (store.AuditPage, error) {
-	if size <= 0 {
-		size = 200
-	}
-	page := store.AuditPage{ByKey: map[string]int{}}
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		page = store.AuditPage{ByKey: map[string]int{}}
-		now, err := s.dbNow(tx)
+	size = storekit.AuditPageSize(size)
+	var page store.AuditPage
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
+		recs, err := auditTasks(tx, f, size)
 		if err != nil {
 			return err
 		}
-		tasks, err := auditTasks(tx, f, size)
-		if err != nil {
-			return err
-		}
-		page.Tasks, page.Done = len(tasks), len(tasks) < size
-		if len(tasks) == 0 {
-			return nil
-		}
-		page.LastTenant, page.LastID = tasks[len(tasks)-1].TenantID, tasks[len(tasks)-1].ID
-		rows, err := loadAuditRows(tx, tasks)
-		if err != nil {
-			return err
-		}
-		a := auditor{store: s, now: now, page: &page}
-		for i := range tasks {
-			if err := a.task(&tasks[i], rows.of(tasks[i].ID)); err != nil {
+		rows := pageRows{}
+		if len(recs) > 0 {
+			if rows, err = loadAuditRows(tx, recs); err != nil {
 				return err
 			}
 		}
-		return nil
+		tasks := make([]*storekit.TaskRow, len(recs))
+		for i := range recs {
+			tasks[i] = &recs[i].TaskRow
+		}
+		a := storekit.Auditor{Codec: s.codec(), Words: auditWords, OwnRows: true, Now: now}
+		page, err = a.Page(tasks, size, func(i int) (*storekit.AuditTask, error) { return rows.of(tasks[i]), nil })
+		return err
 	})
 	return page, err
 }
+
+// auditWords are what the audit's findings call this store's records.
+var auditWords = storekit.AuditWords{Row: "row", Column: "column", Candidates: "rows", Tags: "tag rows", Resumption: "resumption row"}
 
 // AuditTenantCounters checks, in one snapshot, that the sum of each tenant's open-task counter
 // stripes equals the number of its open and transitional tasks, and that no stripe is negative
@@ -182,38 +173,6 @@ func auditTasks(tx *gorm.DB, f store.AuditFilter, size int) ([]taskRecord, error
 	return out, translate(err)
 }
 
-// guestSessionRow is the part of a guest session row the audit reads.
-type guestSessionRow struct {
-	ID                  string     `gorm:"column:id"`
-	TenantID            string     `gorm:"column:tenant_id"`
-	TaskID              string     `gorm:"column:task_id"`
-	InvitationID        string     `gorm:"column:invitation_id"`
-	TokenHash           string     `gorm:"column:token_hash"`
-	ParticipantProvider string     `gorm:"column:participant_provider"`
-	ParticipantID       string     `gorm:"column:participant_id"`
-	ExpiresAt           time.Time  `gorm:"column:expires_at"`
-	RevokedAt           *time.Time `gorm:"column:revoked_at"`
-}
-
-// taskRows are the rows of one task the audit checks with it.
-type taskRows struct {
-	tags        []tagRecord
-	candidates  []candidateRecord
-	events      []eventRecord
-	operations  []operationRecord
-	resumptions []resumptionRecord
-	invitations []invitationRecord
-	deliveries  []deliveryRecord
-	sessions    []guestSessionRow
-	sealed      []sealedValues
-}
-
-// sealedValues are the sealed columns of one row of a task's sealed table.
-type sealedValues struct {
-	table SealedTable
-	row   sealedRow
-}
-
 // TaskScoped reports whether the table's rows belong to a task, so the page audit checks them
 // with their task; the other tables (browser sessions) are checked by AuditSealed.
 func (t SealedTable) TaskScoped() bool { return t.taskColumn() != "" }
@@ -229,25 +188,27 @@ func (t SealedTable) taskColumn() string {
 	return "task_id"
 }
 
-type pageRows map[string]*taskRows
+// pageRows are the rows of a page's tasks, by task id.
+type pageRows map[string]*storekit.AuditTask
 
-func (p pageRows) of(id string) *taskRows {
-	if r, ok := p[id]; ok {
-		return r
-	}
-	return &taskRows{}
+// of is task with its rows.
+func (p pageRows) of(task *storekit.TaskRow) *storekit.AuditTask {
+	t := p.at(task.ID)
+	t.Task = task
+	return t
 }
 
-func (p pageRows) at(id string) *taskRows {
-	r, ok := p[id]
+func (p pageRows) at(id string) *storekit.AuditTask {
+	t, ok := p[id]
 	if !ok {
-		r = &taskRows{}
-		p[id] = r
+		t = &storekit.AuditTask{}
+		p[id] = t
 	}
-	return r
+	return t
 }
 
-// loadAuditRows reads the child rows of the page's tasks, one query per table.
+// loadAuditRows reads the child rows of the page's tasks, one query per table, and the sealed
+// values of their sealed tables.
 func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 	ids := make([]string, len(tasks))
 	for i := range tasks {
@@ -256,12 +217,12 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 	rows := pageRows{}
 	var tags []tagRecord
 	var candidates []candidateRecord
-	var events []eventRecord
-	var operations []operationRecord
-	var resumptions []resumptionRecord
-	var invitations []invitationRecord
-	var deliveries []deliveryRecord
-	var sessions []guestSessionRow
+	var events []storekit.EventRow
+	var operations []storekit.OperationRow
+	var resumptions []storekit.ResumptionRow
+	var invitations []storekit.InvitationRow
+	var deliveries []storekit.DeliveryRow
+	var sessions []storekit.GuestSessionRow
 	for _, load := range []struct {
 		table string
 		order string
@@ -289,28 +250,30 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 		}
 	}
 	for _, r := range tags {
-		rows.at(r.TaskID).tags = append(rows.at(r.TaskID).tags, r)
+		t := rows.at(r.TaskID)
+		t.Tags = append(t.Tags, storekit.AuditTag{Tag: r.Tag, TenantID: r.TenantID})
 	}
 	for _, r := range candidates {
-		rows.at(r.TaskID).candidates = append(rows.at(r.TaskID).candidates, r)
+		t := rows.at(r.TaskID)
+		t.Candidates = append(t.Candidates, storekit.AuditCandidate{ID: r.ID, Source: r.Source, TenantID: r.TenantID, TaskStatus: r.TaskStatus})
 	}
 	for _, r := range events {
-		rows.at(r.TaskID).events = append(rows.at(r.TaskID).events, r)
+		rows.at(r.TaskID).Events = append(rows.at(r.TaskID).Events, r)
 	}
 	for _, r := range operations {
-		rows.at(r.TaskID).operations = append(rows.at(r.TaskID).operations, r)
+		rows.at(r.TaskID).Operations = append(rows.at(r.TaskID).Operations, r)
 	}
 	for _, r := range resumptions {
-		rows.at(r.TaskID).resumptions = append(rows.at(r.TaskID).resumptions, r)
+		rows.at(r.TaskID).Resumptions = append(rows.at(r.TaskID).Resumptions, r)
 	}
 	for _, r := range invitations {
-		rows.at(r.TaskID).invitations = append(rows.at(r.TaskID).invitations, r)
+		rows.at(r.TaskID).Invitations = append(rows.at(r.TaskID).Invitations, r)
 	}
 	for _, r := range deliveries {
-		rows.at(r.TaskID).deliveries = append(rows.at(r.TaskID).deliveries, r)
+		rows.at(r.TaskID).Deliveries = append(rows.at(r.TaskID).Deliveries, r)
 	}
 	for _, r := range sessions {
-		rows.at(r.TaskID).sessions = append(rows.at(r.TaskID).sessions, r)
+		rows.at(r.TaskID).Sessions = append(rows.at(r.TaskID).Sessions, r)
 	}
 	return rows, nil
 }
@@ -333,7 +296,10 @@ func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
 		if err := rows.Scan(dest...); err != nil {
 			return translate(err)
 		}
-		into.at(taskID).sealed = append(into.at(taskID).sealed, sealedValues{table: t, row: r})
+		task := into.at(taskID)
+		for i, col := range t.columns {
+			task.Sealed = append(task.Sealed, storekit.SealedValue{Table: t.Name, Row: r.key, Column: col, Envelope: r.values[i].String})
+		}
 	}
 	return translate(rows.Err())
 }
@@ -351,43 +317,9 @@ func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int)
 	}
 	var page store.KeyPage
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		page = store.KeyPage{ByKey: map[string]int{}}
-		rows, err := readSealed(tx, t, after, limit)
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			page.Rows++
-			page.Next = r.key
-			for i, col := range t.columns {
-				ok, err := s.opensSealed(r.key, col, r.values[i], page.ByKey)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					page.Unreadable = append(page.Unreadable, r.key)
-				}
-			}
-		}
-		if page.Rows < limit {
-			page.Next = ""
-		}
-		return nil
+		var err error
+		page, err = s.checkSealedPage(tx, t, after, limit, nil)
+		return err
 	})
 	return page, err
-}
-
-// opensSealed counts a sealed value under its key id and reports whether it opens with the
-// configured keys under its own row and column. An empty value opens trivially.
-func (s *Store) opensSealed(row, col string, env sql.NullString, byKey map[string]int) (bool, error) {
-	if !env.Valid || env.String == "" {
-		return true, nil
-	}
-	kid, _ := keyring.KeyID(env.String)
-	byKey[kid]++
-	_, err := s.keys.Open(env.String, storekit.AAD(row, col))
-	if errors.Is(err, keyring.ErrUndecodable) {
-		return false, nil
-	}
-	return err == nil, err
 }

@@ -19,16 +19,12 @@ import (
 // flagged, which it does within its interval of the due date.
 func (s *Store) DashboardCounts(ctx context.Context, tenant string, staleAfter time.Duration) (models.DashboardCounts, error) {
 	out := models.DashboardCounts{ByStatus: map[models.Status]int{}}
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		out.Now = now
 		// One count per status, each within its (tenant, status) range of ix_tasks_workload
 		// from the index alone: at the scale target grouping the 100,000 open entries cost
 		// PostgreSQL more than counting them (docs/benchmarks.md).
-		err = storekit.CountByStatus(out.ByStatus, func(st models.Status) (int64, error) {
+		err := storekit.CountByStatus(out.ByStatus, func(st models.Status) (int64, error) {
 			var n int64
 			err := tx.Model(&taskRecord{}).Where("tenant_id = ? AND status = ?", tenant, string(st)).Count(&n).Error
 			return n, translate(err)

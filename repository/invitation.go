@@ -132,17 +132,9 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit int, le
 	var out []models.Delivery
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		out = nil
-		leases, err := s.claimRows(tx, &deliveryRecord{}, now, owner, limit, leaseFor)
-		if err != nil || len(leases) == 0 {
+		recs, err := claimDue[deliveryRecord](s, tx, now, owner, limit, leaseFor)
+		if err != nil {
 			return err
-		}
-		ids := make([]string, 0, len(leases))
-		for id := range leases {
-			ids = append(ids, id)
-		}
-		var recs []deliveryRecord
-		if err := tx.Where("id IN ?", ids).Order("available_at, id").Find(&recs).Error; err != nil {
-			return translate(err)
 		}
 		for i := range recs {
 			d, err := s.codec().Delivery(&recs[i].DeliveryRow, true)

@@ -51,6 +51,24 @@ func (s *Store) claimRows(tx *gorm.DB, model any, now time.Time, owner string, l
 	return leases, nil
 }
 
+// claimDue leases up to limit due rows of R's table to owner (claimRows) and reads the leased
+// rows back, in due order.
+func claimDue[R any](s *Store, tx *gorm.DB, now time.Time, owner string, limit int, leaseFor time.Duration) ([]R, error) {
+	leases, err := s.claimRows(tx, new(R), now, owner, limit, leaseFor)
+	if err != nil || len(leases) == 0 {
+		return nil, err
+	}
+	ids := make([]string, 0, len(leases))
+	for id := range leases {
+		ids = append(ids, id)
+	}
+	var recs []R
+	if err := tx.Where("id IN ?", ids).Order("available_at, id").Find(&recs).Error; err != nil {
+		return nil, translate(err)
+	}
+	return recs, nil
+}
+
 // fenced narrows an update to the exact live lease.
 func fenced(tx *gorm.DB, model any, id string, l *models.Lease, now time.Time) *gorm.DB {
 	if l == nil {
@@ -69,17 +87,9 @@ func (s *Store) ClaimResumptions(ctx context.Context, owner string, limit int, l
 	var out []models.Resumption
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		out = nil
-		leases, err := s.claimRows(tx, &resumptionRecord{}, now, owner, limit, leaseFor)
-		if err != nil || len(leases) == 0 {
+		recs, err := claimDue[resumptionRecord](s, tx, now, owner, limit, leaseFor)
+		if err != nil {
 			return err
-		}
-		ids := make([]string, 0, len(leases))
-		for id := range leases {
-			ids = append(ids, id)
-		}
-		var recs []resumptionRecord
-		if err := tx.Where("id IN ?", ids).Order("available_at, id").Find(&recs).Error; err != nil {
-			return translate(err)
 		}
 		for i := range recs {
 			out = append(out, resumptionFromRecord(&recs[i]))

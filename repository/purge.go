@@ -10,6 +10,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Retention purge (SPEC 7, persistence contract "Retention and cleanup"). Each policy removes
@@ -21,7 +22,7 @@ import (
 // counts are exact on every dialect. The daily rollup and the tenant's open-task counter are
 // never touched: the rollup is history, and the counter holds no terminal task.
 
-// purgePolicy is one kind of row a purge removes.
+// purgePolicy is one kind of row a purge removes (a step of storekit.Purge).
 type purgePolicy struct {
 	table string
 	// eligible is the WHERE clause (with its arguments) of the rows of tenant that may go at
@@ -35,62 +36,42 @@ type purgePolicy struct {
 	remove func(tx *gorm.DB, tenant string, sel any, dry bool, c *models.PurgeCounts) error
 }
 
-// Purge applies p to tenant's rows and returns what went (in a dry run: what would go, each
-// policy counted on its own, so a row that two policies cover is counted by both). progress,
-// when set, receives the running totals after every page. A cancelled ctx stops between
-// pages (or rolls the current page back) with ctx's error; what was committed stays, and a
-// later run goes on from there.
+// Purge applies p to tenant's rows (storekit.Purge) and returns what went. A cancelled ctx
+// stops between pages (or rolls the current page back) with ctx's error; what was committed
+// stays, and a later run goes on from there.
 func (s *Store) Purge(ctx context.Context, tenant string, p models.RetentionPolicy, progress func(models.PurgeCounts)) (models.PurgeCounts, error) {
-	var total models.PurgeCounts
-	if err := p.Check(); err != nil {
-		return total, err
-	}
-	if p.PageSize == 0 {
-		p.PageSize = models.DefaultPurgePageSize
-	}
-	steps := []struct {
-		age    time.Duration
-		policy purgePolicy
-	}{
-		{p.TerminalAge, s.terminalTaskPolicy()},
-		{p.InvitationAge, invitationPolicy()},
-		{p.GuestSessionAge, guestSessionPolicy()},
-		{p.OutboxAge, deliveryPolicy()},
-		{p.OutboxAge, resumptionPolicy()},
-	}
-	for _, st := range steps {
-		if st.age <= 0 {
-			continue
-		}
-		var err error
-		if p.DryRun {
-			err = s.countPolicy(ctx, tenant, st.age, st.policy, &total)
-		} else {
-			err = s.purgePolicy(ctx, tenant, st.age, p.PageSize, st.policy, &total, progress)
-		}
-		if err != nil {
-			return total, err
-		}
-	}
-	if p.DryRun && progress != nil {
-		progress(total)
-	}
-	return total, nil
+	return storekit.Purge(ctx, storekit.PurgeSteps{
+		Terminal:      s.purgeStep(s.terminalTaskPolicy()),
+		Invitations:   s.purgeStep(invitationPolicy()),
+		GuestSessions: s.purgeStep(guestSessionPolicy()),
+		Deliveries:    s.purgeStep(deliveryPolicy()),
+		Resumptions:   s.purgeStep(resumptionPolicy()),
+	}, tenant, p, progress)
 }
 
-// purgePolicy removes pol's rows page by page until a page comes out short.
-func (s *Store) purgePolicy(ctx context.Context, tenant string, age time.Duration, pageSize int, pol purgePolicy,
-	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
+// purgeStep is pol as a step of the purge: counted in one snapshot in a dry run, removed page
+// by page otherwise.
+func (s *Store) purgeStep(pol purgePolicy) storekit.PurgeStep {
+	return func(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy,
+		total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
+		if p.DryRun {
+			return s.countPolicy(ctx, tenant, age, pol, total)
 		}
+		return s.purgePolicy(ctx, tenant, age, p, pol, total, progress)
+	}
+}
+
+// purgePolicy removes pol's rows page by page, one write transaction each, until a page comes
+// out short.
+func (s *Store) purgePolicy(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy, pol purgePolicy,
+	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
+	return storekit.PurgePages(ctx, p, total, progress, func() (models.PurgeCounts, int, bool, error) {
 		var page models.PurgeCounts
 		var n int
 		err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 			page, n = models.PurgeCounts{}, 0
 			where, args := pol.eligible(tenant, now, now.Add(-age))
-			q := tx.Table(pol.table).Where(where, args...).Order(pol.order).Limit(pageSize)
+			q := tx.Table(pol.table).Where(where, args...).Order(pol.order).Limit(p.PageSize)
 			if s.dialect == migrations.Postgres || s.dialect == migrations.MySQL {
 				// Hold the chosen rows until they are gone; SQLite's one writer holds everything.
 				q = q.Clauses(clause.Locking{Strength: "UPDATE"})
@@ -105,26 +86,13 @@ func (s *Store) purgePolicy(ctx context.Context, tenant string, age time.Duratio
 			}
 			return pol.remove(tx, tenant, ids, false, &page)
 		})
-		if err != nil {
-			return err
-		}
-		total.Add(page)
-		if progress != nil && n > 0 {
-			progress(*total)
-		}
-		if n < pageSize {
-			return nil
-		}
-	}
+		return page, n, n < p.PageSize, err
+	})
 }
 
 // countPolicy counts pol's rows and what belongs to them in one snapshot.
 func (s *Store) countPolicy(ctx context.Context, tenant string, age time.Duration, pol purgePolicy, total *models.PurgeCounts) error {
-	return s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	return s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		where, args := pol.eligible(tenant, now, now.Add(-age))
 		sub := tx.Session(&gorm.Session{NewDB: true}).Table(pol.table).Select(pol.table+".id").Where(where, args...)
 		var c models.PurgeCounts
@@ -241,49 +209,44 @@ func invitationPolicy() purgePolicy {
 
 // guestSessionPolicy removes guest sessions that expired or were revoked before the cutoff.
 func guestSessionPolicy() purgePolicy {
-	return purgePolicy{
-		table: "user_task_guest_sessions",
-		eligible: func(tenant string, _, cutoff time.Time) (string, []any) {
+	return ownRowsPolicy("user_task_guest_sessions", func(c *models.PurgeCounts) *int { return &c.GuestSessions },
+		func(tenant string, _, cutoff time.Time) (string, []any) {
 			return "user_task_guest_sessions.tenant_id = ? AND (user_task_guest_sessions.expires_at <= ?" +
 				" OR user_task_guest_sessions.revoked_at <= ?)", []any{tenant, cutoff, cutoff}
-		},
-		order: "user_task_guest_sessions.id",
-		remove: func(tx *gorm.DB, tenant string, sel any, dry bool, c *models.PurgeCounts) error {
-			return drop(tx, dry, &c.GuestSessions, "user_task_guest_sessions", "tenant_id = ? AND id IN (?)", tenant, sel)
-		},
-	}
+		})
 }
 
 // deliveryPolicy removes invitation delivery rows that are done (delivered, settled or
 // abandoned) and unchanged since the cutoff. Pending rows, retries included, are never chosen.
 func deliveryPolicy() purgePolicy {
-	return purgePolicy{
-		table: "user_task_deliveries",
-		eligible: func(tenant string, _, cutoff time.Time) (string, []any) {
+	return ownRowsPolicy("user_task_deliveries", func(c *models.PurgeCounts) *int { return &c.Deliveries },
+		func(tenant string, _, cutoff time.Time) (string, []any) {
 			return "user_task_deliveries.tenant_id = ? AND user_task_deliveries.state IN (?) AND user_task_deliveries.updated_at <= ?",
 				[]any{tenant, doneDeliveryStates, cutoff}
-		},
-		order: "user_task_deliveries.id",
-		remove: func(tx *gorm.DB, tenant string, sel any, dry bool, c *models.PurgeCounts) error {
-			return drop(tx, dry, &c.Deliveries, "user_task_deliveries", "tenant_id = ? AND id IN (?)", tenant, sel)
-		},
-	}
+		})
 }
 
 // resumptionPolicy removes the acknowledged resumption rows of terminal tasks unchanged since
 // the cutoff. A transitional task keeps its row: reconciliation requeues it when the runtime
 // never answered.
 func resumptionPolicy() purgePolicy {
-	return purgePolicy{
-		table: "user_task_resumptions",
-		eligible: func(tenant string, _, cutoff time.Time) (string, []any) {
+	return ownRowsPolicy("user_task_resumptions", func(c *models.PurgeCounts) *int { return &c.Resumptions },
+		func(tenant string, _, cutoff time.Time) (string, []any) {
 			return "user_task_resumptions.tenant_id = ? AND user_task_resumptions.state IN (?) AND user_task_resumptions.updated_at <= ?" +
 					" AND EXISTS (SELECT 1 FROM user_tasks t WHERE t.id = user_task_resumptions.task_id AND t.status IN (?))",
 				[]any{tenant, doneDeliveryStates, cutoff, terminalStatuses}
-		},
-		order: "user_task_resumptions.id",
+		})
+}
+
+// ownRowsPolicy is the policy of table's rows that own no other rows, chosen by eligible and
+// paged by id; their number adds to the count count picks.
+func ownRowsPolicy(table string, count func(c *models.PurgeCounts) *int, eligible func(tenant string, now, cutoff time.Time) (string, []any)) purgePolicy {
+	return purgePolicy{
+		table:    table,
+		eligible: eligible,
+		order:    table + ".id",
 		remove: func(tx *gorm.DB, tenant string, sel any, dry bool, c *models.PurgeCounts) error {
-			return drop(tx, dry, &c.Resumptions, "user_task_resumptions", "tenant_id = ? AND id IN (?)", tenant, sel)
+			return drop(tx, dry, count(c), table, "tenant_id = ? AND id IN (?)", tenant, sel)
 		},
 	}
 }

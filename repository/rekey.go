@@ -3,13 +3,11 @@ package repository
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"gorm.io/gorm"
 
-	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/store"
 	"usertasks/storekit"
@@ -50,54 +48,60 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 	}
 	var page store.KeyPage
 	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
-		page = store.KeyPage{ByKey: map[string]int{}}
-		rows, err := readSealed(tx, t, after, limit)
-		if err != nil {
-			return err
-		}
-		primary := s.keys.PrimaryKeyID()
-		for _, r := range rows {
-			page.Rows++
-			page.Next = r.key
-			for i, col := range t.columns {
-				env := r.values[i]
-				if !env.Valid || env.String == "" {
-					continue
-				}
-				kid, _ := keyring.KeyID(env.String)
-				page.ByKey[kid]++
-				plain, err := s.keys.Open(env.String, storekit.AAD(r.key, col))
-				if errors.Is(err, keyring.ErrUndecodable) {
-					page.Unreadable = append(page.Unreadable, r.key)
-					continue
-				}
-				if err != nil {
-					return err
-				}
-				if kid == primary {
-					continue
-				}
-				if dryRun {
-					page.Resealed++
-					continue
-				}
-				sealed, err := s.keys.Seal(plain, storekit.AAD(r.key, col))
-				if err != nil {
-					return err
-				}
-				res := tx.Table(t.Name).Where(t.key+" = ? AND "+s.sameText(col), r.key, env.String).Update(col, sealed)
-				if res.Error != nil {
-					return translate(res.Error)
-				}
-				page.Resealed += int(res.RowsAffected)
+		var err error
+		page, err = s.checkSealedPage(tx, t, after, limit, func(key, col, env string, plain []byte) (int, error) {
+			if dryRun {
+				return 1, nil
 			}
-		}
-		if page.Rows < limit {
-			page.Next = ""
-		}
-		return nil
+			sealed, err := s.keys.Seal(plain, storekit.AAD(key, col))
+			if err != nil {
+				return 0, err
+			}
+			res := tx.Table(t.Name).Where(t.key+" = ? AND "+s.sameText(col), key, env).Update(col, sealed)
+			return int(res.RowsAffected), translate(res.Error)
+		})
+		return err
 	})
 	return page, err
+}
+
+// checkSealedPage reads up to limit rows of t after the row key after and looks at each sealed
+// value (storekit.Sealer.Check): every one is counted by its key id, an unreadable one names its
+// row in Unreadable, and a stale one (under another key than the primary) goes to reseal, which
+// reports how many values it rewrote (nil: none is).
+func (s *Store) checkSealedPage(tx *gorm.DB, t SealedTable, after string, limit int,
+	reseal func(key, col, env string, plain []byte) (int, error)) (store.KeyPage, error) {
+	page := store.KeyPage{ByKey: map[string]int{}}
+	rows, err := readSealed(tx, t, after, limit)
+	if err != nil {
+		return page, err
+	}
+	for _, r := range rows {
+		page.Rows++
+		page.Next = r.key
+		for i, col := range t.columns {
+			env := r.values[i].String
+			state, plain, err := s.sealer().Check(r.key, col, env, page.ByKey)
+			if err != nil {
+				return page, err
+			}
+			if state == storekit.SealedUnreadable {
+				page.Unreadable = append(page.Unreadable, r.key)
+			}
+			if state != storekit.SealedStale || reseal == nil {
+				continue
+			}
+			n, err := reseal(r.key, col, env, plain)
+			if err != nil {
+				return page, err
+			}
+			page.Resealed += n
+		}
+	}
+	if page.Rows < limit {
+		page.Next = ""
+	}
+	return page, nil
 }
 
 // sameText is a condition that col still holds the bound text. Oracle cannot compare a CLOB

@@ -67,11 +67,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		return models.TaskPage{}, err
 	}
 	var page models.TaskPage
-	err = s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err = s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		page.Now = now
 		where := q.conditions(now, s.dialect)
 		tasks := func() *gorm.DB { return tx.Model(&taskRecord{}) }
@@ -104,6 +100,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			where = append(where, c)
 		}
 		var recs []taskRecord
+		var err error
 		if s.walksStatus(q) {
 			recs, err = s.statusPage(tx, q, where)
 		} else if s.walksNullsLast(q) {
@@ -232,7 +229,7 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 		where = append(where, cond{"EXISTS (SELECT 1 FROM user_task_tags tg WHERE tg.tenant_id = ? AND tg.tag = ? AND tg.task_id = user_tasks.id)",
 			[]any{f.Tenant, tag}})
 	}
-	if needle := strings.ToLower(strings.TrimSpace(f.Search)); needle != "" {
+	if needle := storekit.SearchNeedle(f.Search); needle != "" {
 		where = append(where, cond{"search_text LIKE ? ESCAPE '!'", []any{"%" + escapeLike(needle, dialect) + "%"}})
 	}
 	return where
@@ -242,21 +239,17 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond {
 	f := q.f
 	me := f.Actor.Subject
-	personal := storekit.PersonalScope(f)
+	if storekit.ScopeEmpty(f) {
+		return []cond{nothing}
+	}
 	switch f.Scope {
 	case models.ScopeAssigned:
-		if !personal {
-			return []cond{nothing}
-		}
 		return []cond{
 			{"assignee_provider = ? AND assignee_type = ? AND assignee_id = ?", []any{me.Provider, string(me.Type), me.ID}},
 			{"status IN ?", []any{openTransitionalStatuses}},
 			notBlocking,
 		}
 	case models.ScopeAvailable:
-		if !personal {
-			return []cond{nothing}
-		}
 		return []cond{
 			{"status = ?", []any{string(models.StatusAvailable)}},
 			{"assignee_id IS NULL", nil},
@@ -267,9 +260,6 @@ func (q *taskQuery) scopeConds(now time.Time, dialect migrations.Dialect) []cond
 				[]any{f.Tenant, me.Provider, string(me.Type), me.ID}},
 		}
 	case models.ScopeHistory:
-		if !personal {
-			return []cond{nothing}
-		}
 		return []cond{
 			{"status IN ?", []any{terminalStatuses}},
 			notBlocking,

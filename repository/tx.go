@@ -101,6 +101,19 @@ func (s *Store) inRead(ctx context.Context, fn func(tx *gorm.DB) error) (err err
 	return fn(tx)
 }
 
+// inReadAt runs fn in one read transaction with the database's time, read first in that
+// transaction (as inWrite hands a write its time), so every time-dependent condition of the
+// read agrees.
+func (s *Store) inReadAt(ctx context.Context, fn func(tx *gorm.DB, now time.Time) error) error {
+	return s.inRead(ctx, func(tx *gorm.DB) error {
+		now, err := s.dbNow(tx)
+		if err != nil {
+			return err
+		}
+		return fn(tx, now)
+	})
+}
+
 // readOptions makes a read one snapshot where the dialect's default would give each statement
 // its own (PostgreSQL's READ COMMITTED), so a page and its total agree. SQLite's WAL read
 // transactions are snapshots already.

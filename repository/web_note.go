@@ -46,11 +46,7 @@ func (s *Store) WebNote(ctx context.Context, sessionHash, id string) ([]byte, er
 		return nil, errNoRows
 	}
 	var rec webNoteRecord
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		return translate(tx.Where("id = ? AND session_hash = ? AND expires_at > ?", id, sessionHash, now).Take(&rec).Error)
 	})
 	if err != nil {

@@ -29,11 +29,7 @@ var transitionKinds = []string{string(models.OpComplete), string(models.OpTimeou
 func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error) {
 	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		statuses := openStatuses
 		if after != nil {
 			i := slices.Index(statuses, string(after.Status))
@@ -60,6 +56,7 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 				break
 			}
 		}
+		var err error
 		out, err = s.safeTasks(recs)
 		return err
 	})
@@ -72,13 +69,9 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 func (s *Store) ReconcileTasks(ctx context.Context, tenant string, skipTouchedWithin time.Duration, afterID string, limit int) ([]models.Task, error) {
 	limit = storekit.WorkerPageLimit(limit)
 	var out []models.Task
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		now, err := s.dbNow(tx)
-		if err != nil {
-			return err
-		}
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		var recs []taskRecord
-		err = tx.Model(&taskRecord{}).Select(summaryColumns).
+		err := tx.Model(&taskRecord{}).Select(summaryColumns).
 			Where("tenant_id = ? AND status IN ? AND updated_at <= ? AND id > ?",
 				tenant, openTransitionalStatuses, now.Add(-skipTouchedWithin), afterID).
 			Order("id").Limit(limit).Find(&recs).Error
@@ -120,21 +113,17 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
-// SetHealth records an advisory finding on an open or transitional task (storekit.SetHealth):
-// the revision, the event sequence and updated_at stay as they are. A missing task is
-// ErrNotFound.
+// SetHealth records an advisory finding on an open or transitional task
+// (storekit.HealthWrite.SetHealth): the revision, the event sequence and updated_at stay as
+// they are. A missing task is ErrNotFound.
 func (s *Store) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
-	u, err := storekit.SetHealth(h)
-	if err != nil {
-		return err
-	}
-	return s.updateHealth(ctx, tenant, taskID, u)
+	return storekit.HealthWrite(s.updateHealth).SetHealth(ctx, tenant, taskID, h)
 }
 
 // ClearHealth removes the advisory finding code from an open or transitional task, and
-// nothing else (storekit.ClearHealth). A missing task is ErrNotFound.
+// nothing else (storekit.HealthWrite.ClearHealth). A missing task is ErrNotFound.
 func (s *Store) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
-	return s.updateHealth(ctx, tenant, taskID, storekit.ClearHealth(code))
+	return storekit.HealthWrite(s.updateHealth).ClearHealth(ctx, tenant, taskID, code)
 }
 
 // updateHealth writes u with a guarded UPDATE: its rule (storekit.HealthUpdate) is the WHERE

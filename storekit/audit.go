@@ -6,9 +6,9 @@ import (
 	"usertasks/models"
 )
 
-// The audit's rules that every store applies alike (SPEC 8, `web audit`): the invariant codes of
-// its findings and the tables and checks the per-task rules read. Each store walks its own
-// records (repository/audit_rules.go, docstore/audit_rules.go) with these.
+// The audit (SPEC 8, `web audit`) as every store runs it: the invariant codes of its findings and
+// the tables and checks its per-task rules (audit_rules.go) read. Each store reads its own
+// records and hands them to an Auditor (audit_page.go).
 
 // Invariant codes of the audit's findings. docs/operations.md explains each one.
 const (

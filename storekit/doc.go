@@ -8,8 +8,15 @@
 // of the other tables both stores keep alike (invitations, deliveries, guest and web sessions,
 // web notes, saved views, worker runs, leases, daily counts) with their codec.
 //
+// It also holds the rules both stores decide alike, over the shared rows and a small part each
+// store supplies, as River's drivers supply their executors: the audit's per-task invariants and
+// its page (Auditor, judging the AuditTask a store read its own way, with the words its findings
+// use), one look at a sealed value (Sealer.Check, for the audit and the key rotation), the
+// retention purge's entry and its page loop (Purge over a store's PurgeSteps, PurgePages), and
+// the workers' health group over a store's one health write (HealthWrite).
+//
 // The SQL store (repository) and the document store (docstore) sit on the same floor and do
-// not import each other; both import storekit, which imports only models, keyring and the
-// standard library. What a store expresses in its own query language (SQL conditions, BSON
-// filters) stays in the store.
+// not import each other; both import storekit, which imports only models, keyring, the store
+// contract (store) and the standard library. What a store expresses in its own query language
+// (SQL conditions, BSON filters), its reads and its transactions stay in the store.
 package storekit

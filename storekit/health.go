@@ -1,6 +1,10 @@
 package storekit
 
-import "usertasks/models"
+import (
+	"context"
+
+	"usertasks/models"
+)
 
 // CheckWorkerHealth refuses a finding a worker may not record (SetHealth): workers record
 // advisory findings with a code, or the zero Health to clear one; blocking findings are not
@@ -53,4 +57,27 @@ func (u HealthUpdate) Applies(r *TaskRow) bool {
 // Apply writes u's finding into r.
 func (u HealthUpdate) Apply(r *TaskRow) {
 	r.HealthSeverity, r.HealthCode, r.HealthMessage = Opt(string(u.Health.Severity)), Opt(u.Health.Code), Opt(u.Health.Message)
+}
+
+// HealthWrite is a store's one write of a HealthUpdate to task taskID of tenant: where the
+// update's rule lets it (Applies), without raising the revision, telling the change notifier of
+// a written finding; a missing task is models.ErrNotFound. Its methods are the workers' health
+// group of the store contract (store.Store's SetHealth and ClearHealth).
+type HealthWrite func(ctx context.Context, tenant, taskID string, u HealthUpdate) error
+
+// SetHealth records a worker's advisory finding h on an open or transitional task whose
+// finding is not blocking (the zero Health clears it); a finding CheckWorkerHealth refuses is
+// not written.
+func (w HealthWrite) SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error {
+	u, err := SetHealth(h)
+	if err != nil {
+		return err
+	}
+	return w(ctx, tenant, taskID, u)
+}
+
+// ClearHealth removes the advisory finding code from an open or transitional task, and nothing
+// else.
+func (w HealthWrite) ClearHealth(ctx context.Context, tenant, taskID, code string) error {
+	return w(ctx, tenant, taskID, ClearHealth(code))
 }

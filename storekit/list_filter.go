@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"slices"
-	"strings"
 	"time"
 
 	"usertasks/models"
@@ -115,7 +114,7 @@ func FilterDigest(f models.TaskFilter) string {
 	b, _ := json.Marshal([]any{
 		f.Scope, statuses, num(f.PriorityFrom), num(f.PriorityTo), f.Due, when(f.DueFrom), when(f.DueTo),
 		f.WorkflowDefinitionID, f.WorkflowInstanceID, f.Reference, f.TaskType, models.NormalizeTag(f.Tag),
-		strings.ToLower(strings.TrimSpace(f.Search)), codes, f.HealthSeverity,
+		SearchNeedle(f.Search), codes, f.HealthSeverity,
 		f.Assignee.Unassigned, f.Assignee.Participant.Provider, f.Assignee.Participant.Type, f.Assignee.Participant.ID,
 	})
 	sum := sha256.Sum256(b)

@@ -14,6 +14,16 @@ func PersonalScope(f models.TaskFilter) bool {
 	return me.ID != "" && me.Provider != "" && me.Type != "" && sameTenant(me, f.Tenant) && !f.Actor.System
 }
 
+// ScopeEmpty reports whether f's scope lists nothing, whatever the store holds: a personal
+// scope (assigned, available, history) for an actor PersonalScope refuses.
+func ScopeEmpty(f models.TaskFilter) bool {
+	switch f.Scope {
+	case models.ScopeAssigned, models.ScopeAvailable, models.ScopeHistory:
+		return !PersonalScope(f)
+	}
+	return false
+}
+
 // ActorGroups are the ids, by provider, of f's actor's groups that a live group candidacy can
 // match: groups with an id in the queried tenant (cross-tenant references never match).
 func ActorGroups(f models.TaskFilter) map[string][]string {

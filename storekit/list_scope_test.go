@@ -53,3 +53,25 @@ func TestPersonalScope(t *testing.T) {
 		t.Fatal("another tenant's subject or the system has a personal scope")
 	}
 }
+
+// TestScopeEmpty: the personal scopes list nothing for an actor without a personal subject; the
+// other scopes list the tenant's tasks whoever asks.
+func TestScopeEmpty(t *testing.T) {
+	me := models.Actor{Subject: models.ParticipantRef{Provider: "idp", Type: models.UserParticipant, ID: "me"}}
+	system := models.Actor{System: true}
+	for _, c := range []struct {
+		scope models.Scope
+		actor models.Actor
+		want  bool
+	}{
+		{models.ScopeAssigned, me, false},
+		{models.ScopeAvailable, system, true},
+		{models.ScopeHistory, models.Actor{}, true},
+		{models.ScopeAll, system, false},
+		{models.ScopeNeedsAttention, models.Actor{}, false},
+	} {
+		if got := ScopeEmpty(models.TaskFilter{Tenant: "t1", Scope: c.scope, Actor: c.actor}); got != c.want {
+			t.Errorf("scope %s, actor %+v: empty %v, want %v", c.scope, c.actor, got, c.want)
+		}
+	}
+}

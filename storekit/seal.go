@@ -41,6 +41,10 @@ var ProtectedColumns = []ProtectedColumn{
 	{ColCompletionData, models.ReadsCompletionData, func(a, b *models.Protected) bool { return !bytes.Equal(a.CompletionData, b.CompletionData) }},
 }
 
+// TaskTable is the table of the tasks' own rows (the document store's aggregates), which holds
+// their protected columns.
+const TaskTable = "user_tasks"
+
 // AAD is the associated data of a value sealed in column of row rowID.
 func AAD(rowID, column string) []byte { return []byte(rowID + "/" + column) }
 
@@ -57,6 +61,37 @@ func (s Sealer) Seal(rowID, column string, plain []byte) (*string, error) {
 		return nil, err
 	}
 	return &env, nil
+}
+
+// SealedState is what looking at one sealed value found.
+type SealedState int
+
+const (
+	SealedEmpty SealedState = iota // no value
+	SealedCurrent
+	SealedStale // opens, under another key than the primary
+	SealedUnreadable
+)
+
+// Check counts env under its key id in byKey and tells whether it opens as sealed in column of
+// row rowID, and under which key; plain is what it opened to. An empty env is SealedEmpty and
+// not counted; an error other than undecodable is the key ring's.
+func (s Sealer) Check(rowID, column, env string, byKey map[string]int) (state SealedState, plain []byte, err error) {
+	if env == "" {
+		return SealedEmpty, nil, nil
+	}
+	kid, _ := keyring.KeyID(env)
+	byKey[kid]++
+	plain, err = s.Keys.Open(env, AAD(rowID, column))
+	switch {
+	case errors.Is(err, keyring.ErrUndecodable):
+		return SealedUnreadable, nil, nil
+	case err != nil:
+		return 0, nil, err
+	case kid == s.Keys.PrimaryKeyID():
+		return SealedCurrent, plain, nil
+	}
+	return SealedStale, plain, nil
 }
 
 // SealJSON seals v encoded as JSON when present, and nothing (nil) otherwise.

@@ -16,3 +16,7 @@ func SearchText(t *models.Task) string {
 	}
 	return strings.ToLower(strings.Join(parts, "\n"))
 }
+
+// SearchNeedle is what a list's search looks for in the search text: the search trimmed and
+// lower-cased, as SearchText is; "" looks for nothing.
+func SearchNeedle(search string) string { return strings.ToLower(strings.TrimSpace(search)) }

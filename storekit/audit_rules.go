@@ -1,55 +1,20 @@
-package repository
+package storekit
 
 import (
-	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"usertasks/models"
-	"usertasks/store"
-	"usertasks/storekit"
 )
 
 // The audit's rules, each derived from the transitions in models (transition_*.go): a store the
-// real code wrote passes every one of them.
-
-// auditor checks the tasks of one page.
-type auditor struct {
-	store *Store
-	now   time.Time
-	page  *store.AuditPage
-}
-
-// taskCheck is the context of one task's checks.
-type taskCheck struct {
-	a    *auditor
-	r    *taskRecord
-	rows *taskRows
-}
-
-func (c taskCheck) report(row, invariant, format string, args ...any) {
-	c.a.page.Findings = append(c.a.page.Findings, store.AuditFinding{Tenant: c.r.TenantID, TaskID: c.r.ID, Row: row,
-		Invariant: invariant, Message: fmt.Sprintf(format, args...)})
-}
-
-func (a *auditor) task(r *taskRecord, rows *taskRows) error {
-	c := taskCheck{a: a, r: r, rows: rows}
-	c.events()
-	c.status()
-	c.candidates()
-	c.projections()
-	c.operations()
-	c.childTenants()
-	c.invitations()
-	return c.ciphertexts()
-}
+// real code wrote passes every one of them, whichever store it is.
 
 // events: the sequence is 1..n without gaps and ends at last_event_seq; revisions never
 // decrease, start at 1 and end at the task's revision (every revision bump appends an event;
 // reveals and invitation events keep the revision and take the next sequence).
 func (c taskCheck) events() {
-	evs := c.rows.events
+	evs := c.t.Events
 	for i, e := range evs {
 		if e.Seq != i+1 {
 			c.report(e.ID, InvEventSequence, "event sequence %d where %d was expected", e.Seq, i+1)
@@ -78,21 +43,21 @@ func (c taskCheck) events() {
 
 // lastStatusEvent returns the index of the last event that changes the status, or -1.
 func (c taskCheck) lastStatusEvent() int {
-	for i := len(c.rows.events) - 1; i >= 0; i-- {
-		if _, ok := storekit.ImpliedStatuses[models.EventType(c.rows.events[i].EventType)]; ok {
+	for i := len(c.t.Events) - 1; i >= 0; i-- {
+		if _, ok := ImpliedStatuses[models.EventType(c.t.Events[i].EventType)]; ok {
 			return i
 		}
 	}
 	return -1
 }
 
-// status: the last status-changing event implies the status column; the timestamps and the
-// assignee agree with it.
+// status: the last status-changing event implies the status; the timestamps and the assignee
+// agree with it.
 func (c taskCheck) status() {
 	st := models.Status(c.r.Status)
 	if i := c.lastStatusEvent(); i < 0 {
 		c.report("", InvStatusEvent, "no event records how the task reached %s", st)
-	} else if e := c.rows.events[i]; !slices.Contains(storekit.ImpliedStatuses[models.EventType(e.EventType)], st) {
+	} else if e := c.t.Events[i]; !slices.Contains(ImpliedStatuses[models.EventType(e.EventType)], st) {
 		c.report(e.ID, InvStatusEvent, "status %s, but the last status-changing event is %s", st, e.EventType)
 	}
 	assigned := c.r.AssigneeProvider != nil && c.r.AssigneeID != nil
@@ -100,29 +65,30 @@ func (c taskCheck) status() {
 	case !st.Valid():
 		c.report("", InvStatusFields, "unknown status %q", c.r.Status)
 	case st.IsTerminal() != (c.r.CompletedAt != nil):
-		c.report("", InvStatusFields, "status %s with completed_at %s", st, storekit.SetOrNot(c.r.CompletedAt != nil))
+		c.report("", InvStatusFields, "status %s with completed_at %s", st, SetOrNot(c.r.CompletedAt != nil))
 	case st.IsTransitional() && c.r.TransitionedAt == nil:
 		c.report("", InvStatusFields, "status %s without transitioned_at", st)
 	case st.IsOpen() && (st == models.StatusAssigned) != assigned:
-		c.report("", InvStatusFields, "status %s with the assignee %s", st, storekit.SetOrNot(assigned))
+		c.report("", InvStatusFields, "status %s with the assignee %s", st, SetOrNot(assigned))
 	case st == models.StatusCompleting && !assigned:
 		c.report("", InvStatusFields, "status %s without an assignee", st)
 	case assigned != (c.r.AssignedAt != nil):
-		c.report("", InvStatusFields, "assignee %s but assigned_at %s", storekit.SetOrNot(assigned), storekit.SetOrNot(c.r.AssignedAt != nil))
+		c.report("", InvStatusFields, "assignee %s but assigned_at %s", SetOrNot(assigned), SetOrNot(c.r.AssignedAt != nil))
 	}
 }
 
-// candidates: every row's status copy is the task's status; the summary counts the rows.
+// candidates: a candidate row's status copy is the task's status; the summary counts the
+// candidates.
 func (c taskCheck) candidates() {
 	var users, groups, differ int
 	first := ""
-	for _, cr := range c.rows.candidates {
-		if cr.TaskStatus != c.r.Status {
+	for _, cd := range c.t.Candidates {
+		if c.a.OwnRows && cd.TaskStatus != c.r.Status {
 			if differ++; first == "" {
-				first = cr.ID
+				first = cd.ID
 			}
 		}
-		switch models.CandidateSource(cr.Source) {
+		switch models.CandidateSource(cd.Source) {
 		case models.SourceDirectUser, models.SourceSnapshotMember:
 			users++
 		case models.SourceDirectGroup:
@@ -130,46 +96,44 @@ func (c taskCheck) candidates() {
 		}
 	}
 	if differ > 0 {
-		c.report(first, InvCandidateStatus, "%d of %d candidate rows have another status than the task's %s", differ, len(c.rows.candidates), c.r.Status)
+		c.report(first, InvCandidateStatus, "%d of %d candidate rows have another status than the task's %s", differ, len(c.t.Candidates), c.r.Status)
 	}
 	if users != c.r.CandidateUsers || groups != c.r.CandidateGroups {
-		c.report("", InvCandidateSummary, "summary says %d users and %d groups, the rows %d and %d",
-			c.r.CandidateUsers, c.r.CandidateGroups, users, groups)
+		c.report("", InvCandidateSummary, "summary says %d users and %d groups, the %s %d and %d",
+			c.r.CandidateUsers, c.r.CandidateGroups, c.a.Words.Candidates, users, groups)
 	}
 }
 
-// projections: the tag rows, the search text and the overdue flag are copies of other columns.
+// projections: the tags stored beside the task, the search text and the overdue flag are copies
+// of other columns.
 func (c taskCheck) projections() {
-	t, err := c.a.store.fromTaskRecord(c.r, false)
+	w := c.a.Words
+	t, err := c.a.Codec.Task(c.r, 0)
 	if err != nil {
-		c.report("", InvTagRows, "the safe columns do not decode")
+		c.report("", InvTagRows, "the safe %ss do not decode", w.Column)
 		return
 	}
-	want := map[string]bool{}
-	for _, tr := range tagRecords(&t) {
-		want[tr.Tag] = true
+	want, got := map[string]bool{}, map[string]bool{}
+	for _, tag := range TagKeys(&t) {
+		want[tag] = true
 	}
-	got := map[string]bool{}
-	for _, tr := range c.rows.tags {
-		got[tr.Tag] = true
+	for _, tg := range c.t.Tags {
+		got[tg.Tag] = true
 	}
-	if !mapsEqual(want, got) {
-		c.report("", InvTagRows, "%d tags in the tags column, %d tag rows, and they differ", len(want), len(got))
+	if len(want) != len(got) || len(c.t.Tags) != len(got) || !containsAll(got, want) {
+		c.report("", InvTagRows, "%d tags in the tags %s, %d %s, and they differ", len(want), w.Column, len(c.t.Tags), w.Tags)
 	}
-	if storekit.SearchText(&t) != c.r.SearchText {
+	if SearchText(&t) != c.r.SearchText {
 		c.report("", InvSearchText, "search_text is not the projection of the safe fields")
 	}
-	if c.r.IsOverdue && (c.r.DueAt == nil || c.r.DueAt.After(c.a.now)) {
+	if c.r.IsOverdue && (c.r.DueAt == nil || c.r.DueAt.After(c.a.Now)) {
 		c.report("", InvOverdueFlag, "flagged overdue without a due date that has passed")
 	}
 }
 
-func mapsEqual(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
+func containsAll(have, want map[string]bool) bool {
+	for k := range want {
+		if !have[k] {
 			return false
 		}
 	}
@@ -177,17 +141,18 @@ func mapsEqual(a, b map[string]bool) bool {
 }
 
 // operations: a transitional task has exactly one accepted operation, of the kind its status
-// waits on, and a resumption row for it that finalization has not settled; no other task has an
-// accepted operation or a pending resumption row.
+// waits on, and a resumption for it that finalization has not settled; no other task has an
+// accepted operation or a pending resumption.
 func (c taskCheck) operations() {
 	st := models.Status(c.r.Status)
-	var accepted []operationRecord
-	for _, op := range c.rows.operations {
+	res := c.a.Words.Resumption
+	var accepted []OperationRow
+	for _, op := range c.t.Operations {
 		if models.OperationState(op.State) == models.OperationAccepted {
 			accepted = append(accepted, op)
 		}
 	}
-	kind, transitional := storekit.TransitionKind[st]
+	kind, transitional := TransitionKind[st]
 	switch {
 	case !transitional && len(accepted) > 0:
 		c.report(accepted[0].ID, InvOperationState, "accepted %s operation on a task in status %s", accepted[0].Kind, st)
@@ -196,67 +161,70 @@ func (c taskCheck) operations() {
 	case transitional && models.OperationKind(accepted[0].Kind) != kind:
 		c.report(accepted[0].ID, InvOperationState, "status %s waits on an accepted %s operation, not %s", st, kind, accepted[0].Kind)
 	}
-	for _, res := range c.rows.resumptions {
-		if !transitional && models.DeliveryState(res.State) == models.DeliveryPending {
-			c.report(res.ID, InvResumption, "pending resumption row on a task in status %s", st)
+	for _, r := range c.t.Resumptions {
+		if !transitional && models.DeliveryState(r.State) == models.DeliveryPending {
+			c.report(r.ID, InvResumption, "pending %s on a task in status %s", res, st)
 		}
 	}
 	if !transitional || len(accepted) != 1 {
 		return
 	}
-	for _, res := range c.rows.resumptions {
-		if res.OperationID == accepted[0].OperationID && models.DeliveryState(res.State) != models.DeliverySettled {
+	for _, r := range c.t.Resumptions {
+		if r.OperationID == accepted[0].OperationID && models.DeliveryState(r.State) != models.DeliverySettled {
 			return
 		}
 	}
-	c.report("", InvResumption, "status %s without an unsettled resumption row for its operation", st)
+	c.report("", InvResumption, "status %s without an unsettled %s for its operation", st, res)
 }
 
-// childTenants: every row of the task carries the task's tenant.
+// childTenants: every row of the task carries the task's tenant (the tags and candidates only
+// where they are rows of their own).
 func (c taskCheck) childTenants() {
 	check := func(row, tenant string) {
 		if tenant != c.r.TenantID {
-			c.report(row, InvChildTenant, "a row of the task carries another tenant")
+			c.report(row, InvChildTenant, "a %s of the task carries another tenant", c.a.Words.Row)
 		}
 	}
-	for _, r := range c.rows.tags {
-		check("", r.TenantID)
+	if c.a.OwnRows {
+		for _, r := range c.t.Tags {
+			check("", r.TenantID)
+		}
+		for _, r := range c.t.Candidates {
+			check(r.ID, r.TenantID)
+		}
 	}
-	for _, r := range c.rows.candidates {
+	for _, r := range c.t.Events {
 		check(r.ID, r.TenantID)
 	}
-	for _, r := range c.rows.events {
+	for _, r := range c.t.Operations {
 		check(r.ID, r.TenantID)
 	}
-	for _, r := range c.rows.operations {
+	for _, r := range c.t.Resumptions {
 		check(r.ID, r.TenantID)
 	}
-	for _, r := range c.rows.resumptions {
+	for _, r := range c.t.Invitations {
 		check(r.ID, r.TenantID)
 	}
-	for _, r := range c.rows.invitations {
+	for _, r := range c.t.Deliveries {
 		check(r.ID, r.TenantID)
 	}
-	for _, r := range c.rows.deliveries {
-		check(r.ID, r.TenantID)
-	}
-	for _, r := range c.rows.sessions {
+	for _, r := range c.t.Sessions {
 		check(r.ID, r.TenantID)
 	}
 }
 
 // invitations (SPEC 6): verification assigns the task to the invitation's guest, consumes the
-// invitation and revokes its siblings in one transaction; a session lives only while its guest
-// holds the task; a delivery is pending only while its invitation waits for it.
+// invitation and revokes its siblings in one step; a session lives only while its guest holds
+// the task; a delivery is pending only while its invitation waits for it.
 func (c taskCheck) invitations() {
-	byID := map[string]invitationRecord{}
+	byID := map[string]InvitationRow{}
 	verifiedIn := map[string]int{}
-	for _, inv := range c.rows.invitations {
+	for _, inv := range c.t.Invitations {
 		byID[inv.ID] = inv
-		if !storekit.IsTokenHash(inv.TokenHash) {
+		if !IsTokenHash(inv.TokenHash) {
 			c.report(inv.ID, InvTokenHash, "invitation token hash is not 64 lowercase hex digits")
 		}
-		if !storekit.VerifiedInvitation(inv.Status) {
+		if !VerifiedInvitation(inv.Status) {
 			continue
 		}
 		if g := inv.SiblingGroupID; g != nil && *g != "" {
@@ -266,8 +234,8 @@ func (c taskCheck) invitations() {
 				continue
 			}
 		}
-		if !storekit.GuestHolds(c.r.AssigneeProvider, c.r.AssigneeID, inv.ID) && !storekit.MovedOnFrom(inv.ID, len(c.rows.events), func(i int) (string, *string) {
-			return c.rows.events[i].EventType, c.rows.events[i].Metadata
+		if !GuestHolds(c.r.AssigneeProvider, c.r.AssigneeID, inv.ID) && !MovedOnFrom(inv.ID, len(c.t.Events), func(i int) (string, *string) {
+			return c.t.Events[i].EventType, c.t.Events[i].Metadata
 		}) {
 			c.report(inv.ID, InvInvitationGuest, "invitation %s, but the task is not assigned to its guest and no event moved it on", inv.Status)
 		}
@@ -282,7 +250,7 @@ func (c taskCheck) invitations() {
 			}
 		}
 	}
-	for _, d := range c.rows.deliveries {
+	for _, d := range c.t.Deliveries {
 		inv, ok := byID[d.InvitationID]
 		switch {
 		case !ok:
@@ -292,43 +260,42 @@ func (c taskCheck) invitations() {
 			c.report(d.ID, InvDeliveryState, "pending delivery of an invitation in status %s", inv.Status)
 		}
 	}
-	for _, gs := range c.rows.sessions {
-		if !storekit.IsTokenHash(gs.TokenHash) {
+	for _, gs := range c.t.Sessions {
+		if !IsTokenHash(gs.TokenHash) {
 			c.report(gs.ID, InvTokenHash, "guest session token hash is not 64 lowercase hex digits")
 		}
 		if gs.ParticipantProvider != models.GuestProvider || gs.ParticipantID != "invitation:"+gs.InvitationID {
 			c.report(gs.ID, InvGuestSession, "session participant is not its invitation's guest")
 			continue
 		}
-		if gs.RevokedAt != nil || !gs.ExpiresAt.After(c.a.now) {
+		if gs.RevokedAt != nil || !gs.ExpiresAt.After(c.a.Now) {
 			continue
 		}
 		// A session row outlives its use when the task closes or leaves the guest: every request
 		// checks the task (models.GuestSessionLive), so such a row is dead, not inconsistent.
-		if inv, ok := byID[gs.InvitationID]; !ok || !storekit.VerifiedInvitation(inv.Status) {
+		if inv, ok := byID[gs.InvitationID]; !ok || !VerifiedInvitation(inv.Status) {
 			c.report(gs.ID, InvGuestSession, "live session without a verified invitation of the task")
 		}
 	}
 }
 
-// ciphertexts: every sealed value of the task's rows (repository.SealedTables) opens with the
-// configured keys under its own row and column; the key ids are counted for the report.
+// ciphertexts: every sealed value of the task opens with the configured keys under its own row
+// and column; the key ids are counted for the report. A finding on the task's own record names
+// no row.
 func (c taskCheck) ciphertexts() error {
-	for _, v := range c.rows.sealed {
-		for i, col := range v.table.columns {
-			ok, err := c.a.store.opensSealed(v.row.key, col, v.row.values[i], c.a.page.ByKey)
-			if err != nil {
-				return err
-			}
-			if ok {
-				continue
-			}
-			row := v.row.key
-			if v.table.Name == "user_tasks" {
-				row = ""
-			}
-			c.report(row, InvCiphertext, "%s.%s does not open with the configured keys", v.table.Name, col)
+	for _, v := range c.t.Sealed {
+		state, _, err := c.a.Codec.Check(v.Row, v.Column, v.Envelope, c.page.ByKey)
+		if err != nil {
+			return err
 		}
+		if state != SealedUnreadable {
+			continue
+		}
+		row := v.Row
+		if v.Table == TaskTable {
+			row = ""
+		}
+		c.report(row, InvCiphertext, "%s.%s does not open with the configured keys", v.Table, v.Column)
 	}
 	return nil
 }
