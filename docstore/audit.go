@@ -113,15 +113,15 @@ func auditTask(d *taskDoc, r *auditRows) *storekit.AuditTask {
 		}),
 	}
 	// In the order a rotation walks them: the aggregate's fields, then the operations',
-	// invitations' and deliveries' (sealedUnits).
+	// invitations' and deliveries' (storekit.SealedTables).
 	for _, col := range storekit.ProtectedColumns {
-		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: Aggregate, Row: d.ID, Column: col.Name, Envelope: str(*d.SealedColumn(col.Name))})
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: Aggregate, Row: d.ID, Column: col.Name, Envelope: storekit.Str(*d.SealedColumn(col.Name))})
 	}
 	for _, o := range r.operations {
-		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: operationCollection, Row: o.ID, Column: colPayload, Envelope: str(o.PayloadEnc)})
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: operationCollection, Row: o.ID, Column: colPayload, Envelope: storekit.Str(o.PayloadEnc)})
 	}
 	for _, inv := range r.invitations {
-		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: invitationCollection, Row: inv.ID, Column: colRecipient, Envelope: str(inv.RecipientEnc)})
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: invitationCollection, Row: inv.ID, Column: colRecipient, Envelope: storekit.Str(inv.RecipientEnc)})
 	}
 	for _, dl := range r.deliveries {
 		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: deliveryCollection, Row: dl.ID, Column: colPayload, Envelope: dl.PayloadEnc})

@@ -1,20 +1,22 @@
-package docstore
+package docstore_test
 
 import (
 	"slices"
 	"testing"
 
+	"usertasks/docstore"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/store"
+	"usertasks/storekit"
 	"usertasks/storetest"
+	"usertasks/storetest/docharness"
 	"usertasks/testfactory"
 )
 
 // auditFixture fills tenant with tasks the real transitions moved: open, assigned, completing
 // (an accepted operation and its pending resumption), completed, cancelled and one with tags and
 // protected values, keyed by what they are.
-func auditFixture(t *testing.T, s *Store, tenant string) map[string]models.Task {
+func auditFixture(t *testing.T, s *docstore.Store, tenant string) map[string]models.Task {
 	t.Helper()
 	ctx := testContext(t)
 	ann := testfactory.Worker(tenant, "ann")
@@ -43,7 +45,7 @@ func auditFixture(t *testing.T, s *Store, tenant string) map[string]models.Task 
 	return out
 }
 
-func auditAll(t *testing.T, s *Store, f store.AuditFilter, size int) (int, []store.AuditFinding, map[string]int) {
+func auditAll(t *testing.T, s *docstore.Store, f store.AuditFilter, size int) (int, []store.AuditFinding, map[string]int) {
 	t.Helper()
 	var findings []store.AuditFinding
 	byKey := map[string]int{}
@@ -73,7 +75,7 @@ func TestAuditCleanStorePasses(t *testing.T) {
 	auditFixture(t, s, "t2")
 	for _, size := range []int{1, 3, 200} {
 		n, findings, byKey := auditAll(t, s, store.AuditFilter{}, size)
-		if len(findings) != 0 || n != 2*len(tasks) || len(byKey) != 1 || byKey[s.keys.PrimaryKeyID()] == 0 {
+		if len(findings) != 0 || n != 2*len(tasks) || len(byKey) != 1 || byKey[testfactory.Keys().PrimaryKeyID()] == 0 {
 			t.Fatalf("page size %d: %d tasks, findings %+v, by key %v", size, n, findings, byKey)
 		}
 	}
@@ -101,33 +103,33 @@ func TestAuditCleanStorePasses(t *testing.T) {
 }
 
 // TestAuditFindsEachBrokenInvariant: each invariant, broken behind the store's back by the
-// contract suite's tampering (BreakInvariant, contract_ops_hooks_test.go), yields exactly its
+// contract suite's tampering (BreakInvariant, storetest/docharness), yields exactly its
 // own finding, naming the task.
 func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 	cases := []struct{ invariant, task string }{
-		{repository.InvEventSequence, "Assigned"},
-		{repository.InvEventRevision, "Assigned"},
-		{repository.InvStatusEvent, "Assigned"},
-		{repository.InvStatusFields, "Available"},
-		{repository.InvCandidateSummary, "Available"},
-		{repository.InvTagRows, "Available"},
-		{repository.InvSearchText, "Available"},
-		{repository.InvOverdueFlag, "Available"},
-		{repository.InvOperationState, "Completed"},
-		{repository.InvResumption, "Completing"},
-		{repository.InvCiphertext, "Available"},
-		{repository.InvChildTenant, "Assigned"},
-		{repository.InvTenantCounter, "Cancelled"},
+		{storekit.InvEventSequence, "Assigned"},
+		{storekit.InvEventRevision, "Assigned"},
+		{storekit.InvStatusEvent, "Assigned"},
+		{storekit.InvStatusFields, "Available"},
+		{storekit.InvCandidateSummary, "Available"},
+		{storekit.InvTagRows, "Available"},
+		{storekit.InvSearchText, "Available"},
+		{storekit.InvOverdueFlag, "Available"},
+		{storekit.InvOperationState, "Completed"},
+		{storekit.InvResumption, "Completing"},
+		{storekit.InvCiphertext, "Available"},
+		{storekit.InvChildTenant, "Assigned"},
+		{storekit.InvTenantCounter, "Cancelled"},
 	}
 	for _, c := range cases {
 		t.Run(c.invariant, func(t *testing.T) {
 			s := openStore(t, nil)
 			task := auditFixture(t, s, "t1")[c.task]
-			if ok, err := tamperOps(t, s, storetest.BreakInvariant(c.invariant), task.ID); !ok || err != nil {
-				t.Fatalf("tamper: %v, %v", ok, err)
+			if err := docharness.Harness().Tamper(t, s, storetest.BreakInvariant(c.invariant), task.ID); err != nil {
+				t.Fatalf("tamper: %v", err)
 			}
 			var findings []store.AuditFinding
-			if c.invariant == repository.InvTenantCounter {
+			if c.invariant == storekit.InvTenantCounter {
 				var err error
 				if findings, err = s.AuditTenantCounters(testContext(t), "t1"); err != nil {
 					t.Fatal(err)
@@ -138,10 +140,10 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			if len(findings) != 1 || findings[0].Invariant != c.invariant || findings[0].Tenant != "t1" {
 				t.Fatalf("findings %+v, want exactly one %s", findings, c.invariant)
 			}
-			if c.invariant != repository.InvTenantCounter && findings[0].TaskID != task.ID {
+			if c.invariant != storekit.InvTenantCounter && findings[0].TaskID != task.ID {
 				t.Fatalf("finding names task %q, want %s", findings[0].TaskID, task.ID)
 			}
-			if c.invariant == repository.InvCiphertext {
+			if c.invariant == storekit.InvCiphertext {
 				if _, err := s.Get(testContext(t), "t1", task.ID); err == nil {
 					t.Fatal("the store read a task whose ciphertext does not open")
 				}

@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"usertasks/docstore"
 	"usertasks/docstore/docstoretest"
 )
 
@@ -41,9 +42,8 @@ type casTask struct {
 // another tenant matches nothing and changes nothing; of concurrent writers that read the same
 // revision exactly one wins.
 func TestFindOneAndUpdateCAS(t *testing.T) {
-	ctx, db := testContext(t), testDB(t)
-	mustUp(t, ctx, db)
-	tasks := db.Collection(Aggregate)
+	ctx, db := testContext(t), openStore(t, nil).Database()
+	tasks := db.Collection(docstore.Aggregate)
 	_, err := tasks.InsertOne(ctx, bson.M{"_id": "task-1", "tenant_id": "acme", "revision": 3, "last_event_seq": 5,
 		"materialization_key": "m-1", "bookmark_id": "b-1"})
 	if err != nil {
@@ -107,9 +107,8 @@ func TestFindOneAndUpdateCAS(t *testing.T) {
 // not atomic (FerretDB 1.x): a unique insert of the document's next version. Of concurrent
 // writers that read the same version exactly one claims it, the others get E11000.
 func TestVersionClaimCAS(t *testing.T) {
-	ctx, db := testContext(t), testDB(t)
-	mustUp(t, ctx, db)
-	claims := db.Collection(ClaimCollection)
+	ctx, db := testContext(t), openStore(t, nil).Database()
+	claims := db.Collection(docstore.ClaimCollection)
 	won := race(t, func(i int) error {
 		_, err := claims.InsertOne(ctx, bson.M{"_id": "acme/task-1/5", "writer": i})
 		return err

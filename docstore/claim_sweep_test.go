@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"testing"
@@ -6,18 +6,18 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"usertasks/docstore/docstoretest"
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
 
-// SweepClaims deletes version claims older than claimSweepAge, applied or not, and nothing
+// SweepClaims deletes version claims older than ClaimSweepAge, applied or not, and nothing
 // else: young claims and resumption-id reservations stay, and the task goes on being written
 // at the next versions.
 func TestSweepClaims(t *testing.T) {
 	ctx := testContext(t)
-	s := openDropped(t, ctx, Config{URL: docstoretest.DatabaseURL(t), Keys: testfactory.Keys()})
-	mustUp(t, ctx, s.db)
+	s := openStore(t, nil)
+	claimsOf := s.Database().Collection(docstore.ClaimCollection)
 	task := createTask(t, s, &testfactory.TaskOpts{Tenant: "t1", CancellationEnabled: true})
 	op := models.NewID()
 	if _, err := s.Mutate(ctx, "t1", task.ID, op, cancelBy(testfactory.Manager("t1", "boss"), task.Revision, op)); err != nil {
@@ -25,7 +25,7 @@ func TestSweepClaims(t *testing.T) {
 	}
 	count := func(filter bson.D) int64 {
 		t.Helper()
-		n, err := s.claims().CountDocuments(ctx, filter)
+		n, err := claimsOf.CountDocuments(ctx, filter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,17 +43,14 @@ func TestSweepClaims(t *testing.T) {
 
 	// Age everything, and leave an unapplied claim of the next version behind, as a writer
 	// that died between its claim and its write would.
-	d, err := s.load(ctx, taskFilter("t1", task.ID))
-	if err != nil {
+	next := rawTask(t, s, task.ID).Lookup("version").AsInt64() + 1
+	set, _ := bson.Marshal(bson.D{{Key: "title", Value: "never acknowledged"}, {Key: "version", Value: next}})
+	if _, err := claimsOf.InsertOne(ctx, bson.D{{Key: "_id", Value: docstore.ClaimID("t1", task.ID, next)}, {Key: "tenant_id", Value: "t1"},
+		{Key: "task_id", Value: task.ID}, {Key: "version", Value: next}, {Key: "set", Value: bson.Raw(set)}, {Key: "created_at", Value: time.Now()}}); err != nil {
 		t.Fatal(err)
 	}
-	set, _ := bson.Marshal(bson.D{{Key: "title", Value: "never acknowledged"}, {Key: "version", Value: d.Version + 1}})
-	if _, err := s.claims().InsertOne(ctx, claimDoc{ID: claimID("t1", task.ID, d.Version+1), TenantID: "t1", TaskID: task.ID,
-		Version: d.Version + 1, Set: set, CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-2 * claimSweepAge)
-	if _, err := s.claims().UpdateMany(ctx, bson.D{}, bson.D{{Key: "$set", Value: bson.D{{Key: "created_at", Value: old}}}}); err != nil {
+	old := time.Now().Add(-2 * docstore.ClaimSweepAge)
+	if _, err := claimsOf.UpdateMany(ctx, bson.D{}, bson.D{{Key: "$set", Value: bson.D{{Key: "created_at", Value: old}}}}); err != nil {
 		t.Fatal(err)
 	}
 	n, err := s.SweepClaims(ctx)

@@ -137,7 +137,7 @@ func (s *Store) workflowName(ctx context.Context, match bson.D, workflow string)
 	if err != nil {
 		return "", translate(err)
 	}
-	return str(c.WorkflowDefinitionName), nil
+	return storekit.Str(c.WorkflowDefinitionName), nil
 }
 
 // group runs {$match: match} {$group: {_id: key, n: {$sum: sum}}} on collection into out.

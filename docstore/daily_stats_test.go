@@ -1,8 +1,9 @@
-package docstore
+package docstore_test
 
 import (
 	"testing"
 
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/testfactory"
 )
@@ -14,7 +15,7 @@ func TestRollupCountsOnceAcrossRelayCrashes(t *testing.T) {
 	s := openStore(t, nil)
 	ctx := testContext(t)
 	ann := testfactory.Worker("t1", "ann")
-	crashes, heal := crashAt(s, afterRelayInsert)
+	crashes, heal := docstore.CrashAt(s, docstore.AfterRelayInsert)
 	task := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
 	if _, err := s.Mutate(ctx, "t1", task.ID, "claim-1", claimBy(ann, task.Revision, "claim-1")); err != nil {
 		t.Fatal(err)

@@ -137,7 +137,7 @@ func (s *Store) workload(ctx context.Context, tenant string, open bson.D, out *m
 			options.FindOne().SetProjection(bson.D{{Key: "assignee_display", Value: 1}})).Decode(&named)
 		switch {
 		case err == nil:
-			ref.DisplayName = str(named.Display)
+			ref.DisplayName = storekit.Str(named.Display)
 		case !errors.Is(err, mongo.ErrNoDocuments):
 			return translate(err)
 		}

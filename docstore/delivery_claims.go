@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The delivery outbox's worker side on user_task_deliveries, under the lease rules both
@@ -121,7 +122,7 @@ func (s *Store) RetryDelivery(ctx context.Context, d models.Delivery, delay time
 	}
 	err := s.fencedWrite(ctx, deliveryOutbox, d.ID, d.Lease, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "state", Value: string(state)}, bson.E{Key: "attempts", Value: attempts},
-			bson.E{Key: "available_at", Value: now.Add(delay)}, bson.E{Key: "last_error", Value: opt(errCode)},
+			bson.E{Key: "available_at", Value: now.Add(delay)}, bson.E{Key: "last_error", Value: storekit.Opt(errCode)},
 			bson.E{Key: "updated_at", Value: now})
 	})
 	return attempts, err

@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/storekit"
 	"usertasks/testfactory"
@@ -49,7 +50,8 @@ func TestLeaseTakeOverHasOneWinner(t *testing.T) {
 	if len(won) != 1 {
 		t.Fatalf("%d nodes took the lease over, want 1: %+v", len(won), won)
 	}
-	d, err := s.readLease(ctx, "reconcile:t1")
+	var d storekit.LeaseRow
+	err := s.Database().Collection("user_task_leases").FindOne(ctx, bson.D{{Key: "_id", Value: "reconcile:t1"}}).Decode(&d)
 	if err != nil || d.LeaseOwner != won[0].Owner || d.LeaseToken != won[0].Token || d.LeaseGeneration != 2 {
 		t.Fatalf("stored %+v, %v; want the winner %+v at generation 2", d, err, won[0])
 	}
@@ -70,11 +72,13 @@ func TestLeaseRollsADeadWriteForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	set, _ := bson.Marshal(bson.D{{Key: "lease_expires_at", Value: now}, {Key: "updated_at", Value: now}, {Key: "version", Value: int64(1)}})
-	ref := leaseRef("sweep")
-	if _, err := s.claims().InsertOne(ctx, claimDoc{ID: claimID("", ref.key, 1), TaskID: ref.key, Version: 1, Set: set, CreatedAt: now}); err != nil {
+	key := docstore.LeaseKey("sweep")
+	if _, err := s.Database().Collection(docstore.ClaimCollection).InsertOne(ctx, bson.D{{Key: "_id", Value: docstore.ClaimID("", key, 1)},
+		{Key: "tenant_id", Value: ""}, {Key: "task_id", Value: key}, {Key: "version", Value: int64(1)}, {Key: "set", Value: bson.Raw(set)},
+		{Key: "created_at", Value: now}}); err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(s.cfg.ClaimGrace + time.Second)
+	clock.Advance(docstore.DefaultClaimGrace + time.Second) // testfactory opens stores with the default
 	if _, err := s.RenewLease(ctx, "sweep", a, time.Hour); !errors.Is(err, models.ErrLeaseLost) {
 		t.Fatalf("renew after the dead release: %v, want ErrLeaseLost", err)
 	}
@@ -120,7 +124,8 @@ func TestSavedViewCapHoldsUnderConcurrency(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	n, err := s.savedViews().CountDocuments(ctx, ownedViews("t1", owner))
+	n, err := s.Database().Collection("user_task_saved_views").CountDocuments(ctx, bson.D{{Key: "tenant_id", Value: "t1"},
+		{Key: "owner_provider", Value: owner.Provider}, {Key: "owner_type", Value: string(owner.Type)}, {Key: "owner_id", Value: owner.ID}})
 	if stored != 5 || refused != 5 || err != nil || n != models.MaxSavedViews {
 		t.Fatalf("stored %d, refused %d, %d views (%v); want 5, 5 and %d", stored, refused, n, err, models.MaxSavedViews)
 	}

@@ -1,34 +1,35 @@
-package docstore
+package docstore_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"usertasks/docstore"
 	"usertasks/migrations/logical"
 )
 
-func mustLayout(t *testing.T) []Collection {
+func mustLayout(t *testing.T) []docstore.Collection {
 	t.Helper()
-	layout, err := Layout(logical.Schema())
+	layout, err := docstore.Layout(logical.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return layout
 }
 
-func collectionOf(t *testing.T, layout []Collection, name string) Collection {
+func collectionOf(t *testing.T, layout []docstore.Collection, name string) docstore.Collection {
 	t.Helper()
-	i := slices.IndexFunc(layout, func(c Collection) bool { return c.Name == name })
+	i := slices.IndexFunc(layout, func(c docstore.Collection) bool { return c.Name == name })
 	if i < 0 {
 		t.Fatalf("the layout has no collection %s", name)
 	}
 	return layout[i]
 }
 
-func indexOf(t *testing.T, c Collection, name string) Index {
+func indexOf(t *testing.T, c docstore.Collection, name string) docstore.Index {
 	t.Helper()
-	i := slices.IndexFunc(c.Indexes, func(ix Index) bool { return ix.Name == name })
+	i := slices.IndexFunc(c.Indexes, func(ix docstore.Index) bool { return ix.Name == name })
 	if i < 0 {
 		t.Fatalf("%s has no index %s", c.Name, name)
 	}
@@ -40,8 +41,8 @@ func indexOf(t *testing.T, c Collection, name string) Index {
 func TestLayoutCoversTheLogicalSchema(t *testing.T) {
 	layout := mustLayout(t)
 	for _, table := range logical.Schema() {
-		if _, ok := embedded[table.Name]; ok {
-			if slices.ContainsFunc(layout, func(c Collection) bool { return c.Name == table.Name }) {
+		if _, ok := docstore.Embedded[table.Name]; ok {
+			if slices.ContainsFunc(layout, func(c docstore.Collection) bool { return c.Name == table.Name }) {
 				t.Errorf("%s is embedded in the aggregate and has a collection too", table.Name)
 			}
 			continue
@@ -65,17 +66,17 @@ func TestLayoutCoversTheLogicalSchema(t *testing.T) {
 		}
 	}
 	// Plus the document store's own: the version claims.
-	collectionOf(t, layout, ClaimCollection)
-	collectionOf(t, layout, DailyCountCollection)
-	if len(layout)+len(embedded) != len(logical.Schema())+2 {
-		t.Errorf("%d collections and %d embedded tables for %d logical tables", len(layout), len(embedded), len(logical.Schema()))
+	collectionOf(t, layout, docstore.ClaimCollection)
+	collectionOf(t, layout, docstore.DailyCountCollection)
+	if len(layout)+len(docstore.Embedded) != len(logical.Schema())+2 {
+		t.Errorf("%d collections and %d embedded tables for %d logical tables", len(layout), len(docstore.Embedded), len(logical.Schema()))
 	}
 }
 
 // TestLayoutAggregate: the embedded tables' lookups and the open operations' stale scan are
 // multikey indexes of the aggregate, and the relay has its index.
 func TestLayoutAggregate(t *testing.T) {
-	agg := collectionOf(t, mustLayout(t), Aggregate)
+	agg := collectionOf(t, mustLayout(t), docstore.Aggregate)
 	for name, keys := range map[string][]string{
 		"ix_candidates_lookup":  {"tenant_id", "candidates.provider", "candidates.participant_type", "candidates.participant_id", "status"},
 		"ix_exclusions_lookup":  {"tenant_id", "exclusions.provider", "exclusions.participant_type", "exclusions.participant_id"},
@@ -89,7 +90,7 @@ func TestLayoutAggregate(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"ux_candidates_identity", "ux_exclusions_identity", "ix_candidates_task"} {
-		if slices.ContainsFunc(agg.Indexes, func(ix Index) bool { return ix.Name == name }) {
+		if slices.ContainsFunc(agg.Indexes, func(ix docstore.Index) bool { return ix.Name == name }) {
 			t.Errorf("%s is derived onto the aggregate; the CAS write keeps it, no query needs it", name)
 		}
 	}
@@ -112,7 +113,7 @@ func TestLayoutNeverIndexesProtectedFields(t *testing.T) {
 func TestLayoutErrCollidingIndexes(t *testing.T) {
 	schema := logical.Schema()
 	schema[0].Indexes = append(schema[0].Indexes, logical.Index{Name: "ix_again", Columns: schema[0].Indexes[2].Columns})
-	if _, err := Layout(schema); err == nil || !strings.Contains(err.Error(), "ix_again") {
+	if _, err := docstore.Layout(schema); err == nil || !strings.Contains(err.Error(), "ix_again") {
 		t.Fatalf("Layout = %v, want the collision of ix_again named", err)
 	}
 }

@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/storekit"
 	"usertasks/testfactory"
@@ -105,7 +106,7 @@ func TestMutateLifecycle(t *testing.T) {
 	if bytes.Contains(raw, []byte("secret-note")) {
 		t.Fatal("the completion data is in the aggregate in plaintext")
 	}
-	var ops []operationDoc
+	var ops []storekit.OperationRow
 	if err := raw.Lookup("operations").Unmarshal(&ops); err != nil || len(ops) != 1 || ops[0].OperationID != "complete-1" {
 		t.Fatalf("operations in the aggregate %+v, %v; want the open completion only", ops, err)
 	}
@@ -134,17 +135,14 @@ func TestMutateLifecycle(t *testing.T) {
 }
 
 // requireRelayed: nothing waits in the aggregate, and every event is in its collection once.
-func requireRelayed(t *testing.T, s *Store, id string) {
+func requireRelayed(t *testing.T, s *docstore.Store, id string) {
 	t.Helper()
-	var d taskDoc
-	if err := s.tasks().FindOne(testContext(t), bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
-		t.Fatal(err)
-	}
+	d := pendingIn(t, s, id)
 	if d.RelayDue || len(d.PendingEvents) > 0 || len(d.PendingResumptions) > 0 || len(d.PendingEffects) > 0 {
 		t.Fatalf("the aggregate still holds pending entries: due %v, %d events, %d resumptions, %d effects",
 			d.RelayDue, len(d.PendingEvents), len(d.PendingResumptions), len(d.PendingEffects))
 	}
-	n, err := s.db.Collection(eventCollection).CountDocuments(testContext(t), bson.D{{Key: "task_id", Value: id}})
+	n, err := s.Database().Collection(eventCollection).CountDocuments(testContext(t), bson.D{{Key: "task_id", Value: id}})
 	if err != nil || int(n) != d.LastEventSeq {
 		t.Fatalf("%d events in the collection, %v; want %d", n, err, d.LastEventSeq)
 	}
@@ -167,7 +165,7 @@ func TestMutateReplay(t *testing.T) {
 	if rawTask(t, s, task.ID).Lookup(storekit.ColInstructions).StringValue() != sealed {
 		t.Fatal("a claim sealed the unchanged instructions again")
 	}
-	if n, err := s.db.Collection(operationCollection).CountDocuments(ctx, bson.D{{Key: "operation_id", Value: "op-1"}}); err != nil || n != 1 {
+	if n, err := s.Database().Collection(operationCollection).CountDocuments(ctx, bson.D{{Key: "operation_id", Value: "op-1"}}); err != nil || n != 1 {
 		t.Fatalf("the finished claim is %d times in its collection, %v", n, err)
 	}
 	again, err := s.Mutate(ctx, "t1", task.ID, "op-1", claimBy(ann, task.Revision, "op-1"))

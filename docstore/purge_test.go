@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"context"
@@ -8,15 +8,17 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/storetest"
+	"usertasks/storetest/docharness"
 	"usertasks/testfactory"
 )
 
 const testPurgeAge = 90 * 24 * time.Hour
 
 // closeTask claims, completes and finalizes task: a Completed task with a settled resumption.
-func closeTask(t *testing.T, s *Store, task models.Task) {
+func closeTask(t *testing.T, s *docstore.Store, task models.Task) {
 	t.Helper()
 	ctx := testContext(t)
 	ann := testfactory.Worker(task.Tenant, "ann")
@@ -27,7 +29,7 @@ func closeTask(t *testing.T, s *Store, task models.Task) {
 }
 
 // transition claims and completes task: a Completing task with an accepted operation.
-func transition(t *testing.T, s *Store, task models.Task, ann models.Actor) {
+func transition(t *testing.T, s *docstore.Store, task models.Task, ann models.Actor) {
 	t.Helper()
 	ctx := testContext(t)
 	claim, complete := models.NewID(), models.NewID()
@@ -41,7 +43,7 @@ func transition(t *testing.T, s *Store, task models.Task, ann models.Actor) {
 
 // insertGuestRows stores an invitation with its delivery and guest session for task, as the
 // invitations' code stores them (the logical fields), and returns the invitation's id.
-func insertGuestRows(t *testing.T, s *Store, task models.Task, status, deliveryState string, updated time.Time) string {
+func insertGuestRows(t *testing.T, s *docstore.Store, task models.Task, status, deliveryState string, updated time.Time) string {
 	t.Helper()
 	ctx := testContext(t)
 	inv := models.NewID()
@@ -59,7 +61,7 @@ func insertGuestRows(t *testing.T, s *Store, task models.Task, status, deliveryS
 			{Key: "invitation_id", Value: inv}, {Key: "token_hash", Value: models.NewID()}, {Key: "expires_at", Value: updated.Add(time.Hour)}}},
 	}
 	for _, d := range docs {
-		if _, err := s.db.Collection(d.coll).InsertOne(ctx, d.doc); err != nil {
+		if _, err := s.Database().Collection(d.coll).InsertOne(ctx, d.doc); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,16 +69,16 @@ func insertGuestRows(t *testing.T, s *Store, task models.Task, status, deliveryS
 }
 
 // taskDocuments counts the documents of the task in every collection that holds its rows.
-func taskDocuments(t *testing.T, s *Store, id string) int {
+func taskDocuments(t *testing.T, s *docstore.Store, id string) int {
 	t.Helper()
 	n := 0
-	for _, coll := range []string{Aggregate, eventCollection, operationCollection, resumptionCollection, invitationCollection,
-		deliveryCollection, guestSessionCollection, ClaimCollection, counterCollection} {
+	for _, coll := range []string{docstore.Aggregate, eventCollection, operationCollection, resumptionCollection, invitationCollection,
+		deliveryCollection, guestSessionCollection, docstore.ClaimCollection, counterCollection} {
 		field := "task_id"
-		if coll == Aggregate {
+		if coll == docstore.Aggregate {
 			field = "_id"
 		}
-		c, err := s.db.Collection(coll).CountDocuments(testContext(t), bson.D{{Key: field, Value: id}})
+		c, err := s.Database().Collection(coll).CountDocuments(testContext(t), bson.D{{Key: field, Value: id}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +112,7 @@ func TestPurgeTerminal(t *testing.T) {
 	unhealthy := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
 	closeTask(t, s, unhealthy)
 	// A finding on a terminal task (as one left from before it closed), written behind the store's back.
-	if _, err := s.tasks().UpdateOne(ctx, bson.D{{Key: "_id", Value: unhealthy.ID}}, bson.D{{Key: "$set", Value: bson.D{
+	if _, err := s.Database().Collection(docstore.Aggregate).UpdateOne(ctx, bson.D{{Key: "_id", Value: unhealthy.ID}}, bson.D{{Key: "$set", Value: bson.D{
 		{Key: "health_severity", Value: string(models.SeverityAdvisory)}, {Key: "health_code", Value: models.HealthStaleTransition}}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +126,8 @@ func TestPurgeTerminal(t *testing.T) {
 		what storetest.Tampering
 		task models.Task
 	}{{storetest.ForceCompleted, pendingOp}, {storetest.ForceCompleted, pendingResume}, {storetest.CompleteOperations, pendingResume}} {
-		if ok, err := tamperOps(t, s, tm.what, tm.task.ID); !ok || err != nil {
-			t.Fatalf("tamper %s: %v, %v", tm.what, ok, err)
+		if err := docharness.Harness().Tamper(t, s, tm.what, tm.task.ID); err != nil {
+			t.Fatalf("tamper %s: %v", tm.what, err)
 		}
 	}
 	other := createTask(t, s, &testfactory.TaskOpts{Tenant: "t2", Candidates: []string{"ann"}})
@@ -134,10 +136,10 @@ func TestPurgeTerminal(t *testing.T) {
 	young := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann"}})
 	closeTask(t, s, young)
 	survivors := []models.Task{open, transitional, unhealthy, young, pendingOp, pendingResume}
-	if n := countRecords(t, s, "user_task_tags", map[string]any{"task_id": full.ID}); n != 2 {
+	if n := docharness.Harness().CountRecords(t, s, "user_task_tags", map[string]any{"task_id": full.ID}); n != 2 {
 		t.Fatalf("the full task has %d tag rows, want 2", n)
 	}
-	rollup, err := s.db.Collection(DailyCountCollection).CountDocuments(ctx, bson.D{})
+	rollup, err := s.Database().Collection(docstore.DailyCountCollection).CountDocuments(ctx, bson.D{})
 	if err != nil || rollup == 0 {
 		t.Fatalf("rollup documents %d, %v", rollup, err)
 	}
@@ -169,9 +171,8 @@ func TestPurgeTerminal(t *testing.T) {
 			break
 		}
 	}
-	d := pendingIn(t, s, next.ID)
 	now, _ := s.Now(ctx)
-	if marked, err := s.markPurging(ctx, &d, now); err != nil || !marked {
+	if marked, err := s.MarkPurging(ctx, next.ID, now); err != nil || !marked {
 		t.Fatalf("mark: %v, %v", marked, err)
 	}
 	if _, err := s.Get(ctx, "t1", next.ID); !errors.Is(err, models.ErrNotFound) {
@@ -189,7 +190,7 @@ func TestPurgeTerminal(t *testing.T) {
 	}
 
 	for _, task := range gone {
-		if n := countRecords(t, s, "user_task_candidates", map[string]any{"task_id": task.ID}); n != 0 {
+		if n := docharness.Harness().CountRecords(t, s, "user_task_candidates", map[string]any{"task_id": task.ID}); n != 0 {
 			t.Fatalf("purged task %s left %d candidates", task.ID, n)
 		}
 		if n := taskDocuments(t, s, task.ID); n != 0 {
@@ -204,7 +205,7 @@ func TestPurgeTerminal(t *testing.T) {
 			t.Fatalf("survivor %s lost its events", task.ID)
 		}
 	}
-	if n, err := s.db.Collection(DailyCountCollection).CountDocuments(ctx, bson.D{}); err != nil || n != rollup {
+	if n, err := s.Database().Collection(docstore.DailyCountCollection).CountDocuments(ctx, bson.D{}); err != nil || n != rollup {
 		t.Fatalf("rollup documents %d, was %d (%v)", n, rollup, err)
 	}
 	if _, err := s.Purge(ctx, "t1", models.RetentionPolicy{TerminalAge: -time.Hour}, nil); models.ErrorCode(err) != models.CodeValidationFailed {
@@ -224,7 +225,7 @@ func TestPurgeShorterPolicies(t *testing.T) {
 	revoked := insertGuestRows(t, s, task, string(models.InvitationRevoked), string(models.DeliveryDelivered), start)
 	lapsed := insertGuestRows(t, s, task, string(models.InvitationPending), string(models.DeliveryPending), start)
 	leased := insertGuestRows(t, s, task, string(models.InvitationExpired), string(models.DeliveryPending), start)
-	if _, err := s.db.Collection(deliveryCollection).UpdateMany(ctx, bson.D{{Key: "invitation_id", Value: leased}},
+	if _, err := s.Database().Collection(deliveryCollection).UpdateMany(ctx, bson.D{{Key: "invitation_id", Value: leased}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "lease_expires_at", Value: start.Add(100 * testPurgeAge)}}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestPurgeShorterPolicies(t *testing.T) {
 	ann := testfactory.Worker("t1", "ann")
 	transition(t, s, transitional, ann)
 	// The transitional task's entry was delivered, and waits for the runtime's answer.
-	if _, err := s.db.Collection(resumptionCollection).UpdateMany(ctx, bson.D{{Key: "task_id", Value: transitional.ID}},
+	if _, err := s.Database().Collection(resumptionCollection).UpdateMany(ctx, bson.D{{Key: "task_id", Value: transitional.ID}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(models.DeliveryDelivered)}}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func TestPurgeShorterPolicies(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := func(coll, field, value string) int {
-		n, err := s.db.Collection(coll).CountDocuments(ctx, bson.D{{Key: field, Value: value}})
+		n, err := s.Database().Collection(coll).CountDocuments(ctx, bson.D{{Key: field, Value: value}})
 		if err != nil {
 			t.Fatal(err)
 		}

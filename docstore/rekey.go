@@ -23,36 +23,23 @@ import (
 // (write), a shared document's through its version claim (claimedSet), and a finished
 // operation, which nothing else writes again, on the value read.
 
-// sealedUnit is a logical table with sealed fields and where its documents are.
+// sealedUnit is a sealed table (storekit.SealedTables) as the document store walks it: its
+// documents are in the collection of the same name. The operations still open in an aggregate
+// are sealed there and rotated with it (the user_tasks walk); the operations collection holds
+// the finished ones.
 type sealedUnit struct {
-	table  string
-	coll   string
-	fields []string
+	storekit.SealedTable
 	// claimKey names the claims of a shared document, "" for the aggregate (claimed by write)
 	// and for finished operations (never written again).
 	claimKey string
-	// taskScoped: the page audit checks these with their task; AuditSealed the others.
-	taskScoped bool
 }
 
-// sealedUnits are every unit with sealed fields, in the order a rotation walks them
-// (repository.SealedTables). The operations still open in an aggregate are sealed there and
-// rotated with it (the user_tasks walk); the operations collection holds the finished ones.
-var sealedUnits = []sealedUnit{
-	{Aggregate, Aggregate, []string{storekit.ColInstructions, storekit.ColTaskData, storekit.ColForm, storekit.ColInvitationDefs, storekit.ColCompletionData}, "", true},
-	{operationCollection, operationCollection, []string{colPayload}, "", true},
-	{invitationCollection, invitationCollection, []string{colRecipient}, "invitation:", true},
-	{deliveryCollection, deliveryCollection, []string{colPayload}, "delivery:", true},
-	{webSessionCollection, webSessionCollection, []string{storekit.ColRefreshToken, storekit.ColIDToken}, "web-session:", false},
-}
+// sealedClaims are the claim keys of the sealed tables whose documents are shared.
+var sealedClaims = map[string]string{invitationCollection: "invitation:", deliveryCollection: "delivery:", webSessionCollection: "web-session:"}
 
 func sealedUnitOf(table string) (sealedUnit, bool) {
-	for _, u := range sealedUnits {
-		if u.table == table {
-			return u, true
-		}
-	}
-	return sealedUnit{}, false
+	t, ok := storekit.SealedTableNamed(table)
+	return sealedUnit{t, sealedClaims[table]}, ok
 }
 
 // sealedDoc is one document of a sealed unit as a walk reads it.
@@ -77,11 +64,11 @@ func (d *sealedDoc) value(field string) string {
 // readSealedPage reads up to limit documents of u after the _id after.
 func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, limit int) ([]sealedDoc, error) {
 	proj := bson.D{{Key: "_id", Value: 1}, {Key: "tenant_id", Value: 1}, {Key: "version", Value: 1}}
-	for _, f := range u.fields {
+	for _, f := range u.Columns {
 		proj = append(proj, bson.E{Key: f, Value: 1})
 	}
 	f := bson.D{}
-	if u.coll == Aggregate {
+	if u.Name == Aggregate {
 		proj = append(proj, bson.E{Key: "operations", Value: 1}, bson.E{Key: "pending_invitations", Value: 1},
 			bson.E{Key: "pending_deliveries", Value: 1})
 		f = append(f, bson.E{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}})
@@ -91,7 +78,7 @@ func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, 
 	}
 	opts := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(limit)).SetProjection(proj)
 	var docs []sealedDoc
-	err := s.findAll(ctx, u.coll, f, opts, &docs)
+	err := s.findAll(ctx, u.Name, f, opts, &docs)
 	return docs, err
 }
 
@@ -111,7 +98,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 // read-only: Resealed stays 0, Unreadable lists the documents with a value no key opens.
 func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (store.KeyPage, error) {
 	u, ok := sealedUnitOf(table)
-	if !ok || u.taskScoped {
+	if !ok || u.TaskScoped {
 		return store.KeyPage{}, fmt.Errorf("docstore: %q is not a sealed table outside the tasks", table)
 	}
 	p, err := s.walkSealed(ctx, u, after, limit, false)
@@ -147,18 +134,18 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 			}
 			return nil
 		}
-		for _, f := range u.fields {
+		for _, f := range u.Columns {
 			if err := note(d.ID, f, d.value(f)); err != nil {
 				return page, err
 			}
 		}
 		for _, o := range d.Operations {
-			if err := note(o.ID, colPayload, str(o.PayloadEnc)); err != nil {
+			if err := note(o.ID, colPayload, storekit.Str(o.PayloadEnc)); err != nil {
 				return page, err
 			}
 		}
 		for _, inv := range d.PendingInvitations {
-			if err := note(inv.ID, colRecipient, str(inv.RecipientEnc)); err != nil {
+			if err := note(inv.ID, colRecipient, storekit.Str(inv.RecipientEnc)); err != nil {
 				return page, err
 			}
 		}
@@ -190,7 +177,7 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 // many it rewrote.
 func (s *Store) resealDoc(ctx context.Context, u sealedUnit, seen *sealedDoc) (int, error) {
 	switch {
-	case u.coll == Aggregate:
+	case u.Name == Aggregate:
 		return s.resealTask(ctx, seen)
 	case u.claimKey == "":
 		return s.resealFinal(ctx, u, seen)
@@ -216,7 +203,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 		n = 0
 		next := cur.clone()
 		for _, col := range storekit.ProtectedColumns {
-			sealed, err := s.reseal(cur.ID, col.Name, str(*cur.SealedColumn(col.Name)))
+			sealed, err := s.reseal(cur.ID, col.Name, storekit.Str(*cur.SealedColumn(col.Name)))
 			if err != nil {
 				return nil, err
 			}
@@ -226,7 +213,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 			}
 		}
 		for i, o := range next.Operations {
-			sealed, err := s.reseal(o.ID, colPayload, str(o.PayloadEnc))
+			sealed, err := s.reseal(o.ID, colPayload, storekit.Str(o.PayloadEnc))
 			if err != nil {
 				return nil, err
 			}
@@ -236,7 +223,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 			}
 		}
 		for i, inv := range next.PendingInvitations {
-			sealed, err := s.reseal(inv.ID, colRecipient, str(inv.RecipientEnc))
+			sealed, err := s.reseal(inv.ID, colRecipient, storekit.Str(inv.RecipientEnc))
 			if err != nil {
 				return nil, err
 			}
@@ -270,7 +257,7 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 // filter on each value read.
 func (s *Store) resealFinal(ctx context.Context, u sealedUnit, d *sealedDoc) (int, error) {
 	n := 0
-	for _, f := range u.fields {
+	for _, f := range u.Columns {
 		env := d.value(f)
 		sealed, err := s.reseal(d.ID, f, env)
 		if err != nil {
@@ -279,7 +266,7 @@ func (s *Store) resealFinal(ctx context.Context, u sealedUnit, d *sealedDoc) (in
 		if sealed == nil {
 			continue
 		}
-		res, err := s.db.Collection(u.coll).UpdateOne(ctx, bson.D{{Key: "_id", Value: d.ID}, {Key: f, Value: env}},
+		res, err := s.db.Collection(u.Name).UpdateOne(ctx, bson.D{{Key: "_id", Value: d.ID}, {Key: f, Value: env}},
 			bson.D{{Key: "$set", Value: bson.D{{Key: f, Value: *sealed}}}})
 		if err != nil {
 			return n, translate(err)
@@ -296,12 +283,12 @@ func (s *Store) resealShared(ctx context.Context, u sealedUnit, seen *sealedDoc)
 	err := retryClaimed(ctx, func() error {
 		n = 0
 		var cur sealedDoc
-		err := s.db.Collection(u.coll).FindOne(ctx, bson.D{{Key: "_id", Value: seen.ID}}).Decode(&cur)
+		err := s.db.Collection(u.Name).FindOne(ctx, bson.D{{Key: "_id", Value: seen.ID}}).Decode(&cur)
 		if err != nil {
 			return translate(err)
 		}
 		var set bson.D
-		for _, f := range u.fields {
+		for _, f := range u.Columns {
 			sealed, err := s.reseal(cur.ID, f, cur.value(f))
 			if err != nil {
 				return err
@@ -317,7 +304,7 @@ func (s *Store) resealShared(ctx context.Context, u sealedUnit, seen *sealedDoc)
 		if err != nil {
 			return err
 		}
-		ref := docRef{coll: u.coll, id: cur.ID, tenant: cur.TenantID, key: u.claimKey + cur.ID}
+		ref := docRef{coll: u.Name, id: cur.ID, tenant: cur.TenantID, key: u.claimKey + cur.ID}
 		if err := s.claimedSet(ctx, ref, cur.Version, set, now); err != nil {
 			return err
 		}

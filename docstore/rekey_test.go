@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"fmt"
@@ -8,8 +8,10 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"usertasks/docstore"
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
@@ -39,22 +41,23 @@ func testRings(t *testing.T, lists ...[]string) []*keyring.Keyring {
 	return out
 }
 
-// rekeyUnits walks every sealed unit in pages of size and adds up what the pages found.
-func rekeyUnits(t *testing.T, s *Store, size int, dryRun bool) (resealed int, byKey map[string]int, unreadable []string) {
+// rekeyUnits walks every sealed unit (the SQL store's sealed tables) in pages of size and adds
+// up what the pages found.
+func rekeyUnits(t *testing.T, s *docstore.Store, size int, dryRun bool) (resealed int, byKey map[string]int, unreadable []string) {
 	t.Helper()
 	byKey = map[string]int{}
-	for _, u := range sealedUnits {
+	for _, u := range storekit.SealedTables {
 		after := ""
 		for pages := 0; ; pages++ {
 			if pages > 100 {
-				t.Fatalf("%s: the walk does not end", u.table)
+				t.Fatalf("%s: the walk does not end", u.Name)
 			}
-			p, err := s.RekeyPage(testContext(t), u.table, after, size, dryRun)
+			p, err := s.RekeyPage(testContext(t), u.Name, after, size, dryRun)
 			if err != nil {
-				t.Fatalf("%s after %q: %v", u.table, after, err)
+				t.Fatalf("%s after %q: %v", u.Name, after, err)
 			}
 			if p.Rows > size {
-				t.Fatalf("%s: a page of %d read %d documents", u.table, size, p.Rows)
+				t.Fatalf("%s: a page of %d read %d documents", u.Name, size, p.Rows)
 			}
 			resealed += p.Resealed
 			for k, n := range p.ByKey {
@@ -75,9 +78,13 @@ func rekeyUnits(t *testing.T, s *Store, size int, dryRun bool) (resealed int, by
 // unknown key are reported and left alone.
 func TestRekeyEverySealedField(t *testing.T) {
 	rings := testRings(t, []string{"old"}, []string{"new", "old"}, []string{"new"}, []string{"stranger"})
-	s := openStore(t, nil)
+	url := testfactory.Database(t, testfactory.Mongo)
+	// The store under each ring in turn: the rotation's nodes.
+	under := func(ring *keyring.Keyring) *docstore.Store {
+		return docStore(t, testfactory.Open(t, url, &testfactory.StoreOpts{Keys: ring}))
+	}
+	s := under(rings[0])
 	ctx := testContext(t)
-	s.keys = rings[0]
 	ann := testfactory.Worker("t1", "ann")
 	var tasks []models.Task
 	for i := range 3 {
@@ -104,13 +111,13 @@ func TestRekeyEverySealedField(t *testing.T) {
 	if _, err := s.CreateWebSession(ctx, ws, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []struct{ coll, field string }{{invitationCollection, colRecipient}, {deliveryCollection, colPayload}} {
+	for _, u := range []struct{ coll, field string }{{invitationCollection, storekit.ColRecipient}, {deliveryCollection, storekit.ColPayload}} {
 		id := models.NewID()
-		sealed, err := s.seal(id, u.field, []byte("guest@example.org"))
+		sealed, err := s.Seal(id, u.field, []byte("guest@example.org"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.db.Collection(u.coll).InsertOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "tenant_id", Value: "t1"},
+		if _, err := s.Database().Collection(u.coll).InsertOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "tenant_id", Value: "t1"},
 			{Key: "task_id", Value: tasks[0].ID}, {Key: u.field, Value: *sealed}, {Key: "version", Value: int64(0)}}); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +126,7 @@ func TestRekeyEverySealedField(t *testing.T) {
 	// the operation's payload), two tokens, a recipient and a delivery.
 	const sealed = 3*3 + 2*2 + 2 + 2
 
-	s.keys = rings[1]
+	s = under(rings[1])
 	if resealed, byKey, unreadable := rekeyUnits(t, s, 2, true); resealed != sealed || byKey["old"] != sealed || len(unreadable) != 0 {
 		t.Fatalf("dry run: would reseal %d, by key %v, unreadable %v", resealed, byKey, unreadable)
 	}
@@ -133,7 +140,7 @@ func TestRekeyEverySealedField(t *testing.T) {
 		t.Fatalf("a rerun resealed %d; by key %v", again, byKey)
 	}
 
-	s.keys = rings[2]
+	s = under(rings[2])
 	for i, task := range tasks {
 		got, err := s.Get(ctx, "t1", task.ID)
 		if err != nil || got.Protected.Instructions != fmt.Sprintf("secret %d", i) {
@@ -152,11 +159,11 @@ func TestRekeyEverySealedField(t *testing.T) {
 	if err != nil || p.Rows != 1 || p.ByKey["new"] != 2 || len(p.Unreadable) != 0 || p.Resealed != 0 {
 		t.Fatalf("AuditSealed: %+v, %v", p, err)
 	}
-	if _, err := s.AuditSealed(ctx, Aggregate, "", 10); err == nil {
+	if _, err := s.AuditSealed(ctx, docstore.Aggregate, "", 10); err == nil {
 		t.Fatal("AuditSealed walked the aggregates the page audit covers")
 	}
 
-	s.keys = rings[3]
+	s = under(rings[3])
 	if resealed, byKey, unreadable := rekeyUnits(t, s, 500, false); resealed != 0 || len(unreadable) != sealed || byKey["new"] != sealed {
 		t.Fatalf("under an unknown key: resealed %d, by key %v, unreadable %d", resealed, byKey, len(unreadable))
 	}

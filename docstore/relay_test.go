@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"context"
@@ -9,39 +9,36 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"usertasks/docstore"
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
-var errKilled = errors.New("killed")
-
-// crashAt makes the store stop at step, as a killed process would, until the returned function
-// is called.
-func crashAt(s *Store, step crashStep) (crashes *int, heal func()) {
-	n := 0
-	s.crash = func(at crashStep) error {
-		if at == step {
-			n++
-			return errKilled
-		}
-		return nil
-	}
-	return &n, func() { s.crash = nil }
-}
-
-func countIn(t *testing.T, s *Store, collection, taskID string) int {
+func countIn(t *testing.T, s *docstore.Store, collection, taskID string) int {
 	t.Helper()
-	n, err := s.db.Collection(collection).CountDocuments(testContext(t), bson.D{{Key: "task_id", Value: taskID}})
+	n, err := s.Database().Collection(collection).CountDocuments(testContext(t), bson.D{{Key: "task_id", Value: taskID}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return int(n)
 }
 
-func pendingIn(t *testing.T, s *Store, id string) taskDoc {
+// aggregate is the task aggregate as stored: the task's row and what waits in it for the relay.
+type aggregate struct {
+	storekit.TaskRow   `bson:",inline"`
+	RelayDue           bool       `bson:"relay_due"`
+	PendingEvents      []bson.Raw `bson:"pending_events"`
+	PendingResumptions []bson.Raw `bson:"pending_resumptions"`
+	PendingEffects     []bson.Raw `bson:"pending_effects"`
+	PendingInvitations []bson.Raw `bson:"pending_invitations"`
+	PendingDeliveries  []bson.Raw `bson:"pending_deliveries"`
+}
+
+func pendingIn(t *testing.T, s *docstore.Store, id string) aggregate {
 	t.Helper()
-	var d taskDoc
-	if err := s.tasks().FindOne(testContext(t), bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+	var d aggregate
+	if err := s.Database().Collection(docstore.Aggregate).FindOne(testContext(t), bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -61,7 +58,7 @@ func TestRelayCrashBetweenInsertAndPull(t *testing.T) {
 		t.Fatal("the creation's event was not relayed")
 	}
 
-	crashes, heal := crashAt(s, afterRelayInsert)
+	crashes, heal := docstore.CrashAt(s, docstore.AfterRelayInsert)
 	if _, err := s.Mutate(ctx, "t1", task.ID, "claim-1", claimBy(ann, task.Revision, "claim-1")); err != nil {
 		t.Fatalf("the claim failed with its relay: %v", err)
 	}
@@ -71,7 +68,7 @@ func TestRelayCrashBetweenInsertAndPull(t *testing.T) {
 	if _, err := s.Mutate(ctx, "t1", task.ID, "", finalize); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RelayPass(ctx, 10); !errors.Is(err, errKilled) {
+	if _, err := s.RelayPass(ctx, 10); !errors.Is(err, docstore.ErrKilled) {
 		t.Fatalf("RelayPass = %v, want the injected crash", err)
 	}
 	if *crashes != 4 {
@@ -123,8 +120,8 @@ func TestRollForwardAfterCrashBetweenClaimAndWrite(t *testing.T) {
 	ann := testfactory.Worker("t1", "ann")
 	task := createTask(t, s, &testfactory.TaskOpts{Candidates: []string{"ann", "bob"}})
 
-	_, heal := crashAt(s, afterClaim)
-	if _, err := s.Mutate(ctx, "t1", task.ID, "claim-1", claimBy(ann, task.Revision, "claim-1")); !errors.Is(err, errKilled) {
+	_, heal := docstore.CrashAt(s, docstore.AfterClaim)
+	if _, err := s.Mutate(ctx, "t1", task.ID, "claim-1", claimBy(ann, task.Revision, "claim-1")); !errors.Is(err, docstore.ErrKilled) {
 		t.Fatalf("Mutate = %v, want the injected crash", err)
 	}
 	heal()

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The resumption outbox's worker side on user_task_resumptions, where the relay moves the
@@ -75,7 +76,7 @@ func (s *Store) RetryResumption(ctx context.Context, r models.Resumption, delay 
 	attempts := r.Attempts + 1
 	err := s.fencedWrite(ctx, resumptionOutbox, r.ID, r.Lease, func(now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "attempts", Value: attempts}, bson.E{Key: "available_at", Value: now.Add(delay)},
-			bson.E{Key: "last_error", Value: opt(errCode)}, bson.E{Key: "updated_at", Value: now})
+			bson.E{Key: "last_error", Value: storekit.Opt(errCode)}, bson.E{Key: "updated_at", Value: now})
 	})
 	return attempts, err
 }

@@ -93,6 +93,10 @@ func (s *Store) Close() error {
 	return s.conn.Close(ctx)
 }
 
+// Database is the store's database, for the tests and tools that read or change its documents
+// behind the store's back (the counterpart of repository.Store.DB).
+func (s *Store) Database() *mongo.Database { return s.db }
+
 // Ping checks that the server answers.
 func (s *Store) Ping(ctx context.Context) error {
 	return translate(s.conn.client.Ping(ctx, nil))

@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"bytes"
@@ -13,23 +13,45 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"usertasks/docstore/docstoretest"
+	"usertasks/docstore"
 	"usertasks/models"
+	"usertasks/store"
 	"usertasks/storekit"
 	"usertasks/testfactory"
 )
 
-// openStore opens a Store on a fresh, migrated database of its own, dropped when the test ends.
-func openStore(t *testing.T, clock *testfactory.Clock) *Store {
+// The collections the tests read and write behind the store's back, under their logical
+// tables' names.
+const (
+	eventCollection        = "user_task_events"
+	operationCollection    = "user_task_operations"
+	resumptionCollection   = "user_task_resumptions"
+	invitationCollection   = "user_task_invitations"
+	deliveryCollection     = "user_task_deliveries"
+	guestSessionCollection = "user_task_guest_sessions"
+	webSessionCollection   = "user_task_web_sessions"
+	counterCollection      = "user_task_tenant_counters"
+)
+
+// openStore opens a Store on a fresh, migrated database of its own (testfactory), dropped when
+// the test ends.
+func openStore(t *testing.T, clock *testfactory.Clock) *docstore.Store {
 	t.Helper()
-	ctx := testContext(t)
-	cfg := Config{URL: docstoretest.DatabaseURL(t), Keys: testfactory.Keys()}
+	o := &testfactory.StoreOpts{}
 	if clock != nil {
-		cfg.Clock = clock.Now
+		o.Clock = clock.Now
 	}
-	s := openDropped(t, ctx, cfg)
-	mustUp(t, ctx, s.db)
-	return s
+	return docStore(t, testfactory.OpenStore(t, testfactory.Mongo, o))
+}
+
+// docStore is s as the document store it is.
+func docStore(t *testing.T, s store.Store) *docstore.Store {
+	t.Helper()
+	ds, ok := s.(*docstore.Store)
+	if !ok {
+		t.Fatalf("got a %T, not a *docstore.Store", s)
+	}
+	return ds
 }
 
 // project creates the task of projection p on s (the runtime protocol's path).
@@ -55,9 +77,9 @@ func createTask(t *testing.T, s taskStore, o *testfactory.TaskOpts) models.Task 
 }
 
 // rawTask reads the aggregate document as stored.
-func rawTask(t *testing.T, s *Store, id string) bson.Raw {
+func rawTask(t *testing.T, s *docstore.Store, id string) bson.Raw {
 	t.Helper()
-	raw, err := s.tasks().FindOne(testContext(t), bson.D{{Key: "_id", Value: id}}).Raw()
+	raw, err := s.Database().Collection(docstore.Aggregate).FindOne(testContext(t), bson.D{{Key: "_id", Value: id}}).Raw()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +111,7 @@ func TestCreateGet(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := created
-	sortAssignment(&want)
+	docstore.SortAssignment(&want)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Get:\n got %+v\nwant %+v", got, want)
 	}
@@ -116,8 +138,11 @@ func TestCreateGet(t *testing.T) {
 			t.Errorf("%s is not a sealed string: %v %v", field, v, err)
 		}
 	}
-	var tags []tagDoc
-	if err := raw.Lookup("tag_keys").Unmarshal(&tags); err != nil || !slices.Equal(tags, []tagDoc{{"urgent"}, {"legal"}}) {
+	type tag struct {
+		Tag string `bson:"tag"`
+	}
+	var tags []tag
+	if err := raw.Lookup("tag_keys").Unmarshal(&tags); err != nil || !slices.Equal(tags, []tag{{"urgent"}, {"legal"}}) {
 		t.Errorf("tag_keys %v, %v; want urgent, legal once each", tags, err)
 	}
 	if v := raw.Lookup("version").AsInt64(); v < 2 {
@@ -126,12 +151,6 @@ func TestCreateGet(t *testing.T) {
 	if evs, err := s.Events(ctx, created.Tenant, created.ID, 0, 0); err != nil || len(evs) != 1 || evs[0].Type != models.EventCreated || evs[0].Seq != 1 {
 		t.Fatalf("Events = %+v, %v; want the created event", evs, err)
 	}
-}
-
-// sortAssignment puts a task's candidates and exclusions in the order both stores read them.
-func sortAssignment(t *models.Task) {
-	d := &taskDoc{TaskRow: storekit.TaskRow{TenantID: t.Tenant}, Candidates: candidateDocs(t, time.Time{}), Exclusions: exclusionDocs(t, time.Time{})}
-	t.Assignment.Candidates, t.Assignment.Exclusions = candidatesOf(d), exclusionsOf(d)
 }
 
 // TestCreateIdempotent: a second delivery of the same materialization key or bookmark returns
@@ -207,7 +226,7 @@ func TestCreateConcurrentDuplicates(t *testing.T) {
 	if winners != 1 {
 		t.Fatalf("%d deliveries created, want 1", winners)
 	}
-	if n, err := s.tasks().CountDocuments(testContext(t), bson.D{}); err != nil || n != 1 {
+	if n, err := s.Database().Collection(docstore.Aggregate).CountDocuments(testContext(t), bson.D{}); err != nil || n != 1 {
 		t.Fatalf("%d aggregates, %v; want 1", n, err)
 	}
 }
@@ -241,7 +260,7 @@ func TestGetErrNotFound(t *testing.T) {
 // TestOpenPingNow: Open needs a key ring; the store answers and reads the server's clock.
 func TestOpenPingNow(t *testing.T) {
 	ctx := testContext(t)
-	if _, err := Open(ctx, Config{URL: docstoretest.DatabaseURL(t)}); err == nil {
+	if _, err := docstore.Open(ctx, docstore.Config{URL: testfactory.Database(t, testfactory.Mongo)}); err == nil {
 		t.Fatal("Open without a key ring succeeded")
 	}
 	clock := &testfactory.Clock{}
@@ -279,20 +298,4 @@ func outcome(err error) string {
 		return string(code)
 	}
 	return fmt.Sprintf("error %v", err)
-}
-
-// openDropped opens a store on cfg whose database is dropped when the test ends.
-func openDropped(t *testing.T, ctx context.Context, cfg Config) *Store {
-	t.Helper()
-	s, err := Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_ = s.db.Drop(ctx)
-		_ = s.Close()
-	})
-	return s
 }

@@ -28,18 +28,12 @@ func (s *Store) codec() storekit.Codec {
 // sealer seals and opens with the store's key ring, as every store does.
 func (s *Store) sealer() storekit.Sealer { return storekit.Sealer{Keys: s.keys} }
 
+// utc is a time at the store's precision.
+func utc(t time.Time) time.Time { return docCodec.Time(t) }
+
 func (s *Store) seal(rowID, column string, plain []byte) (*string, error) {
 	return s.sealer().Seal(rowID, column, plain)
 }
-
-func (s *Store) open(taskID, rowID, column string, env *string) ([]byte, error) {
-	return s.sealer().Open(taskID, rowID, column, env)
-}
-
-func str(p *string) string           { return storekit.Str(p) }
-func opt(s string) *string           { return storekit.Opt(s) }
-func utc(t time.Time) time.Time      { return docCodec.Time(t) }
-func utcPtr(t *time.Time) *time.Time { return docCodec.TimePtr(t) }
 
 // newDoc encodes a new aggregate: every field, the protected ones sealed, with its candidates,
 // exclusions and tags.

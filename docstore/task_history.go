@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // The reads of what the relay moves (docs/document-store.md, "Queries never see a gap"): each
@@ -69,7 +70,7 @@ func (s *Store) HasActed(ctx context.Context, tenant, taskID string, actor model
 		return false, err
 	}
 	for _, e := range d.PendingEvents {
-		if str(e.ActorProvider) == actor.Provider && str(e.ActorType) == string(actor.Type) && e.ActorID != nil && *e.ActorID == actor.ID {
+		if storekit.Str(e.ActorProvider) == actor.Provider && storekit.Str(e.ActorType) == string(actor.Type) && e.ActorID != nil && *e.ActorID == actor.ID {
 			return true, nil
 		}
 	}

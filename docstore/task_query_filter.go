@@ -196,7 +196,7 @@ func (s *Store) actedOn(ctx context.Context, tenant string, me models.Participan
 	}
 	for _, p := range pending {
 		if slices.ContainsFunc(p.Events, func(e eventDoc) bool {
-			return str(e.ActorProvider) == me.Provider && str(e.ActorType) == string(me.Type) && str(e.ActorID) == me.ID
+			return storekit.Str(e.ActorProvider) == me.Provider && storekit.Str(e.ActorType) == string(me.Type) && storekit.Str(e.ActorID) == me.ID
 		}) {
 			ids = append(ids, p.ID)
 		}

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // WorkflowChoices lists the distinct workflow definitions of the tasks f.Actor may see in
@@ -59,7 +60,7 @@ func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit 
 		if err != nil {
 			return nil, translate(err)
 		}
-		out = append(out, models.WorkflowChoice{ID: next.WorkflowDefinitionID, Name: str(named.WorkflowDefinitionName)})
+		out = append(out, models.WorkflowChoice{ID: next.WorkflowDefinitionID, Name: storekit.Str(named.WorkflowDefinitionName)})
 	}
 	return out, nil
 }
@@ -84,7 +85,7 @@ func (s *Store) checkedChoices(ctx context.Context, q *taskQuery, where []bson.D
 		if !q.check(&d) {
 			continue
 		}
-		name := str(d.WorkflowDefinitionName)
+		name := storekit.Str(d.WorkflowDefinitionName)
 		if n := len(out); n > 0 && out[n-1].ID == d.WorkflowDefinitionID {
 			out[n-1].Name = max(out[n-1].Name, name)
 			continue

@@ -14,6 +14,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // The tenant's open-task cap (docs/document-store.md, "Capacity counters without
@@ -217,8 +218,8 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]store
 	return out, nil
 }
 
-// invTenantCounter is repository.InvTenantCounter (docstore does not import repository).
-const invTenantCounter = "tenant-counter"
+// invTenantCounter is the tenant counter's invariant code.
+const invTenantCounter = storekit.InvTenantCounter
 
 // sumByTenant sums value (a field path or a constant) over the documents of collection that
 // match, by tenant_id.

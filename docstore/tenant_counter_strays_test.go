@@ -1,15 +1,18 @@
-package docstore
+package docstore_test
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"usertasks/docstore/docstoretest"
+	"usertasks/docstore"
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storetest/docharness"
 	"usertasks/testfactory"
 )
 
@@ -19,16 +22,15 @@ import (
 // release waits for the relay holds its place in flight, not as a finding.
 func TestStrayPlaces(t *testing.T) {
 	ctx := testContext(t)
-	s := openDropped(t, ctx, Config{URL: docstoretest.DatabaseURL(t), Keys: testfactory.Keys(), ClaimGrace: time.Minute})
-	mustUp(t, ctx, s.db)
+	s := openStore(t, nil)
+	docstore.SetClaimGrace(s, time.Minute)
 	held := createTask(t, s, &testfactory.TaskOpts{Tenant: "cap", CancellationEnabled: true})
 	now, err := s.Now(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	young := placeDoc{TenantID: "cap", Stripe: 7001, OpenTasks: 1, TaskID: "died-just-now", UpdatedAt: utc(now)}
-	old := placeDoc{TenantID: "cap", Stripe: 7002, OpenTasks: 1, TaskID: "died-long-ago", UpdatedAt: utc(now.Add(-2 * time.Minute))}
-	if _, err := s.counters().InsertOne(ctx, young); err != nil {
+	young, old := placeAt("cap", 7001, "died-just-now", now), placeAt("cap", 7002, "died-long-ago", now.Add(-2*time.Minute))
+	if _, err := s.Database().Collection(counterCollection).InsertOne(ctx, young); err != nil {
 		t.Fatal(err)
 	}
 
@@ -47,7 +49,7 @@ func TestStrayPlaces(t *testing.T) {
 		t.Fatalf("sweep freed %d, %v; want 0 while the creation may be on its way", n, err)
 	}
 
-	if _, err := s.counters().InsertOne(ctx, old); err != nil {
+	if _, err := s.Database().Collection(counterCollection).InsertOne(ctx, old); err != nil {
 		t.Fatal(err)
 	}
 	if found := audit(); len(found) != 1 || !strings.Contains(found[0].Message, "open-task counter is 3 (1 of them in flight), the tenant has 1") {
@@ -59,7 +61,7 @@ func TestStrayPlaces(t *testing.T) {
 	if found := audit(); len(found) != 0 {
 		t.Fatalf("after the sweep: %+v", found)
 	}
-	if got := counterStripes(t, s, "cap"); len(got) != 2 {
+	if got := docharness.Harness().CounterStripes(t, s, "cap"); len(got) != 2 {
 		t.Fatalf("places left %v, want the held task's and the young one", got)
 	}
 
@@ -73,12 +75,13 @@ func TestStrayPlaces(t *testing.T) {
 		}
 		// The state just before the relay frees the place: the place is there and the
 		// finalized aggregate waits for the relay with the release pending.
-		if _, err := s.counters().InsertOne(ctx, placeDoc{TenantID: "cap", Stripe: 7003, OpenTasks: 1, TaskID: held.ID, UpdatedAt: utc(now)}); err != nil {
+		if _, err := s.Database().Collection(counterCollection).InsertOne(ctx, placeAt("cap", 7003, held.ID, now)); err != nil {
 			t.Fatal(err)
 		}
-		release := effectDoc{ID: models.NewID(), Kind: effectReleasePlace, CreatedAt: utc(now)}
-		if _, err := s.tasks().UpdateOne(ctx, taskFilter("cap", held.ID), bson.D{{Key: "$set", Value: bson.D{
-			{Key: "relay_due", Value: true}, {Key: "pending_effects", Value: []effectDoc{release}}}}}); err != nil {
+		release := bson.D{{Key: "id", Value: models.NewID()}, {Key: "kind", Value: "release-place"}, {Key: "exclude", Value: nil},
+			{Key: "created_at", Value: now}}
+		if _, err := s.Database().Collection(docstore.Aggregate).UpdateOne(ctx, bson.D{{Key: "_id", Value: held.ID}, {Key: "tenant_id", Value: "cap"}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "relay_due", Value: true}, {Key: "pending_effects", Value: bson.A{release}}}}}); err != nil {
 			t.Fatal(err)
 		}
 		if found := audit(); len(found) != 0 {
@@ -90,8 +93,50 @@ func TestStrayPlaces(t *testing.T) {
 		if _, err := s.RelayPass(ctx, 10); err != nil {
 			t.Fatal(err)
 		}
-		if got := counterStripes(t, s, "cap"); len(got) != 1 {
+		if got := docharness.Harness().CounterStripes(t, s, "cap"); len(got) != 1 {
 			t.Fatalf("places after the relay %v, want the young one only", got)
 		}
 	})
+}
+
+// placeAt is a place of tenant's open-task counter as a creation takes it: held by taskID since at.
+func placeAt(tenant string, stripe int, taskID string, at time.Time) bson.D {
+	return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "stripe", Value: stripe}, {Key: "open_tasks", Value: 1},
+		{Key: "task_id", Value: taskID}, {Key: "updated_at", Value: at}}
+}
+
+// A creation killed just before a restart leaves its place in flight at the relay's sweep at
+// start; the relay sweeps once more when that place's grace is over, so the place is freed
+// within ClaimGrace of the start, not at the next steady sweep minutes later.
+func TestRelayFreesACrashedCreationsPlaceAfterItsGrace(t *testing.T) {
+	ctx := testContext(t)
+	s := openStore(t, nil)
+	const grace = 2 * time.Second
+	docstore.SetClaimGrace(s, grace)
+	now, err := s.Now(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Database().Collection(counterCollection).InsertOne(ctx, placeAt("crash", 7001, "killed-mid-creation", now)); err != nil {
+		t.Fatal(err)
+	}
+	run, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); s.RunRelay(run, 100*time.Millisecond, slog.New(slog.DiscardHandler)) }()
+	defer func() { stop(); <-done }()
+
+	places := func() int {
+		return len(docharness.Harness().CounterStripes(t, s, "crash"))
+	}
+	time.Sleep(grace / 2)
+	if n := places(); n != 1 {
+		t.Fatalf("%d places while the creation may be on its way, want 1", n)
+	}
+	deadline := time.Now().Add(2 * grace)
+	for places() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the place of the killed creation is still held %s after the relay started", 2*grace+grace/2)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"usertasks/docstore"
 )
 
 // TestUniqueIndexesRefuseDuplicates: for every unique index of the layout, a second document
@@ -14,8 +16,7 @@ import (
 // (another tenant, another token) is accepted. Every other indexed field differs between the
 // documents, so only the index under test can refuse (FerretDB's E11000 names no index).
 func TestUniqueIndexesRefuseDuplicates(t *testing.T) {
-	ctx, db := testContext(t), testDB(t)
-	mustUp(t, ctx, db)
+	ctx, db := testContext(t), openStore(t, nil).Database()
 	for _, c := range mustLayout(t) {
 		for _, ix := range c.Indexes {
 			if !ix.Unique {
@@ -60,7 +61,7 @@ func TestUniqueIndexesRefuseDuplicates(t *testing.T) {
 		}
 	}
 	t.Run("user_tasks/TenantScoped", func(t *testing.T) {
-		coll := db.Collection(Aggregate)
+		coll := db.Collection(docstore.Aggregate)
 		for i, tenant := range []string{"acme", "globex"} {
 			_, err := coll.InsertOne(ctx, bson.M{"_id": fmt.Sprintf("scoped-%d", i), "tenant_id": tenant,
 				"materialization_key": "wf-1/act-1", "bookmark_id": "bm-1"})

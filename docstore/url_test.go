@@ -1,4 +1,4 @@
-package docstore
+package docstore_test
 
 import (
 	"context"
@@ -7,20 +7,21 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/docstore"
 	"usertasks/docstore/docstoretest"
 )
 
 func TestParseURL(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
 		{"mongodb://localhost:27017/tasks", "tasks"},
-		{"mongodb://localhost", DefaultDatabase},
-		{"mongodb://localhost/", DefaultDatabase},
+		{"mongodb://localhost", docstore.DefaultDatabase},
+		{"mongodb://localhost/", docstore.DefaultDatabase},
 		{"mongodb://u:p%40ss@h1:27017,h2:27018/tasks?replicaSet=rs0", "tasks"},
-		{"mongodb://h/?authSource=admin", DefaultDatabase},
+		{"mongodb://h/?authSource=admin", docstore.DefaultDatabase},
 		{"mongodb+srv://user:secret@cluster0.example.net/tasks?retryWrites=true", "tasks"},
 		{"mongodb://h/t%C3%A4sks", "täsks"},
 	} {
-		got, err := ParseURL(tc.url)
+		got, err := docstore.ParseURL(tc.url)
 		if err != nil || got != tc.want {
 			t.Errorf("ParseURL(%q) = %q, %v; want %q", tc.url, got, err, tc.want)
 		}
@@ -41,7 +42,7 @@ func TestParseURLRefuses(t *testing.T) {
 		"mongodb://h/%zz",
 		"mongodb://h/" + strings.Repeat("d", 64),
 	} {
-		_, err := ParseURL(raw)
+		_, err := docstore.ParseURL(raw)
 		if err == nil {
 			t.Errorf("ParseURL(%q) accepted", raw)
 			continue
@@ -56,7 +57,7 @@ func TestIsURL(t *testing.T) {
 	for raw, want := range map[string]bool{
 		"mongodb://h": true, "mongodb+srv://h": true, "sqlite:./x.db": false, "MONGODB://h": false, "": false,
 	} {
-		if got := IsURL(raw); got != want {
+		if got := docstore.IsURL(raw); got != want {
 			t.Errorf("IsURL(%q) = %v, want %v", raw, got, want)
 		}
 	}
@@ -71,7 +72,7 @@ func TestConnectUsesTheURLsDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.Path = "/named_db"
-	conn, err := Connect(ctx, u.String())
+	conn, err := docstore.Connect(ctx, u.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestConnectUsesTheURLsDatabase(t *testing.T) {
 func TestConnectErrNoServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, err := Connect(ctx, "mongodb://user:secret@127.0.0.1:1/db?serverSelectionTimeoutMS=500")
+	_, err := docstore.Connect(ctx, "mongodb://user:secret@127.0.0.1:1/db?serverSelectionTimeoutMS=500")
 	if err == nil {
 		t.Fatal("Connect to a closed port succeeded")
 	}

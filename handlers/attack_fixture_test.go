@@ -21,9 +21,7 @@ import (
 	"usertasks/keyring"
 	"usertasks/live"
 	"usertasks/metrics"
-	"usertasks/migrations"
 	"usertasks/models"
-	"usertasks/store"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -57,14 +55,13 @@ var attackDevUsers = []handlers.DevUser{
 
 func newAttackFixture(t *testing.T) *attackFixture {
 	t.Helper()
-	return newAttackFixtureOn(t, migrations.SQLite)
+	return newAttackFixtureOn(t, testfactory.SQLite)
 }
 
-// newAttackFixtureOn is the fixture on a fresh database of dialect d, or of the document store
-// (documentStore, its relay running beside the server as in `web serve`): the attacks where the
-// store matters run on every provider (a SQL server's is skipped when its URL is unset, and
-// fails under CI=true).
-func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
+// newAttackFixtureOn is the fixture on a fresh database of provider p (the document store's
+// relay running beside the server as in `web serve`): the attacks where the store matters run
+// on every provider (a SQL server's is skipped when its URL is unset, and fails under CI=true).
+func newAttackFixtureOn(t *testing.T, p testfactory.Provider) *attackFixture {
 	t.Helper()
 	keySpec, err := keyring.Generate("attack")
 	if err != nil {
@@ -74,16 +71,11 @@ func newAttackFixtureOn(t *testing.T, d migrations.Dialect) *attackFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var store store.Store
-	var dbURL string
+	dbURL := testfactory.Database(t, p)
+	store := testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
 	var relay func(ctx context.Context, log *slog.Logger) // what runs beside the server, as in `web serve`
-	if d == documentStore {
-		var ds *docstore.Store
-		ds, dbURL = openDocumentStore(t, keys)
-		store, relay = ds, func(ctx context.Context, log *slog.Logger) { ds.RunRelay(ctx, time.Second, log) }
-	} else {
-		dbURL = testfactory.Database(t, testfactory.Provider(d))
-		store = testfactory.Open(t, dbURL, &testfactory.StoreOpts{Keys: keys})
+	if ds, ok := store.(*docstore.Store); ok {
+		relay = func(ctx context.Context, log *slog.Logger) { ds.RunRelay(ctx, time.Second, log) }
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	broker := live.NewBroker(store, live.Options{})

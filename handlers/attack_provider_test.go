@@ -17,9 +17,9 @@ import (
 // The tenant comes from the token only: t2's list stays without t1's task and the task is 404,
 // on every provider.
 func TestAttackTenantHeaderInjection(t *testing.T) {
-	for _, d := range attackProviders {
-		t.Run(providerName(d), func(t *testing.T) {
-			f := newAttackFixtureOn(t, d)
+	for _, p := range testfactory.Providers {
+		t.Run(p.Name(), func(t *testing.T) {
+			f := newAttackFixtureOn(t, p)
 			victim := f.task(t, "t1", nil)
 			boss := f.token(t, handlerstest.Manager("t2", "boss"))
 			injections := []http.Header{
@@ -54,9 +54,9 @@ func TestAttackTenantHeaderInjection(t *testing.T) {
 // run the command, is 409 idempotency-conflict and changes nothing; the first person's own
 // replay still gets its answer.
 func TestAttackIdempotencyReplayByAnotherActor(t *testing.T) {
-	for _, d := range attackProviders {
-		t.Run(providerName(d), func(t *testing.T) {
-			f := newAttackFixtureOn(t, d)
+	for _, p := range testfactory.Providers {
+		t.Run(p.Name(), func(t *testing.T) {
+			f := newAttackFixtureOn(t, p)
 			task := testfactory.Task(context.Background(), t, f.store, &testfactory.TaskOpts{Tenant: "t1", Groups: []string{"finance"}})
 			ann := f.token(t, handlerstest.Worker("t1", "ann", "finance"))
 			carl := f.token(t, handlerstest.Worker("t1", "carl", "finance"))

@@ -131,12 +131,12 @@ func (s *secretScan) findValue(where string, value []byte) {
 // (events, outbox, deliveries, sessions included) and, on SQLite, the database file and its
 // WAL byte by byte. A secret found in clear fails with where. Hashes and ciphertext are fine.
 func TestAttackSecretsNeverInClear(t *testing.T) {
-	for _, d := range attackProviders {
-		t.Run(providerName(d), func(t *testing.T) {
-			f := newAttackFixtureOn(t, d)
+	for _, p := range testfactory.Providers {
+		t.Run(p.Name(), func(t *testing.T) {
+			f := newAttackFixtureOn(t, p)
 			s := &secretScan{t: t, f: f, secrets: map[string]string{}, exactOnly: map[string]bool{}, errorBodies: map[string]string{}}
 			s.workload()
-			s.scanEverything(d)
+			s.scanEverything(p)
 		})
 	}
 }
@@ -268,7 +268,7 @@ func (s *secretScan) workload() {
 }
 
 // scanEverything looks for every secret in the log, the error bodies, /metrics and the database.
-func (s *secretScan) scanEverything(d migrations.Dialect) {
+func (s *secretScan) scanEverything(p testfactory.Provider) {
 	t, f := s.t, s.f
 	s.find("the server's log", f.logs.String())
 	for req, body := range s.errorBodies {
@@ -289,7 +289,7 @@ func (s *secretScan) scanEverything(d migrations.Dialect) {
 
 	var tables []string
 	values := 0
-	if d == documentStore {
+	if p == testfactory.Mongo {
 		// The document store's equivalent of every column of every table: every field of every
 		// document of every collection. FerretDB's own files are docstoretest's, outside the
 		// store, so the byte scan of the database file below is SQLite's only.
@@ -300,9 +300,9 @@ func (s *secretScan) scanEverything(d migrations.Dialect) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tables = s.tables(db, d)
+		tables = s.tables(db, p.Dialect())
 		for _, table := range tables {
-			values += s.scanTable(db, d, table)
+			values += s.scanTable(db, p.Dialect(), table)
 		}
 	}
 	if len(tables) < 10 || values < 100 {
@@ -313,7 +313,7 @@ func (s *secretScan) scanEverything(d migrations.Dialect) {
 			t.Errorf("table %s was not scanned (tables: %v)", table, tables)
 		}
 	}
-	if d != migrations.SQLite {
+	if p != testfactory.SQLite {
 		return
 	}
 	file := strings.TrimPrefix(strings.SplitN(f.dbURL, "?", 2)[0], "sqlite:")

@@ -85,13 +85,13 @@ var crossTenantBodies = map[string]any{
 // It runs on every provider: the tenant filter is in each dialect's SQL and the document
 // store's queries.
 func TestAttackCrossTenantEveryRoute(t *testing.T) {
-	for _, d := range attackProviders {
-		t.Run(providerName(d), func(t *testing.T) { attackCrossTenantOn(t, d) })
+	for _, p := range testfactory.Providers {
+		t.Run(p.Name(), func(t *testing.T) { attackCrossTenantOn(t, p) })
 	}
 }
 
-func attackCrossTenantOn(t *testing.T, d migrations.Dialect) {
-	f := newAttackFixtureOn(t, d)
+func attackCrossTenantOn(t *testing.T, p testfactory.Provider) {
+	f := newAttackFixtureOn(t, p)
 	ctx := context.Background()
 	victim := f.task(t, "t1", func(p *models.Projection) {
 		p.Invitations = []models.InvitationDefinition{{VerifierName: "code", AllowedActions: []string{models.ActionComplete}}}
@@ -191,7 +191,7 @@ func attackCrossTenantOn(t *testing.T, d migrations.Dialect) {
 		t.Errorf("t1's task moved to revision %d", got.Revision)
 	}
 	pending, views := 0, 0
-	if d == documentStore {
+	if p == testfactory.Mongo {
 		pending = f.countDocuments(t, "user_task_invitations", bson.M{"_id": inv.ID, "status": "pending"})
 		views = f.countDocuments(t, "user_task_saved_views", bson.M{"_id": view.ID})
 	} else {

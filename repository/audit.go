@@ -20,38 +20,6 @@ import (
 // repairs: a finding names the tenant, the task (or row) and the invariant, and its message
 // never carries protected content.
 
-// Invariant codes of the audit's findings (storekit.Inv*: every store reports the same codes).
-// docs/operations.md explains each one.
-const (
-	InvEventSequence    = storekit.InvEventSequence
-	InvEventRevision    = storekit.InvEventRevision
-	InvStatusEvent      = storekit.InvStatusEvent
-	InvStatusFields     = storekit.InvStatusFields
-	InvCandidateStatus  = storekit.InvCandidateStatus
-	InvCandidateSummary = storekit.InvCandidateSummary
-	InvTagRows          = storekit.InvTagRows
-	InvSearchText       = storekit.InvSearchText
-	InvOverdueFlag      = storekit.InvOverdueFlag
-	InvOperationState   = storekit.InvOperationState
-	InvResumption       = storekit.InvResumption
-	InvCiphertext       = storekit.InvCiphertext
-	InvChildTenant      = storekit.InvChildTenant
-	InvTenantCounter    = storekit.InvTenantCounter
-	InvInvitationGuest  = storekit.InvInvitationGuest
-	InvInvitationGroup  = storekit.InvInvitationGroup
-	InvGuestSession     = storekit.InvGuestSession
-	InvDeliveryState    = storekit.InvDeliveryState
-	InvTokenHash        = storekit.InvTokenHash
-)
-
-// Invariants lists every code in the order a report prints them.
-var Invariants = []string{
-	InvEventSequence, InvEventRevision, InvStatusEvent, InvStatusFields, InvCandidateStatus,
-	InvCandidateSummary, InvTagRows, InvSearchText, InvOverdueFlag, InvOperationState, InvResumption,
-	InvCiphertext, InvChildTenant, InvTenantCounter, InvInvitationGuest, InvInvitationGroup,
-	InvGuestSession, InvDeliveryState, InvTokenHash,
-}
-
 // Audit reads up to size tasks after the filter's resume key, with their rows, in one read
 // transaction, and checks every per-task invariant (storekit.Auditor). It never writes.
 func (s *Store) Audit(ctx context.Context, f store.AuditFilter, size int) (store.AuditPage, error) {
@@ -141,16 +109,16 @@ func (s *Store) AuditTenantCounters(ctx context.Context, tenant string) ([]store
 		for id := range seen {
 			switch {
 			case negative[id] > 0:
-				out = append(out, store.AuditFinding{Tenant: id, Invariant: InvTenantCounter,
+				out = append(out, store.AuditFinding{Tenant: id, Invariant: storekit.InvTenantCounter,
 					Message: fmt.Sprintf("%d open-task counter stripes are below zero", negative[id])})
 			case counted[id] != have[id]:
-				out = append(out, store.AuditFinding{Tenant: id, Invariant: InvTenantCounter,
+				out = append(out, store.AuditFinding{Tenant: id, Invariant: storekit.InvTenantCounter,
 					Message: fmt.Sprintf("open-task counter is %d, the tenant has %d open or transitional tasks", counted[id], have[id])})
 			}
 		}
 		for _, c := range counts {
 			if !seen[c.TenantID] && c.N > 0 {
-				out = append(out, store.AuditFinding{Tenant: c.TenantID, Invariant: InvTenantCounter,
+				out = append(out, store.AuditFinding{Tenant: c.TenantID, Invariant: storekit.InvTenantCounter,
 					Message: fmt.Sprintf("no open-task counter, the tenant has %d open or transitional tasks", c.N)})
 			}
 		}
@@ -173,12 +141,8 @@ func auditTasks(tx *gorm.DB, f store.AuditFilter, size int) ([]taskRecord, error
 	return out, translate(err)
 }
 
-// TaskScoped reports whether the table's rows belong to a task, so the page audit checks them
-// with their task; the other tables (browser sessions) are checked by AuditSealed.
-func (t SealedTable) TaskScoped() bool { return t.taskColumn() != "" }
-
 // taskColumn is the column naming the task a row belongs to, "" outside the task aggregates.
-func (t SealedTable) taskColumn() string {
+func (t sealedTable) taskColumn() string {
 	switch t.Name {
 	case "user_tasks":
 		return "id"
@@ -241,11 +205,11 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 			return nil, translate(err)
 		}
 	}
-	for _, st := range SealedTables {
-		if !st.TaskScoped() {
+	for _, st := range storekit.SealedTables {
+		if !st.TaskScoped {
 			continue
 		}
-		if err := loadSealed(tx, st, ids, rows); err != nil {
+		if err := loadSealed(tx, sealedTable{st}, ids, rows); err != nil {
 			return nil, err
 		}
 	}
@@ -279,16 +243,16 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 }
 
 // loadSealed reads the sealed columns of the page's rows of one sealed table.
-func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
+func loadSealed(tx *gorm.DB, t sealedTable, ids []string, into pageRows) error {
 	col := t.taskColumn()
-	rows, err := tx.Table(t.Name).Select(append([]string{t.key, col}, t.columns...)).Where(col+" IN ?", ids).Order(t.key).Rows()
+	rows, err := tx.Table(t.Name).Select(append([]string{t.key(), col}, t.Columns...)).Where(col+" IN ?", ids).Order(t.key()).Rows()
 	if err != nil {
 		return translate(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var taskID string
-		r := sealedRow{values: make([]sql.NullString, len(t.columns))}
+		r := sealedRow{values: make([]sql.NullString, len(t.Columns))}
 		dest := []any{&r.key, &taskID}
 		for i := range r.values {
 			dest = append(dest, &r.values[i])
@@ -297,7 +261,7 @@ func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
 			return translate(err)
 		}
 		task := into.at(taskID)
-		for i, col := range t.columns {
+		for i, col := range t.Columns {
 			task.Sealed = append(task.Sealed, storekit.SealedValue{Table: t.Name, Row: r.key, Column: col, Envelope: r.values[i].String})
 		}
 	}
@@ -308,8 +272,8 @@ func loadSealed(tx *gorm.DB, t SealedTable, ids []string, into pageRows) error {
 // false): up to limit rows after the row key after, read-only. Page.Resealed stays 0;
 // Unreadable lists the rows with a value no configured key opens.
 func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (store.KeyPage, error) {
-	t, ok := sealedTable(table)
-	if !ok || t.TaskScoped() {
+	t, ok := sealedTableNamed(table)
+	if !ok || t.TaskScoped {
 		return store.KeyPage{}, fmt.Errorf("repository: %q is not a sealed table outside the tasks", table)
 	}
 	if limit <= 0 {

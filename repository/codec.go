@@ -22,19 +22,6 @@ func (s *Store) codec() storekit.Codec {
 // sealer seals and opens with the store's key ring, as every store does.
 func (s *Store) sealer() storekit.Sealer { return storekit.Sealer{Keys: s.keys} }
 
-func (s *Store) seal(rowID, column string, plain []byte) (*string, error) {
-	return s.sealer().Seal(rowID, column, plain)
-}
-
-func (s *Store) open(taskID, rowID, column string, env *string) ([]byte, error) {
-	return s.sealer().Open(taskID, rowID, column, env)
-}
-
-func str(p *string) string           { return storekit.Str(p) }
-func opt(s string) *string           { return storekit.Opt(s) }
-func utc(t time.Time) time.Time      { return sqlCodec.Time(t) }
-func utcPtr(t *time.Time) *time.Time { return sqlCodec.TimePtr(t) }
-
 // toTaskRecord encodes the aggregate's own row, sealing the protected columns.
 func (s *Store) toTaskRecord(t *models.Task) (*taskRecord, error) {
 	r, err := s.codec().TaskRow(t)

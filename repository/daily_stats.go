@@ -98,7 +98,7 @@ func (s *Store) DailyRollup(ctx context.Context, tenant, fromDay string) (models
 	}
 	for _, f := range flows {
 		out.ByWorkflow = append(out.ByWorkflow, models.DailyStat{WorkflowDefinitionID: f.WorkflowDefinitionID,
-			WorkflowDefinitionName: str(f.Name), Metric: f.Metric, Bucket: f.Bucket, Count: f.N})
+			WorkflowDefinitionName: storekit.Str(f.Name), Metric: f.Metric, Bucket: f.Bucket, Count: f.N})
 	}
 	return out, nil
 }

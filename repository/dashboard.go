@@ -109,7 +109,7 @@ func (s *Store) workload(tx *gorm.DB, tenant string, out *models.DashboardCounts
 		}
 		ref := models.ParticipantRef{Tenant: tenant, Provider: r.Provider, Type: models.ParticipantType(r.Type), ID: r.ID}
 		if len(names) == 1 {
-			ref.DisplayName = str(names[0])
+			ref.DisplayName = storekit.Str(names[0])
 		}
 		out.Workload = append(out.Workload, models.AssigneeLoad{Assignee: ref, Count: r.N})
 	}

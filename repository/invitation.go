@@ -176,7 +176,7 @@ func (s *Store) RetryDelivery(ctx context.Context, d models.Delivery, delay time
 			state = models.DeliveryAbandoned
 		}
 		res := fenced(tx, &deliveryRecord{}, d.ID, d.Lease, now).Updates(map[string]any{
-			"state": string(state), "attempts": attempts, "available_at": now.Add(delay), "last_error": opt(errCode),
+			"state": string(state), "attempts": attempts, "available_at": now.Add(delay), "last_error": storekit.Opt(errCode),
 			"updated_at": now, "lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
 		})
 		return leaseResult(res)

@@ -9,6 +9,7 @@ import (
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Both outbox tables (resumptions and invitation deliveries) are claimed the same way: due
@@ -116,7 +117,7 @@ func (s *Store) RetryResumption(ctx context.Context, r models.Resumption, delay 
 	attempts := r.Attempts + 1
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		res := fenced(tx, &resumptionRecord{}, r.ID, r.Lease, now).Updates(map[string]any{
-			"attempts": attempts, "available_at": now.Add(delay), "last_error": opt(errCode), "updated_at": now,
+			"attempts": attempts, "available_at": now.Add(delay), "last_error": storekit.Opt(errCode), "updated_at": now,
 			"lease_owner": nil, "lease_token": nil, "lease_expires_at": nil,
 		})
 		return leaseResult(res)

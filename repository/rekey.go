@@ -18,20 +18,15 @@ import (
 // columns of one page of a table under the primary key; a run is a walk over every table by
 // key order, and a rerun simply finds fewer rows to rewrite.
 
-// SealedTable is a table holding sealed columns, and the key that orders a walk over it.
-type SealedTable struct {
-	Name    string
-	key     string
-	columns []string
-}
+// sealedTable is a sealed table (storekit.SealedTables) as the SQL store walks it.
+type sealedTable struct{ storekit.SealedTable }
 
-// SealedTables are every table with sealed columns, in the order a rotation walks them.
-var SealedTables = []SealedTable{
-	{"user_tasks", "id", []string{storekit.ColInstructions, storekit.ColTaskData, storekit.ColForm, storekit.ColInvitationDefs, storekit.ColCompletionData}},
-	{"user_task_operations", "id", []string{storekit.ColPayload}},
-	{"user_task_invitations", "id", []string{colRecipient}},
-	{"user_task_deliveries", "id", []string{colDeliveryPayload}},
-	{"user_task_web_sessions", "id_hash", []string{storekit.ColRefreshToken, storekit.ColIDToken}},
+// key is the column that orders a walk over the table: its primary key.
+func (t sealedTable) key() string {
+	if t.Name == "user_task_web_sessions" {
+		return "id_hash"
+	}
+	return "id"
 }
 
 // RekeyPage reads up to limit rows of table after the row key after and, unless dryRun,
@@ -39,7 +34,7 @@ var SealedTables = []SealedTable{
 // one read (compare-and-swap), so a concurrent writer's newer value always wins; that writer
 // sealed it under the primary key anyway. Unreadable values are reported, never rewritten.
 func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (store.KeyPage, error) {
-	t, ok := sealedTable(table)
+	t, ok := sealedTableNamed(table)
 	if !ok {
 		return store.KeyPage{}, fmt.Errorf("repository: %q holds no sealed columns", table)
 	}
@@ -57,7 +52,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 			if err != nil {
 				return 0, err
 			}
-			res := tx.Table(t.Name).Where(t.key+" = ? AND "+s.sameText(col), key, env).Update(col, sealed)
+			res := tx.Table(t.Name).Where(t.key()+" = ? AND "+s.sameText(col), key, env).Update(col, sealed)
 			return int(res.RowsAffected), translate(res.Error)
 		})
 		return err
@@ -69,7 +64,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 // value (storekit.Sealer.Check): every one is counted by its key id, an unreadable one names its
 // row in Unreadable, and a stale one (under another key than the primary) goes to reseal, which
 // reports how many values it rewrote (nil: none is).
-func (s *Store) checkSealedPage(tx *gorm.DB, t SealedTable, after string, limit int,
+func (s *Store) checkSealedPage(tx *gorm.DB, t sealedTable, after string, limit int,
 	reseal func(key, col, env string, plain []byte) (int, error)) (store.KeyPage, error) {
 	page := store.KeyPage{ByKey: map[string]int{}}
 	rows, err := readSealed(tx, t, after, limit)
@@ -79,7 +74,7 @@ func (s *Store) checkSealedPage(tx *gorm.DB, t SealedTable, after string, limit 
 	for _, r := range rows {
 		page.Rows++
 		page.Next = r.key
-		for i, col := range t.columns {
+		for i, col := range t.Columns {
 			env := r.values[i].String
 			state, plain, err := s.sealer().Check(r.key, col, env, page.ByKey)
 			if err != nil {
@@ -113,13 +108,9 @@ func (s *Store) sameText(col string) string {
 	return col + " = ?"
 }
 
-func sealedTable(name string) (SealedTable, bool) {
-	for _, t := range SealedTables {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return SealedTable{}, false
+func sealedTableNamed(name string) (sealedTable, bool) {
+	t, ok := storekit.SealedTableNamed(name)
+	return sealedTable{t}, ok
 }
 
 type sealedRow struct {
@@ -127,10 +118,10 @@ type sealedRow struct {
 	values []sql.NullString
 }
 
-func readSealed(tx *gorm.DB, t SealedTable, after string, limit int) ([]sealedRow, error) {
-	q := tx.Table(t.Name).Select(append([]string{t.key}, t.columns...)).Order(t.key).Limit(limit)
+func readSealed(tx *gorm.DB, t sealedTable, after string, limit int) ([]sealedRow, error) {
+	q := tx.Table(t.Name).Select(append([]string{t.key()}, t.Columns...)).Order(t.key()).Limit(limit)
 	if after != "" {
-		q = q.Where(t.key+" > ?", after)
+		q = q.Where(t.key()+" > ?", after)
 	}
 	rows, err := q.Rows()
 	if err != nil {
@@ -139,7 +130,7 @@ func readSealed(tx *gorm.DB, t SealedTable, after string, limit int) ([]sealedRo
 	defer rows.Close()
 	var out []sealedRow
 	for rows.Next() {
-		r := sealedRow{values: make([]sql.NullString, len(t.columns))}
+		r := sealedRow{values: make([]sql.NullString, len(t.Columns))}
 		dest := []any{&r.key}
 		for i := range r.values {
 			dest = append(dest, &r.values[i])

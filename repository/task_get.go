@@ -68,7 +68,7 @@ func (s *Store) loadTaskBy(tx, row *gorm.DB) (models.Task, error) {
 			t.Assignment.Exclusions = append(t.Assignment.Exclusions, r.Participant(rec.TenantID))
 			continue
 		}
-		if str(r.TaskStatus) != rec.Status {
+		if storekit.Str(r.TaskStatus) != rec.Status {
 			return t, &models.CorruptError{TaskID: rec.ID, Reason: "candidate status copy differs from the task status"}
 		}
 		t.Assignment.Candidates = append(t.Assignment.Candidates, r.Candidate(rec.TenantID))

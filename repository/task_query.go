@@ -208,10 +208,10 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 		where = append(where, cond{"due_at IS NULL", nil})
 	}
 	if f.DueFrom != nil {
-		where = append(where, cond{"due_at >= ?", []any{utc(*f.DueFrom)}})
+		where = append(where, cond{"due_at >= ?", []any{sqlCodec.Time(*f.DueFrom)}})
 	}
 	if f.DueTo != nil {
-		where = append(where, cond{"due_at <= ?", []any{utc(*f.DueTo)}})
+		where = append(where, cond{"due_at <= ?", []any{sqlCodec.Time(*f.DueTo)}})
 	}
 	if f.WorkflowDefinitionID != "" {
 		where = append(where, cond{"workflow_definition_id = ?", []any{f.WorkflowDefinitionID}})

@@ -44,7 +44,7 @@ func (s *Store) DueTasks(ctx context.Context, limit int, after *models.Task) ([]
 				Where("status = ? AND due_at IS NOT NULL AND due_at <= ? AND (timeout_enabled = ? OR is_overdue = ?)",
 					status, now, true, false)
 			if i == 0 && after != nil {
-				due := utc(*after.DueAt)
+				due := sqlCodec.Time(*after.DueAt)
 				// due_at >= ? bounds the index range; the OR only filters its first entries.
 				q = q.Where("due_at >= ? AND (due_at > ? OR id > ?)", due, due, after.ID)
 			}
@@ -141,7 +141,7 @@ func (s *Store) updateHealth(ctx context.Context, tenant, taskID string, u store
 		}
 		h := u.Health
 		res := q.Updates(map[string]any{
-			"health_severity": opt(string(h.Severity)), "health_code": opt(h.Code), "health_message": opt(h.Message),
+			"health_severity": storekit.Opt(string(h.Severity)), "health_code": storekit.Opt(h.Code), "health_message": storekit.Opt(h.Message),
 		})
 		if res.Error != nil {
 			return translate(res.Error)

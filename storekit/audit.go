@@ -33,6 +33,42 @@ const (
 	InvTokenHash        = "token-hash"          // invitation and session token hashes are 64 lowercase hex digits
 )
 
+// Invariants lists every code in the order a report prints them.
+var Invariants = []string{
+	InvEventSequence, InvEventRevision, InvStatusEvent, InvStatusFields, InvCandidateStatus,
+	InvCandidateSummary, InvTagRows, InvSearchText, InvOverdueFlag, InvOperationState, InvResumption,
+	InvCiphertext, InvChildTenant, InvTenantCounter, InvInvitationGuest, InvInvitationGroup,
+	InvGuestSession, InvDeliveryState, InvTokenHash,
+}
+
+// SealedTable is a logical table holding sealed values: a key rotation (RekeyPage) walks it by
+// name; the audit checks its values with their task when it is TaskScoped, and AuditSealed the
+// others (browser sessions).
+type SealedTable struct {
+	Name       string
+	Columns    []string // its sealed columns (the document store's fields of the same names)
+	TaskScoped bool     // its rows belong to a task aggregate
+}
+
+// SealedTables are every table with sealed values, in the order a rotation walks them.
+var SealedTables = []SealedTable{
+	{"user_tasks", []string{ColInstructions, ColTaskData, ColForm, ColInvitationDefs, ColCompletionData}, true},
+	{"user_task_operations", []string{ColPayload}, true},
+	{"user_task_invitations", []string{ColRecipient}, true},
+	{"user_task_deliveries", []string{ColPayload}, true},
+	{"user_task_web_sessions", []string{ColRefreshToken, ColIDToken}, false},
+}
+
+// SealedTableNamed is the sealed table of that name.
+func SealedTableNamed(name string) (SealedTable, bool) {
+	for _, t := range SealedTables {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return SealedTable{}, false
+}
+
 // ImpliedStatuses are the statuses an event type leaves a task in; event types that change no
 // status (schedule, overdue, resolution retry, reveal, invitation issue/revoke) are absent.
 var ImpliedStatuses = map[models.EventType][]models.Status{

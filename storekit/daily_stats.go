@@ -40,3 +40,10 @@ func Rollup(before, after *models.Task, ev *models.Event, now time.Time) (metric
 	}
 	return "", 0, false
 }
+
+// DailyCount is the count of one change of task t at now (the database's) in metric and
+// bucket (Rollup): the UTC day of now, the task's workflow definition.
+func DailyCount(t *models.Task, metric string, bucket int, now time.Time) DailyStatRow {
+	return DailyStatRow{TenantID: t.Tenant, StatDay: StatDay(now), WorkflowDefinitionID: t.Workflow.DefinitionID,
+		Metric: metric, Bucket: bucket, WorkflowDefinitionName: Opt(t.Workflow.DefinitionName), EventCount: 1}
+}

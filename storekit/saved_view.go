@@ -33,3 +33,23 @@ func SavedViewOwnerDisplay(owner models.ParticipantRef) *string {
 	}
 	return nil
 }
+
+// SavedViewRow encodes v (checked with CheckSavedView), its owner's display name as a view
+// keeps it (SavedViewOwnerDisplay).
+func (c Codec) SavedViewRow(v *models.SavedView) SavedViewRow {
+	return SavedViewRow{
+		ID: v.ID, TenantID: v.Tenant, OwnerProvider: v.Owner.Provider, OwnerType: string(v.Owner.Type), OwnerID: v.Owner.ID,
+		OwnerDisplay: SavedViewOwnerDisplay(v.Owner), Name: v.Name, NameKey: models.SavedViewNameKey(v.Name),
+		InboxQuery: v.Query, IsShared: v.Shared, CreatedAt: c.Time(v.CreatedAt), UpdatedAt: c.Time(v.UpdatedAt),
+	}
+}
+
+// SavedView decodes r.
+func (c Codec) SavedView(r *SavedViewRow) models.SavedView {
+	return models.SavedView{
+		ID: r.ID, Tenant: r.TenantID, Name: r.Name, Query: r.InboxQuery, Shared: r.IsShared,
+		Owner: models.ParticipantRef{Tenant: r.TenantID, Provider: r.OwnerProvider, Type: models.ParticipantType(r.OwnerType),
+			ID: r.OwnerID, DisplayName: Str(r.OwnerDisplay)},
+		CreatedAt: c.Time(r.CreatedAt), UpdatedAt: c.Time(r.UpdatedAt),
+	}
+}

@@ -201,3 +201,18 @@ func (c Codec) Task(r *TaskRow, parts models.ProtectedParts) (models.Task, error
 	}
 	return t, nil
 }
+
+// SealedColumn is where r keeps the protected column col (one of ProtectedColumns).
+func (r *TaskRow) SealedColumn(col string) **string {
+	switch col {
+	case ColInstructions:
+		return &r.InstructionsEnc
+	case ColTaskData:
+		return &r.TaskDataEnc
+	case ColForm:
+		return &r.FormEnc
+	case ColInvitationDefs:
+		return &r.InvitationDefsEnc
+	}
+	return &r.CompletionDataEnc
+}

@@ -52,3 +52,9 @@ func isMintedID(id string) bool {
 	}
 	return true
 }
+
+// NewWebNote is a note of the session with that id hash under a new id, kept for lifetime from
+// now (the database's).
+func NewWebNote(sessionHash string, body []byte, now time.Time, lifetime time.Duration) WebNoteRow {
+	return WebNoteRow{ID: models.NewID(), SessionHash: sessionHash, Body: string(body), CreatedAt: now, ExpiresAt: now.Add(lifetime)}
+}

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"usertasks/repository"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // testAudit states the audit (SPEC 8, `web audit`): a store the real transitions wrote — tasks in
@@ -72,8 +72,8 @@ func testAudit(t *testing.T, h Harness) {
 		h.tamper(t, s, MoveRefreshToken, good.IDHash, bad.IDHash)
 		var unreadable []string
 		rows, after := 0, ""
-		for _, table := range repository.SealedTables {
-			if table.TaskScoped() {
+		for _, table := range storekit.SealedTables {
+			if table.TaskScoped {
 				continue
 			}
 			for {
@@ -102,7 +102,7 @@ func testAudit(t *testing.T, h Harness) {
 			task := EveryStatus(t, h, s, "t1")[c.task]
 			h.tamper(t, s, BreakInvariant(c.invariant), task.ID)
 			var findings []store.AuditFinding
-			if c.invariant == repository.InvTenantCounter {
+			if c.invariant == storekit.InvTenantCounter {
 				var err error
 				if findings, err = s.AuditTenantCounters(ctx(t), "t1"); err != nil {
 					t.Fatal(err)
@@ -113,10 +113,10 @@ func testAudit(t *testing.T, h Harness) {
 			if len(findings) != 1 || findings[0].Invariant != c.invariant || findings[0].Tenant != "t1" {
 				t.Fatalf("findings %+v, want exactly one %s", findings, c.invariant)
 			}
-			if c.invariant != repository.InvTenantCounter && findings[0].TaskID != task.ID {
+			if c.invariant != storekit.InvTenantCounter && findings[0].TaskID != task.ID {
 				t.Fatalf("finding names task %q, want %s", findings[0].TaskID, task.ID)
 			}
-			if c.invariant == repository.InvCiphertext {
+			if c.invariant == storekit.InvCiphertext {
 				if _, err := s.Get(ctx(t), "t1", task.ID); err == nil {
 					t.Fatalf("the store read a task whose ciphertext does not open")
 				}
@@ -135,25 +135,25 @@ type auditCorruption struct {
 // its tampering breaks.
 func auditCorruptions() []auditCorruption {
 	return []auditCorruption{
-		{repository.InvEventSequence, "Assigned"},
-		{repository.InvEventRevision, "Assigned"},
-		{repository.InvStatusEvent, "Assigned"},
-		{repository.InvStatusFields, "Available"},
-		{repository.InvCandidateStatus, "Completing"},
-		{repository.InvCandidateSummary, "Available"},
-		{repository.InvTagRows, "Available"},
-		{repository.InvSearchText, "Available"},
-		{repository.InvOverdueFlag, "Unassigned"},
-		{repository.InvOperationState, "Completed"},
-		{repository.InvResumption, "Completing"},
-		{repository.InvCiphertext, "Available"},
-		{repository.InvChildTenant, "Assigned"},
-		{repository.InvTenantCounter, "Cancelled"},
-		{repository.InvInvitationGuest, "Available"},
-		{repository.InvInvitationGroup, "Guest"},
-		{repository.InvGuestSession, "Guest"},
-		{repository.InvDeliveryState, "Available"},
-		{repository.InvTokenHash, "Available"},
+		{storekit.InvEventSequence, "Assigned"},
+		{storekit.InvEventRevision, "Assigned"},
+		{storekit.InvStatusEvent, "Assigned"},
+		{storekit.InvStatusFields, "Available"},
+		{storekit.InvCandidateStatus, "Completing"},
+		{storekit.InvCandidateSummary, "Available"},
+		{storekit.InvTagRows, "Available"},
+		{storekit.InvSearchText, "Available"},
+		{storekit.InvOverdueFlag, "Unassigned"},
+		{storekit.InvOperationState, "Completed"},
+		{storekit.InvResumption, "Completing"},
+		{storekit.InvCiphertext, "Available"},
+		{storekit.InvChildTenant, "Assigned"},
+		{storekit.InvTenantCounter, "Cancelled"},
+		{storekit.InvInvitationGuest, "Available"},
+		{storekit.InvInvitationGroup, "Guest"},
+		{storekit.InvGuestSession, "Guest"},
+		{storekit.InvDeliveryState, "Available"},
+		{storekit.InvTokenHash, "Available"},
 	}
 }
 

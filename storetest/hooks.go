@@ -10,7 +10,7 @@ import (
 // The storage hooks: what a case does to the stored records behind the store's back, named for
 // what it means rather than written as SQL, so that every provider implements it its own way
 // (the SQL harness, storetest/sqlharness, with the statements the cases always
-// ran; the document store with its collections). Units and fields are the logical schema's
+// ran; the document-store harness, storetest/docharness, with field updates of its documents). Units and fields are the logical schema's
 // (migrations/logical): the SQL table and column names, which the document store's
 // collections and fields share.
 //
@@ -46,7 +46,7 @@ const (
 	MoveRefreshToken Tampering = "move-refresh-token"
 )
 
-// BreakInvariant (taskID) breaks the audit invariant inv (repository.Inv*) of one task of
+// BreakInvariant (taskID) breaks the audit invariant inv (storekit.Inv*) of one task of
 // EveryStatus, as auditCorruptions lists: the audit must report exactly that finding.
 func BreakInvariant(inv string) Tampering { return Tampering("break " + inv) }
 

@@ -5,8 +5,8 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
-	"usertasks/repository"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 func ring(t *testing.T, kids ...string) map[string]string {
@@ -42,7 +42,7 @@ func parseRing(t *testing.T, specs ...string) *keyring.Keyring {
 func rekeyAll(t *testing.T, s store.Store, size int, dryRun bool) (rows, resealed int, byKey map[string]int, unreadable []string) {
 	t.Helper()
 	byKey = map[string]int{}
-	for _, table := range repository.SealedTables {
+	for _, table := range storekit.SealedTables {
 		after := ""
 		for pages := 0; ; pages++ {
 			if pages > 1000 {

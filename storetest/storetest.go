@@ -1,5 +1,5 @@
 // Package storetest is the store contract suite: written once, run against every store that can
-// run here — the SQL store on each dialect (sqlharness) and, as it grows, the document store.
+// run here — the SQL store on each dialect (sqlharness) and the document store (docharness).
 // Each case opens a fresh, migrated database through the Harness and calls the store only
 // through the Store interface (store.go): the methods of Store the cases use, with
 // types from models. Whatever a case does behind the store's back goes through the harness's
@@ -20,6 +20,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/store"
+	"usertasks/testfactory"
 )
 
 // Options tune the store a case opens.
@@ -32,6 +33,12 @@ type Options struct {
 	WriteTimeout time.Duration
 	// Keys seals the protected values; nil takes the process-wide test ring.
 	Keys *keyring.Keyring
+}
+
+// StoreOpts are o as testfactory takes them: the harnesses open their stores there.
+func (o Options) StoreOpts() *testfactory.StoreOpts {
+	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, Clock: o.Clock, OnSQL: o.OnSQL,
+		WriteTimeout: o.WriteTimeout, Keys: o.Keys}
 }
 
 // Harness opens stores of one provider for the suite and reaches behind them where a case

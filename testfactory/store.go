@@ -1,6 +1,10 @@
 // Package testfactory is the tests' shared fixtures: a migrated store on a fresh database of any
-// provider that runs here, tasks created through the real projection path, and the actors that
-// call the service. Tests only; production code never imports it.
+// provider that runs here — SQLite, PostgreSQL, MariaDB, and the document store on
+// docstoretest's server (the embedded FerretDB, or the MongoDB of USERTASKS_TEST_MONGODB_URL) —
+// tasks created through the real projection path, and the actors that call the service.
+// OpenStore and EachStore are the one way a test opens a store; Database and Open open more
+// stores on one database (a reopen, a second node). Tests only; production code never imports
+// it.
 package testfactory
 
 import (
@@ -11,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/docstore"
+	"usertasks/docstore/docstoretest"
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/migrations/migrationstest"
@@ -18,21 +24,24 @@ import (
 	"usertasks/store"
 )
 
-// Provider is a store the tests run on: a SQL dialect (its value is the migrations.Dialect).
+// Provider is a store the tests run on: a SQL dialect (its value is the migrations.Dialect), or
+// the document store.
 type Provider string
 
-// The providers: SQLite always; PostgreSQL and MariaDB when their servers are named
-// (migrationstest skips them otherwise, and fails them under CI=true).
+// The providers: SQLite and the document store always (the embedded FerretDB starts on first
+// use); PostgreSQL and MariaDB when their servers are named (migrationstest skips them
+// otherwise, and fails them under CI=true).
 const (
 	SQLite   = Provider(migrations.SQLite)
 	Postgres = Provider(migrations.Postgres)
 	MySQL    = Provider(migrations.MySQL)
+	Mongo    = Provider("mongodb")
 )
 
 // Providers are the stores a store test runs on (EachStore); SQLProviders those of them that
 // are SQL dialects, for the tests of what only the SQL store has (statements, pools, dialects).
 var (
-	Providers    = []Provider{SQLite, Postgres, MySQL}
+	Providers    = []Provider{SQLite, Postgres, MySQL, Mongo}
 	SQLProviders = []Provider{SQLite, Postgres, MySQL}
 )
 
@@ -45,11 +54,13 @@ func (p Provider) Name() string {
 		return "PostgreSQL"
 	case MySQL:
 		return "MariaDB"
+	case Mongo:
+		return "DocumentStore"
 	}
 	return string(p)
 }
 
-// Dialect is the provider's SQL dialect.
+// Dialect is the SQL dialect of a provider of SQLProviders (the document store has none).
 func (p Provider) Dialect() migrations.Dialect { return migrations.Dialect(p) }
 
 // StoreOpts tune the store OpenStore opens; the zero value takes the store's defaults.
@@ -83,6 +94,7 @@ var Keys = sync.OnceValue(func() *keyring.Keyring {
 func Database(t testing.TB, p Provider) string {
 	t.Helper()
 	var u string
+	migrate := repository.Migrate
 	switch p {
 	case SQLite:
 		u = "sqlite:" + filepath.Join(t.TempDir(), "usertasks.db")
@@ -90,10 +102,12 @@ func Database(t testing.TB, p Provider) string {
 		u = migrationstest.PostgresURL(t)
 	case MySQL:
 		u = migrationstest.MySQLURL(t)
+	case Mongo:
+		u, migrate = docstoretest.DatabaseURL(t), docstore.Migrate
 	default:
 		t.Fatalf("testfactory: no test database for provider %q", p)
 	}
-	if err := repository.Migrate(context.Background(), u); err != nil {
+	if err := migrate(context.Background(), u); err != nil {
 		t.Fatalf("testfactory: migrate %s: %v", p.Name(), err)
 	}
 	return u
@@ -114,11 +128,40 @@ func EachStore(t *testing.T, o *StoreOpts, fn func(t *testing.T, s store.Store))
 	}
 }
 
-// Open opens one more store on the database at url (a second node, or a reopen after a close);
-// it is closed when the test ends.
+// Open opens one more store on the database at url (a second node, or a reopen after a close):
+// the document store for a mongodb:// URL, else the SQL store. It is closed when the test ends.
 func Open(t testing.TB, url string, o *StoreOpts) store.Store {
 	t.Helper()
+	if docstore.IsURL(url) {
+		return openDocuments(t, url, o)
+	}
 	return OpenSQL(t, url, o)
+}
+
+// openDocuments opens the document store on the database at url. An option it cannot honour
+// fails the test: a test that needs one runs on SQLProviders.
+func openDocuments(t testing.TB, url string, o *StoreOpts) *docstore.Store {
+	t.Helper()
+	if o == nil {
+		o = &StoreOpts{}
+	}
+	for _, sqlOnly := range []struct {
+		name string
+		set  bool
+	}{{"OnSQL", o.OnSQL != nil}, {"WriteTimeout", o.WriteTimeout != 0}, {"BusyTimeout", o.BusyTimeout != 0}} {
+		if sqlOnly.set {
+			t.Fatalf("testfactory: the document store cannot honour StoreOpts.%s (a SQL store's option); run the test on SQLProviders", sqlOnly.name)
+		}
+	}
+	s, err := docstore.Open(context.Background(), docstore.Config{
+		URL: url, Keys: keysOf(o), Clock: o.Clock, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
+	})
+	if err != nil {
+		t.Fatalf("testfactory: open the document store: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	remember(s, url)
+	return s
 }
 
 // OpenSQL opens the SQL store on the database at url, for the tests of what only the SQL store
@@ -136,7 +179,25 @@ func OpenSQL(t testing.TB, url string, o *StoreOpts) *repository.Store {
 		t.Fatalf("testfactory: open store: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
+	remember(s, url)
 	return s
+}
+
+// urls are the database URLs of the stores this package opened. They are kept after a store's
+// test ends: a parent test may reopen a store its subtest opened (and closed).
+var urls sync.Map // store.Store → string
+
+func remember(s store.Store, url string) { urls.Store(s, url) }
+
+// URL is the database URL s was opened on (by Open, OpenStore or OpenSQL), for a test that
+// reopens s.
+func URL(t testing.TB, s store.Store) string {
+	t.Helper()
+	u, ok := urls.Load(s)
+	if !ok {
+		t.Fatalf("testfactory: the %T was not opened by testfactory", s)
+	}
+	return u.(string)
 }
 
 // EachSQL runs fn as a subtest named for each SQL provider, on a fresh SQL store each.

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"usertasks/audit"
 	"usertasks/keyring"
 	"usertasks/migrations"
 	"usertasks/repository"
+	"usertasks/storekit"
 	"usertasks/storetest"
 	"usertasks/storetest/sqlharness"
 	"usertasks/testfactory"
@@ -41,17 +43,17 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 	tasks := storetest.EveryStatus(t, h, s, "t1")
 	storetest.EveryStatus(t, h, s, "t/2")
 
-	audit := func(keys string, args ...string) (int, string, string) {
+	runAudit := func(keys string, args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
 		code := run(context.Background(), append([]string{"audit"}, args...), env(map[string]string{
 			"USERTASKS_DATABASE_URL": url, "USERTASKS_ENCRYPTION_KEYS": keys,
 		}), &out, &errOut)
 		return code, out.String(), errOut.String()
 	}
-	report := func(t *testing.T, args ...string) auditReport {
+	report := func(t *testing.T, args ...string) audit.Report {
 		t.Helper()
-		code, out, errOut := audit(spec, append(args, "--json")...)
-		var r auditReport
+		code, out, errOut := runAudit(spec, append(args, "--json")...)
+		var r audit.Report
 		if err := json.Unmarshal([]byte(out), &r); err != nil || (code != 0) != (r.Total > 0) {
 			t.Fatalf("audit %v: exit %d, %v\n%s%s", args, code, err, out, errOut)
 		}
@@ -59,7 +61,7 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 	}
 
 	t.Run("CleanExitsZero", func(t *testing.T) {
-		code, out, errOut := audit(spec)
+		code, out, errOut := runAudit(spec)
 		if code != 0 || !strings.Contains(out, "clean: no findings") || !strings.Contains(out, "every task in scope was checked") ||
 			!strings.Contains(out, `primary "k1"`) {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -76,7 +78,7 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 	})
 
 	t.Run("LimitThenResume", func(t *testing.T) {
-		code, out, _ := audit(spec, "--limit", "5")
+		code, out, _ := runAudit(spec, "--limit", "5")
 		resume := regexp.MustCompile(`continue with --after (\S+)`).FindStringSubmatch(out)
 		if code != 0 || resume == nil {
 			t.Fatalf("exit %d, no resume key:\n%s", code, out)
@@ -93,12 +95,12 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 	t.Run("CorruptedExitsThree", func(t *testing.T) {
 		task := tasks["Completing"]
 		exec(t, s, "UPDATE user_task_candidates SET task_status = 'Assigned' WHERE task_id = ?", task.ID)
-		code, out, errOut := audit(spec)
+		code, out, errOut := runAudit(spec)
 		if code != exitFindings || !strings.Contains(out, "candidate-status") || !strings.Contains(out, task.ID) ||
 			!strings.Contains(out, "1 findings") {
 			t.Fatalf("exit %d, want %d\n%s%s", code, exitFindings, out, errOut)
 		}
-		if r := report(t); r.Total != 1 || r.Counts[repository.InvCandidateStatus] != 1 || r.Findings[0].TaskID != task.ID {
+		if r := report(t); r.Total != 1 || r.Counts[storekit.InvCandidateStatus] != 1 || r.Findings[0].TaskID != task.ID {
 			t.Fatalf("report %+v", r)
 		}
 	})
@@ -106,7 +108,7 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 	t.Run("BrokenSessionTokenIsAFinding", func(t *testing.T) { // after CorruptedExitsThree: two findings now
 		ws := storetest.CreateWebSession(t, s, &storetest.WebSessionOpts{Tenant: "t1", RefreshToken: "refresh-secret"})
 		exec(t, s, "UPDATE user_task_web_sessions SET refresh_token_enc = 'k1:AAAA' WHERE id_hash = ?", ws.IDHash)
-		code, out, _ := audit(spec)
+		code, out, _ := runAudit(spec)
 		if code != exitFindings || !strings.Contains(out, "store row user_task_web_sessions:"+ws.IDHash[:16]+": ciphertext") ||
 			!strings.Contains(out, "2 findings") || strings.Contains(out, ws.IDHash) || strings.Contains(out, "refresh-secret") {
 			t.Fatalf("exit %d\n%s", code, out)
@@ -122,16 +124,16 @@ func TestAuditReportsCleanThenExitsThreeOnACorruptedStore(t *testing.T) {
 			{"--tenant", "t\x001"}, {"--tenant", strings.Repeat("x", 65)}, {"--after", "t1/" + strings.Repeat("9", 37)},
 			{"--after", "/x"}, {"--after", "t1/"},
 		} {
-			code, _, errOut := audit(spec, bad...)
+			code, _, errOut := runAudit(spec, bad...)
 			reason, rest, _ := strings.Cut(errOut, "\n")
 			if code != 2 || !strings.HasPrefix(reason, "web: ") || !strings.HasPrefix(rest, "usage: web audit") {
 				t.Errorf("audit %q: exit %d, want 2 with a one-line reason and the usage: %q", bad, code, errOut)
 			}
 		}
-		if code, _, errOut := audit(""); code != 1 || !strings.Contains(errOut, "USERTASKS_ENCRYPTION_KEYS") {
+		if code, _, errOut := runAudit(""); code != 1 || !strings.Contains(errOut, "USERTASKS_ENCRYPTION_KEYS") {
 			t.Errorf("without keys: exit %d, %s", code, errOut)
 		}
-		if code, _, errOut := audit(spec, "--help"); code != 0 || !strings.Contains(errOut, "Exit status 0 when clean, 3") {
+		if code, _, errOut := runAudit(spec, "--help"); code != 0 || !strings.Contains(errOut, "Exit status 0 when clean, 3") {
 			t.Errorf("--help: exit %d, %s", code, errOut)
 		}
 	})

@@ -43,7 +43,7 @@ func TestCrashRecovery(t *testing.T) {
 		runCrash(t, testfactory.Database(t, testfactory.Postgres), kills, seed)
 	})
 	t.Run("DocumentStore", func(t *testing.T) {
-		runCrash(t, documentStoreURL(t), kills, seed)
+		runCrash(t, testfactory.Database(t, testfactory.Mongo), kills, seed)
 	})
 }
 

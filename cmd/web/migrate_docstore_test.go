@@ -3,12 +3,14 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"usertasks/docstore/docstoretest"
 )
 
 // TestMigrateDocumentStore: `web migrate up|status` on a mongodb:// URL creates the collections
 // and indexes of the logical schema, reports them, and a second up changes nothing.
 func TestMigrateDocumentStore(t *testing.T) {
-	url := documentStoreURL(t)
+	url := docstoretest.DatabaseURL(t)
 	vars := map[string]string{"USERTASKS_DATABASE_URL": url}
 	t.Run("StatusBeforeUp", func(t *testing.T) {
 		code, out, errOut := runCLI(t, vars, "migrate", "status")

@@ -6,12 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 
-	"usertasks/repository"
+	"usertasks/audit"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // errUnreadable is rekey's finding that some sealed values open under no configured key.
@@ -47,12 +45,12 @@ no configured key.`, toolEnvironment())
 		verb = "would reseal"
 	}
 	var resealed, unreadable int
-	for _, t := range repository.SealedTables {
+	for _, t := range storekit.SealedTables {
 		sum, err := rekeyTable(ctx, st, t.Name, *pageSize, *dryRun, stderr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", t.Name, err)
 		}
-		fmt.Fprintf(stdout, "%-24s %8d rows  %8d %s  sealed values by key: %s\n", t.Name, sum.rows, sum.resealed, verb, byKeyText(sum.byKey))
+		fmt.Fprintf(stdout, "%-24s %8d rows  %8d %s  sealed values by key: %s\n", t.Name, sum.rows, sum.resealed, verb, audit.ByKeyText(sum.byKey))
 		for _, id := range sum.unreadable[:min(len(sum.unreadable), 10)] {
 			fmt.Fprintf(stdout, "  cannot open a value of row %s\n", id)
 		}
@@ -100,15 +98,4 @@ func rekeyTable(ctx context.Context, st store.Operations, table string, pageSize
 		}
 		after = p.Next
 	}
-}
-
-func byKeyText(byKey map[string]int) string {
-	if len(byKey) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, kid := range slices.Sorted(maps.Keys(byKey)) {
-		parts = append(parts, fmt.Sprintf("%s=%d", kid, byKey[kid]))
-	}
-	return strings.Join(parts, " ")
 }

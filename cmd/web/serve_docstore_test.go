@@ -1,35 +1,18 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
-	"usertasks/docstore"
 	"usertasks/docstore/docstoretest"
+	"usertasks/testfactory"
 )
 
-// documentStoreURL is a fresh database on the test document store, dropped when t ends.
-func documentStoreURL(t *testing.T) string {
-	t.Helper()
-	url := docstoretest.DatabaseURL(t)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if conn, err := docstore.Connect(ctx, url); err == nil {
-			_ = conn.DB.Drop(ctx)
-			_ = conn.Close(ctx)
-		}
-	})
-	return url
-}
-
 // TestServeOnDocumentStore: `web serve --migrate` on a mongodb:// URL migrates the document
-// store, says so on its start line, answers readiness, and guards the API as on SQL. The
-// workload itself runs in TestCrashRecovery/DocumentStore.
+// store (an empty database of the test server), says so on its start line, answers readiness,
+// and guards the API as on SQL. The workload itself runs in TestCrashRecovery/DocumentStore.
 func TestServeOnDocumentStore(t *testing.T) {
-	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": documentStoreURL(t)})
+	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": docstoretest.DatabaseURL(t)})
 	base, _, stop := startServeStoppable(t, vars, "--migrate")
 	if code, body := get(t, base+"/readyz"); code != 200 || !strings.Contains(body, "ready") {
 		t.Fatalf("/readyz = %d %s", code, body)
@@ -48,7 +31,7 @@ func TestServeOnDocumentStore(t *testing.T) {
 // TestStressOverHTTPOnDocumentStore runs every stress mode small against a server on the
 // document store; the invariants are checked over the API (the stress client has no database).
 func TestStressOverHTTPOnDocumentStore(t *testing.T) {
-	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": documentStoreURL(t)})
+	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": docstoretest.DatabaseURL(t)})
 	base := startServe(t, vars, "--migrate")
 	client := productionVars("")
 	delete(client, "USERTASKS_DATABASE_URL")
@@ -58,11 +41,7 @@ func TestStressOverHTTPOnDocumentStore(t *testing.T) {
 // TestStressStoreOnDocumentStore: `web stress` without --url loads a mongodb:// store in
 // process; the invariants and the audit hold, and the report says the raw baseline is SQL's.
 func TestStressStoreOnDocumentStore(t *testing.T) {
-	url := documentStoreURL(t)
-	if err := docstore.Migrate(context.Background(), url); err != nil {
-		t.Fatal(err)
-	}
-	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": url})
+	vars := productionVarsWith(t, map[string]string{"USERTASKS_DATABASE_URL": testfactory.Database(t, testfactory.Mongo)})
 	code, out, errOut := runCLI(t, vars, "stress", "cas", "--tasks", "4", "--writers", "2")
 	if code != exitOK {
 		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)

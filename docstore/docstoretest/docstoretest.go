@@ -1,11 +1,14 @@
-// Package docstoretest gives tests a document store: the MongoDB at USERTASKS_TEST_MONGODB_URL
-// when set, else FerretDB (SQLite handler, random port, data in a temporary folder) run by
-// ferretdbd in a process of its own, started once per test binary. Production code never
-// imports it.
+// Package docstoretest gives tests a document store server: the MongoDB at
+// USERTASKS_TEST_MONGODB_URL when set, else FerretDB (SQLite handler, random port, data in a
+// temporary folder) run by ferretdbd in a process of its own, started once per test binary and
+// gone with it, its folder too. It hands out fresh, empty databases (DatabaseURL), the document
+// store's counterpart of migrationstest; tests open stores through testfactory. Production code
+// never imports it.
 package docstoretest
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -16,6 +19,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 var shared struct {
@@ -40,14 +47,16 @@ func ServerURL(tb testing.TB) string {
 // embedded FerretDB.
 func RealMongoDB() bool { return os.Getenv("USERTASKS_TEST_MONGODB_URL") != "" }
 
-// Stop ends the embedded FerretDB and removes its data; TestMain calls it after m.Run.
+// Stop ends the embedded FerretDB and removes its data now, for a TestMain that wants it gone
+// before the binary exits (ferretdbd stops and removes its folder when the binary ends anyway).
 func Stop() {
 	if shared.stop != nil {
 		shared.stop()
 	}
 }
 
-// DatabaseURL returns ServerURL naming a fresh database of its own (the caller drops it).
+// DatabaseURL returns ServerURL naming a fresh, empty database of its own, dropped when the test
+// ends (by a connection of its own: the test's stores may be closed by then).
 func DatabaseURL(tb testing.TB) string {
 	tb.Helper()
 	u, err := url.Parse(ServerURL(tb))
@@ -56,14 +65,33 @@ func DatabaseURL(tb testing.TB) string {
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
-	u.Path = "/t" + hex.EncodeToString(b)
-	return u.String()
+	name := "t" + hex.EncodeToString(b)
+	u.Path = "/" + name
+	db := u.String()
+	tb.Cleanup(func() {
+		if err := drop(db, name); err != nil {
+			tb.Errorf("docstoretest: drop database %s: %v", name, err)
+		}
+	})
+	return db
+}
+
+func drop(rawURL, name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client, err := mongo.Connect(options.Client().ApplyURI(rawURL))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = client.Disconnect(ctx) }()
+	return client.Database(name).Drop(ctx)
 }
 
 func start() (string, func(), error) {
 	if u := os.Getenv("USERTASKS_TEST_MONGODB_URL"); u != "" {
 		return u, nil, nil
 	}
+	// The folder holds the binary and the SQLite files; ferretdbd removes it when it stops.
 	dir, err := os.MkdirTemp("", "usertasks-ferretdb-")
 	if err != nil {
 		return "", nil, err
@@ -78,11 +106,7 @@ func start() (string, func(), error) {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fail(fmt.Errorf("go build ferretdbd: %v: %s", err, out))
 	}
-	data := filepath.Join(dir, "data")
-	if err := os.Mkdir(data, 0o700); err != nil {
-		return fail(err)
-	}
-	cmd := exec.Command(bin, "-dir", data)
+	cmd := exec.Command(bin, "-dir", dir)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe() // closed by stop, or by the kernel when this process dies
 	if err != nil {
@@ -104,7 +128,7 @@ func start() (string, func(), error) {
 	stop := func() {
 		_ = stdin.Close()
 		_ = cmd.Wait()
-		_ = os.RemoveAll(dir)
+		_ = os.RemoveAll(dir) // in case ferretdbd was killed before it could
 	}
 	return strings.TrimSpace(line), stop, nil
 }

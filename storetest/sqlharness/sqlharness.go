@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"usertasks/migrations"
 	"usertasks/repository"
 	"usertasks/store"
+	"usertasks/storekit"
 	"usertasks/storetest"
 	"usertasks/testfactory"
 )
@@ -25,10 +25,7 @@ func Harness(d migrations.Dialect) storetest.Harness {
 	return storetest.Harness{
 		Name: testfactory.Provider(d).Name(),
 		Open: func(t *testing.T, o storetest.Options) store.Store {
-			u := testfactory.Database(t, testfactory.Provider(d))
-			s := testfactory.OpenSQL(t, u, storeOpts(o))
-			remember(s, u)
-			return s
+			return testfactory.OpenSQL(t, testfactory.Database(t, testfactory.Provider(d)), o.StoreOpts())
 		},
 		Reopen: reopen,
 		Tamper: func(t *testing.T, s store.Store, what storetest.Tampering, args ...any) error {
@@ -84,33 +81,13 @@ func sqlStore(t *testing.T, s store.Store) *repository.Store {
 	return rs
 }
 
-func storeOpts(o storetest.Options) *testfactory.StoreOpts {
-	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout, Keys: o.Keys}
-}
-
-// urls remembers which database URL each store was opened on, for Reopen.
-var (
-	urlsMu sync.Mutex
-	urls   = map[*repository.Store]string{}
-)
-
-func remember(s *repository.Store, u string) {
-	urlsMu.Lock()
-	urls[s] = u
-	urlsMu.Unlock()
-}
-
 func reopen(t *testing.T, st store.Store, o storetest.Options) store.Store {
 	s := sqlStore(t, st)
-	urlsMu.Lock()
-	u := urls[s]
-	urlsMu.Unlock()
+	u := testfactory.URL(t, s)
 	if err := s.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	n := testfactory.OpenSQL(t, u, storeOpts(o))
-	remember(n, u)
-	return n
+	return testfactory.OpenSQL(t, u, o.StoreOpts())
 }
 
 // tamperings are the statements of each Tampering; every statement gets the tampering's args.
@@ -137,25 +114,25 @@ var tamperings = map[storetest.Tampering][]string{
 	storetest.DeliverResumptions: {"UPDATE user_task_resumptions SET state = 'delivered' WHERE task_id = ?"},
 
 	// The audit's invariants, one task's each (storetest.EveryStatus; ? is the task's id).
-	storetest.BreakInvariant(repository.InvEventSequence):    {"UPDATE user_tasks SET last_event_seq = last_event_seq + 1 WHERE id = ?"},
-	storetest.BreakInvariant(repository.InvEventRevision):    {"UPDATE user_task_events SET revision = 9 WHERE seq = 1 AND task_id = ?"},
-	storetest.BreakInvariant(repository.InvStatusEvent):      {"UPDATE user_task_events SET event_type = 'released' WHERE event_type = 'claimed' AND task_id = ?"},
-	storetest.BreakInvariant(repository.InvStatusFields):     {"UPDATE user_tasks SET completed_at = updated_at WHERE id = ?"},
-	storetest.BreakInvariant(repository.InvCandidateStatus):  {"UPDATE user_task_candidates SET task_status = 'Assigned' WHERE task_id = ?"},
-	storetest.BreakInvariant(repository.InvCandidateSummary): {"UPDATE user_tasks SET candidate_users = candidate_users + 1 WHERE id = ?"},
-	storetest.BreakInvariant(repository.InvTagRows):          {"DELETE FROM user_task_tags WHERE tag = 'urgent' AND task_id = ?"},
-	storetest.BreakInvariant(repository.InvSearchText):       {"UPDATE user_tasks SET search_text = 'something else' WHERE id = ?"},
-	storetest.BreakInvariant(repository.InvOverdueFlag):      {"UPDATE user_tasks SET is_overdue = (1 = 1) WHERE id = ?"},
-	storetest.BreakInvariant(repository.InvOperationState):   {"UPDATE user_task_operations SET state = 'accepted' WHERE kind = 'complete' AND task_id = ?"},
-	storetest.BreakInvariant(repository.InvResumption):       {"UPDATE user_task_resumptions SET state = 'settled' WHERE task_id = ?"},
-	storetest.BreakInvariant(repository.InvCiphertext):       {"UPDATE user_tasks SET task_data_enc = instructions_enc WHERE id = ?"},
-	storetest.BreakInvariant(repository.InvChildTenant):      {"UPDATE user_task_events SET tenant_id = 't9' WHERE seq = 2 AND task_id = ?"},
-	storetest.BreakInvariant(repository.InvTenantCounter):    {"UPDATE user_task_tenant_counters SET open_tasks = open_tasks + 1 WHERE stripe = 0 AND tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"},
-	storetest.BreakInvariant(repository.InvInvitationGuest):  {"UPDATE user_task_invitations SET status = 'consumed' WHERE task_id = ?", "UPDATE user_task_deliveries SET state = 'delivered' WHERE task_id = ?"},
-	storetest.BreakInvariant(repository.InvInvitationGroup):  {"UPDATE user_task_invitations SET status = 'verified' WHERE status = 'revoked' AND task_id = ?"},
-	storetest.BreakInvariant(repository.InvGuestSession):     {"UPDATE user_task_guest_sessions SET participant_id = 'invitation:other' WHERE task_id = ?"},
-	storetest.BreakInvariant(repository.InvDeliveryState):    {"UPDATE user_task_invitations SET status = 'revoked' WHERE task_id = ?"},
-	storetest.BreakInvariant(repository.InvTokenHash):        {"UPDATE user_task_invitations SET token_hash = 'ABC' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvEventSequence):    {"UPDATE user_tasks SET last_event_seq = last_event_seq + 1 WHERE id = ?"},
+	storetest.BreakInvariant(storekit.InvEventRevision):    {"UPDATE user_task_events SET revision = 9 WHERE seq = 1 AND task_id = ?"},
+	storetest.BreakInvariant(storekit.InvStatusEvent):      {"UPDATE user_task_events SET event_type = 'released' WHERE event_type = 'claimed' AND task_id = ?"},
+	storetest.BreakInvariant(storekit.InvStatusFields):     {"UPDATE user_tasks SET completed_at = updated_at WHERE id = ?"},
+	storetest.BreakInvariant(storekit.InvCandidateStatus):  {"UPDATE user_task_candidates SET task_status = 'Assigned' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvCandidateSummary): {"UPDATE user_tasks SET candidate_users = candidate_users + 1 WHERE id = ?"},
+	storetest.BreakInvariant(storekit.InvTagRows):          {"DELETE FROM user_task_tags WHERE tag = 'urgent' AND task_id = ?"},
+	storetest.BreakInvariant(storekit.InvSearchText):       {"UPDATE user_tasks SET search_text = 'something else' WHERE id = ?"},
+	storetest.BreakInvariant(storekit.InvOverdueFlag):      {"UPDATE user_tasks SET is_overdue = (1 = 1) WHERE id = ?"},
+	storetest.BreakInvariant(storekit.InvOperationState):   {"UPDATE user_task_operations SET state = 'accepted' WHERE kind = 'complete' AND task_id = ?"},
+	storetest.BreakInvariant(storekit.InvResumption):       {"UPDATE user_task_resumptions SET state = 'settled' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvCiphertext):       {"UPDATE user_tasks SET task_data_enc = instructions_enc WHERE id = ?"},
+	storetest.BreakInvariant(storekit.InvChildTenant):      {"UPDATE user_task_events SET tenant_id = 't9' WHERE seq = 2 AND task_id = ?"},
+	storetest.BreakInvariant(storekit.InvTenantCounter):    {"UPDATE user_task_tenant_counters SET open_tasks = open_tasks + 1 WHERE stripe = 0 AND tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"},
+	storetest.BreakInvariant(storekit.InvInvitationGuest):  {"UPDATE user_task_invitations SET status = 'consumed' WHERE task_id = ?", "UPDATE user_task_deliveries SET state = 'delivered' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvInvitationGroup):  {"UPDATE user_task_invitations SET status = 'verified' WHERE status = 'revoked' AND task_id = ?"},
+	storetest.BreakInvariant(storekit.InvGuestSession):     {"UPDATE user_task_guest_sessions SET participant_id = 'invitation:other' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvDeliveryState):    {"UPDATE user_task_invitations SET status = 'revoked' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvTokenHash):        {"UPDATE user_task_invitations SET token_hash = 'ABC' WHERE task_id = ?"},
 }
 
 func tamper(t *testing.T, s *repository.Store, d migrations.Dialect, what storetest.Tampering, args ...any) {

@@ -2,7 +2,8 @@
 // own, so the race detector of `go test -race` does not instrument the database server as well:
 // that made the document store tests five times slower. It prints the server's MongoDB URL on
 // the first line of its output and stops when its standard input closes, which happens when the
-// test binary that started it ends, however it ends.
+// test binary that started it ends, however it ends; then it removes its folder, so a test
+// binary leaves nothing behind without a TestMain to clean up.
 package main
 
 import (
@@ -17,7 +18,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "", "folder for the SQLite files")
+	dir := flag.String("dir", "", "folder for the SQLite files, removed when the server stops")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "ferretdbd: -dir is required")
@@ -31,6 +32,7 @@ func main() {
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "ferretdbd: %v\n", err)
+		_ = os.RemoveAll(*dir)
 		os.Exit(1)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -45,4 +47,5 @@ func main() {
 	}()
 	fmt.Println(f.MongoDBURI())
 	<-done
+	_ = os.RemoveAll(*dir)
 }

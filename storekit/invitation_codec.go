@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"usertasks/models"
 )
@@ -12,32 +11,6 @@ import (
 // ColRecipient is the sealed field of an invitation's recipient: only the token's and the
 // code's hashes are stored in the clear.
 const ColRecipient = "recipient_enc"
-
-// InvitationRow is an invitation as stored (user_task_invitations).
-type InvitationRow struct {
-	ID               string     `gorm:"column:id;primaryKey" bson:"_id"`
-	TenantID         string     `gorm:"column:tenant_id" bson:"tenant_id"`
-	TaskID           string     `gorm:"column:task_id" bson:"task_id"`
-	SiblingGroupID   *string    `gorm:"column:sibling_group_id" bson:"sibling_group_id"`
-	VerifierName     string     `gorm:"column:verifier_name" bson:"verifier_name"`
-	AllowedActions   string     `gorm:"column:allowed_actions" bson:"allowed_actions"`
-	BearerOnly       bool       `gorm:"column:bearer_only" bson:"bearer_only"`
-	RecipientEnc     *string    `gorm:"column:recipient_enc" bson:"recipient_enc"`
-	TokenHash        string     `gorm:"column:token_hash" bson:"token_hash"`
-	CodeHash         *string    `gorm:"column:code_hash" bson:"code_hash"`
-	CodeAttempts     int        `gorm:"column:code_attempts" bson:"code_attempts"`
-	Status           string     `gorm:"column:status" bson:"status"`
-	IssuedByProvider *string    `gorm:"column:issued_by_provider" bson:"issued_by_provider"`
-	IssuedByType     *string    `gorm:"column:issued_by_type" bson:"issued_by_type"`
-	IssuedByID       *string    `gorm:"column:issued_by_id" bson:"issued_by_id"`
-	IssuedAt         time.Time  `gorm:"column:issued_at" bson:"issued_at"`
-	ExpiresAt        time.Time  `gorm:"column:expires_at" bson:"expires_at"`
-	DispatchedAt     *time.Time `gorm:"column:dispatched_at" bson:"dispatched_at"`
-	VerifiedAt       *time.Time `gorm:"column:verified_at" bson:"verified_at"`
-	ConsumedAt       *time.Time `gorm:"column:consumed_at" bson:"consumed_at"`
-	RevokedAt        *time.Time `gorm:"column:revoked_at" bson:"revoked_at"`
-	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false" bson:"updated_at"`
-}
 
 // InvitationRow encodes inv, its recipient sealed.
 func (c Codec) InvitationRow(inv *models.Invitation) (InvitationRow, error) {

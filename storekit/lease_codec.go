@@ -6,17 +6,6 @@ import (
 	"usertasks/models"
 )
 
-// LeaseRow is a named singleton lease as stored (user_task_leases): fenced by a fresh token and
-// a generation every take-over raises.
-type LeaseRow struct {
-	LeaseName       string    `gorm:"column:lease_name;primaryKey" bson:"_id"`
-	LeaseOwner      string    `gorm:"column:lease_owner" bson:"lease_owner"`
-	LeaseToken      string    `gorm:"column:lease_token" bson:"lease_token"`
-	LeaseGeneration int64     `gorm:"column:lease_generation" bson:"lease_generation"`
-	LeaseExpiresAt  time.Time `gorm:"column:lease_expires_at" bson:"lease_expires_at"`
-	UpdatedAt       time.Time `gorm:"column:updated_at;autoUpdateTime:false" bson:"updated_at"`
-}
-
 // NextLease is the lease owner takes for ttl at now (the database's) of a lease stored as cur,
 // nil when it was never taken: the first generation, or the next once cur has expired. A
 // lease another holds live is models.ErrLeaseLost.

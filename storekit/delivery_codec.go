@@ -3,7 +3,6 @@ package storekit
 import (
 	"encoding/json"
 	"errors"
-	"time"
 
 	"usertasks/models"
 )
@@ -11,27 +10,6 @@ import (
 // ExpiredDeliveryCode is the last_error of a delivery dropped because its invitation expired
 // before it was sent.
 const ExpiredDeliveryCode = "expired"
-
-// DeliveryRow is a delivery of the encrypted invitation outbox as stored (user_task_deliveries):
-// its payload (the raw token and code) sealed in ColPayload, as an operation's is.
-type DeliveryRow struct {
-	ID             string    `gorm:"column:id;primaryKey" bson:"_id"`
-	TenantID       string    `gorm:"column:tenant_id" bson:"tenant_id"`
-	TaskID         string    `gorm:"column:task_id" bson:"task_id"`
-	InvitationID   string    `gorm:"column:invitation_id" bson:"invitation_id"`
-	Dispatcher     string    `gorm:"column:dispatcher" bson:"dispatcher"`
-	PayloadEnc     string    `gorm:"column:payload_enc" bson:"payload_enc"`
-	Metadata       *string   `gorm:"column:metadata" bson:"metadata"`
-	Attempts       int       `gorm:"column:attempts" bson:"attempts"`
-	State          string    `gorm:"column:state" bson:"state"`
-	AvailableAt    time.Time `gorm:"column:available_at" bson:"available_at"`
-	ExpiresAt      time.Time `gorm:"column:expires_at" bson:"expires_at"`
-	LastError      *string   `gorm:"column:last_error" bson:"last_error"`
-	IdempotencyKey string    `gorm:"column:idempotency_key" bson:"idempotency_key"`
-	LeaseColumns   `gorm:"embedded" bson:",inline"`
-	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false" bson:"created_at"`
-	UpdatedAt      time.Time `gorm:"column:updated_at;autoUpdateTime:false" bson:"updated_at"`
-}
 
 // DeliveryRow encodes a new delivery, pending, its payload sealed: a delivery without a
 // payload is refused.

@@ -6,30 +6,6 @@ import (
 	"usertasks/models"
 )
 
-// WebSessionRow is a browser session as stored (user_task_web_sessions), keyed by the hash of
-// its id (the raw id never reaches a store); its OIDC tokens sealed with the id hash and their
-// field as associated data.
-type WebSessionRow struct {
-	IDHash             string    `gorm:"column:id_hash;primaryKey" bson:"_id"`
-	TenantID           string    `gorm:"column:tenant_id" bson:"tenant_id"`
-	SubjectProvider    string    `gorm:"column:subject_provider" bson:"subject_provider"`
-	SubjectID          string    `gorm:"column:subject_id" bson:"subject_id"`
-	DisplayName        *string   `gorm:"column:display_name" bson:"display_name"`
-	GroupsJSON         string    `gorm:"column:groups_json" bson:"groups_json"`
-	PermissionsJSON    string    `gorm:"column:permissions_json" bson:"permissions_json"`
-	IsManager          bool      `gorm:"column:is_manager" bson:"is_manager"`
-	Via                string    `gorm:"column:via" bson:"via"`
-	RefreshTokenEnc    *string   `gorm:"column:refresh_token_enc" bson:"refresh_token_enc"`
-	TimeZone           *string   `gorm:"column:time_zone" bson:"time_zone"`
-	IdleTimeoutSeconds int       `gorm:"column:idle_timeout_seconds" bson:"idle_timeout_seconds"`
-	CreatedAt          time.Time `gorm:"column:created_at;autoCreateTime:false" bson:"created_at"`
-	LastSeenAt         time.Time `gorm:"column:last_seen_at" bson:"last_seen_at"`
-	RefreshedAt        time.Time `gorm:"column:refreshed_at" bson:"refreshed_at"`
-	ExpiresAt          time.Time `gorm:"column:expires_at" bson:"expires_at"`
-	IdleExpiresAt      time.Time `gorm:"column:idle_expires_at" bson:"idle_expires_at"`
-	IDTokenEnc         *string   `gorm:"column:id_token_enc" bson:"id_token_enc"`
-}
-
 // WebDisplayName is a session's display name as stored: cut to models.MaxDisplayNameLength
 // characters, NULL when empty.
 func WebDisplayName(name string) *string {

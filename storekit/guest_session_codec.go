@@ -4,26 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"usertasks/models"
 )
-
-// GuestSessionRow is a guest session as stored (user_task_guest_sessions): the credential's
-// hash only.
-type GuestSessionRow struct {
-	ID                  string     `gorm:"column:id;primaryKey" bson:"_id"`
-	TenantID            string     `gorm:"column:tenant_id" bson:"tenant_id"`
-	TaskID              string     `gorm:"column:task_id" bson:"task_id"`
-	InvitationID        string     `gorm:"column:invitation_id" bson:"invitation_id"`
-	TokenHash           string     `gorm:"column:token_hash" bson:"token_hash"`
-	ParticipantProvider string     `gorm:"column:participant_provider" bson:"participant_provider"`
-	ParticipantID       string     `gorm:"column:participant_id" bson:"participant_id"`
-	Capabilities        string     `gorm:"column:capabilities" bson:"capabilities"`
-	IssuedAt            time.Time  `gorm:"column:issued_at" bson:"issued_at"`
-	ExpiresAt           time.Time  `gorm:"column:expires_at" bson:"expires_at"`
-	RevokedAt           *time.Time `gorm:"column:revoked_at" bson:"revoked_at"`
-}
 
 // GuestSessionRow encodes gs.
 func (c Codec) GuestSessionRow(gs *models.GuestSession) (GuestSessionRow, error) {
