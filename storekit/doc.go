@@ -1,12 +1,13 @@
 // Package storekit is what every task store computes the same way, whatever it stores in: the
-// task aggregate's rows (TaskRow and its child rows, tagged for SQL and for documents, which the
-// stores embed) and their codec (Codec, whose time precision is the store's), the list cursor
+// rows of every table both stores keep alike (rows.go: TaskRow and its child rows, invitations,
+// deliveries, guest and web sessions, web notes, saved views, worker runs, leases, daily
+// counts; tagged for SQL and for documents, which the stores embed) and their codec (Codec,
+// whose time precision is the store's; the *_codec.go files), the list cursor
 // and the digest of a list's filters (byte for byte, so a cursor of one store reads in
 // another), the validation of a list filter and its sort table, the sealing of protected
 // values with the corrupt-store mapping, the safe search text, the pure checks and encodings
-// of web sessions, web notes, worker runs, health findings and the daily rollup, and the rows
-// of the other tables both stores keep alike (invitations, deliveries, guest and web sessions,
-// web notes, saved views, worker runs, leases, daily counts) with their codec.
+// of web sessions, web notes, worker runs, health findings and the daily rollup, and the audit's
+// invariant codes and the sealed tables a key rotation walks (SealedTables).
 //
 // It also holds the rules both stores decide alike, over the shared rows and a small part each
 // store supplies, as River's drivers supply their executors: the audit's per-task invariants and
