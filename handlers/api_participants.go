@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
@@ -26,14 +24,11 @@ type participantPageJSON struct {
 
 // listParticipants handles GET /api/v1/user-task-participants.
 func (h *taskAPI) listParticipants(c echo.Context) error {
-	q, err := parseParticipantQuery(c)
-	if err != nil {
-		return err
-	}
-	page, err := h.tasks.Participants(c.Request().Context(), actorOf(c), q)
-	if err != nil {
-		return err
-	}
+	return runQuery(c, parseParticipantQuery, h.tasks.Participants, participantPageOf)
+}
+
+// participantPageOf renders a page of the directory; a display name falls back to the id.
+func participantPageOf(page tasks.ParticipantPage) participantPageJSON {
 	out := participantPageJSON{Items: make([]directoryParticipantJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor)}
 	for _, p := range page.Items {
 		item := directoryParticipantJSON{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: firstNonEmpty(p.DisplayName, p.ID)}
@@ -42,7 +37,7 @@ func (h *taskAPI) listParticipants(c echo.Context) error {
 		}
 		out.Items = append(out.Items, item)
 	}
-	return c.JSON(http.StatusOK, out)
+	return out
 }
 
 // parseParticipantQuery reads search, type, cursor and limit (default 50, above 200 clamped);
