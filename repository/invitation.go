@@ -14,12 +14,6 @@ import (
 // Invitations keep only the token's hash; the raw token (and a verification code) travels to
 // the dispatcher through the delivery outbox, sealed, and is opened only for a dispatch attempt.
 
-// The sealed columns of invitations and deliveries, named as in every store.
-const (
-	colRecipient       = storekit.ColRecipient
-	colDeliveryPayload = storekit.ColPayload
-)
-
 // IssueInvitation writes an invitation, its sealed delivery and its event in one transaction.
 // A task holds at most models.MaxInvitationsPerTask invitations.
 func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error) {
