@@ -10,11 +10,11 @@ import (
 // directoryParticipantJSON is one participant of the directory on the wire: never a tenant; the
 // display name falls back to the id.
 type directoryParticipantJSON struct {
-	Type        models.ParticipantType `json:"type"`
-	Provider    string                 `json:"provider"`
-	ID          string                 `json:"id"`
-	DisplayName string                 `json:"displayName"`
-	Groups      []participantJSON      `json:"groups,omitempty"`
+	Type        models.ParticipantType   `json:"type"`
+	Provider    string                   `json:"provider"`
+	ID          string                   `json:"id"`
+	DisplayName string                   `json:"displayName"`
+	Groups      []models.WireParticipant `json:"groups,omitempty"`
 }
 
 type participantPageJSON struct {
@@ -33,7 +33,7 @@ func participantPageOf(page tasks.ParticipantPage) participantPageJSON {
 	for _, p := range page.Items {
 		item := directoryParticipantJSON{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: firstNonEmpty(p.DisplayName, p.ID)}
 		for _, g := range page.Groups[p.Key()] {
-			item.Groups = append(item.Groups, *participantOf(&g))
+			item.Groups = append(item.Groups, *g.Wire())
 		}
 		out.Items = append(out.Items, item)
 	}
