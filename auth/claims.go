@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -40,7 +39,7 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 	if err != nil {
 		return models.Actor{}, unauthorized(err.Error())
 	}
-	name = truncate(strings.TrimSpace(name), models.MaxDisplayNameLength)
+	name = models.Truncate(strings.TrimSpace(name), models.MaxDisplayNameLength)
 	if models.TextProblem(name, models.Label) != "" {
 		// Control or bidirectional formatting characters would reach pages, events and logs:
 		// the name is only cosmetic, so it is dropped (the id shows) rather than the token refused.
@@ -181,15 +180,4 @@ func checkID(what, s string, maxLen int) error {
 		return unauthorized(what + " claim contains invalid characters")
 	}
 	return nil
-}
-
-// truncate shortens s to at most n bytes without splitting a character.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -259,24 +259,28 @@ func (v *Verifier) reason(token *jwt.Token, err error) string {
 		return "malformed token"
 	case token != nil && token.Method != nil && !slices.Contains(v.methods, token.Method.Alg()):
 		return "signing algorithm not accepted"
-	case errors.Is(err, errCritical):
-		return "unsupported critical header"
-	case errors.Is(err, jwt.ErrTokenUnverifiable):
-		return "no key for this token"
-	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
-		return "invalid signature"
-	case errors.Is(err, jwt.ErrTokenExpired):
-		return "token expired"
-	case errors.Is(err, jwt.ErrTokenNotValidYet):
-		return "token not valid yet"
-	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
-		return "token issued in the future"
-	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
-		return "wrong issuer"
-	case errors.Is(err, jwt.ErrTokenInvalidAudience):
-		return "wrong audience"
-	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
-		return "missing required claim (exp, iss or aud)"
+	}
+	for _, r := range refusals {
+		if errors.Is(err, r.err) {
+			return r.reason
+		}
 	}
 	return "invalid token"
+}
+
+// refusals name the verification errors of a well-formed token in an accepted algorithm; the
+// first that err matches is the reason.
+var refusals = []struct {
+	err    error
+	reason string
+}{
+	{errCritical, "unsupported critical header"},
+	{jwt.ErrTokenUnverifiable, "no key for this token"},
+	{jwt.ErrTokenSignatureInvalid, "invalid signature"},
+	{jwt.ErrTokenExpired, "token expired"},
+	{jwt.ErrTokenNotValidYet, "token not valid yet"},
+	{jwt.ErrTokenUsedBeforeIssued, "token issued in the future"},
+	{jwt.ErrTokenInvalidIssuer, "wrong issuer"},
+	{jwt.ErrTokenInvalidAudience, "wrong audience"},
+	{jwt.ErrTokenRequiredClaimMissing, "missing required claim (exp, iss or aud)"},
 }

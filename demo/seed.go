@@ -81,9 +81,10 @@ func demoTasks(now time.Time) []demoTask {
 	version := func(v int) *int { return &v }
 	step := func(tenant, definition, instance, activity string, t workflow.TaskDefinition) demoTask {
 		return demoTask{tenant: tenant, req: workflow.ProjectionRequest{
-			WorkflowDefinitionID: definition, WorkflowDefinitionName: demoDefinitionNames[definition], WorkflowDefinitionVersion: version(3),
-			WorkflowInstanceID: instance, WorkflowInstanceReference: "demo:" + instance, ActivityInstanceID: activity,
-			BookmarkID: "demo-" + tenant + "-" + instance + "-" + activity, Task: t,
+			BookmarkLink: workflow.BookmarkLink{WorkflowDefinitionID: definition, WorkflowDefinitionName: demoDefinitionNames[definition],
+				WorkflowDefinitionVersion: version(3), WorkflowInstanceID: instance, WorkflowInstanceReference: "demo:" + instance,
+				ActivityInstanceID: activity, BookmarkID: "demo-" + tenant + "-" + instance + "-" + activity},
+			Task: t,
 		}}
 	}
 	approveReject := []models.Action{{Key: "Approve", Label: "Approve"}, {Key: "Reject", Label: "Reject"}}

@@ -130,8 +130,9 @@ func TestSeedSkipsAFilledDatabase(t *testing.T) {
 	store := testfactory.OpenStore(t, testfactory.SQLite, nil)
 	p := workflow.NewProjector(store, workflow.NewResolver(demo.ResolverOptions()))
 	if _, _, err := p.Project(ctx, "acme", workflow.ProjectionRequest{
-		WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(), ActivityInstanceID: "approve",
-		BookmarkID: models.NewID(), Task: workflow.TaskDefinition{Title: "Approve invoice"},
+		BookmarkLink: workflow.BookmarkLink{WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(),
+			ActivityInstanceID: "approve", BookmarkID: models.NewID()},
+		Task: workflow.TaskDefinition{Title: "Approve invoice"},
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -36,12 +36,11 @@ func (s *Store) deliveryQueued() { s.issued.Call() }
 // when the stored delivery is this one; another with the same idempotency key is an error that
 // keeps the entry queued.
 func (s *Store) insertDeliveryOnce(ctx context.Context, d deliveryDoc) error {
-	_, err := s.db.Collection(deliveryCollection).InsertOne(ctx, d)
-	if !mongo.IsDuplicateKeyError(err) {
-		return translate(err)
-	}
 	var stored deliveryDoc
-	err = s.db.Collection(deliveryCollection).FindOne(ctx, bson.D{{Key: "_id", Value: d.ID}}).Decode(&stored)
+	dup, err := s.insertOrRead(ctx, deliveryCollection, d.ID, d, &stored)
+	if !dup {
+		return err
+	}
 	if err == nil && stored.TenantID == d.TenantID && stored.TaskID == d.TaskID {
 		return nil
 	}

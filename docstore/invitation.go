@@ -74,12 +74,11 @@ func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, buil
 // only when the stored invitation is this one; a token hash another invitation holds is an
 // error that keeps the entry queued (tokens are 256-bit random values: it does not happen).
 func (s *Store) insertInvitationOnce(ctx context.Context, inv invitationDoc) error {
-	_, err := s.db.Collection(invitationCollection).InsertOne(ctx, inv)
-	if !mongo.IsDuplicateKeyError(err) {
-		return translate(err)
-	}
 	var stored invitationDoc
-	err = s.db.Collection(invitationCollection).FindOne(ctx, bson.D{{Key: "_id", Value: inv.ID}}).Decode(&stored)
+	dup, err := s.insertOrRead(ctx, invitationCollection, inv.ID, inv, &stored)
+	if !dup {
+		return err
+	}
 	if err == nil && stored.TenantID == inv.TenantID && stored.TaskID == inv.TaskID && stored.TokenHash == inv.TokenHash {
 		return nil
 	}

@@ -61,19 +61,16 @@ var errForeignResumption = errors.New("docstore: a queued resumption's id belong
 // insertResumptionOnce inserts a queued resumption. A duplicate key is an earlier pass's insert
 // only when the stored resumption is this task's; another task's is errForeignResumption.
 func (s *Store) insertResumptionOnce(ctx context.Context, r resumptionDoc) error {
-	_, err := s.db.Collection(resumptionCollection).InsertOne(ctx, r)
-	if !mongo.IsDuplicateKeyError(err) {
-		return translate(err)
-	}
 	var stored resumptionDoc
-	err = s.db.Collection(resumptionCollection).FindOne(ctx, bson.D{{Key: "_id", Value: r.ID}}).Decode(&stored)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	dup, err := s.insertOrRead(ctx, resumptionCollection, r.ID, r, &stored)
+	switch {
+	case !dup:
+		return err
+	case errors.Is(err, mongo.ErrNoDocuments):
 		return nil // the duplicate is on (tenant_id, task_id, operation_id): this task's own entry
-	}
-	if err != nil {
+	case err != nil:
 		return translate(err)
-	}
-	if stored.TenantID != r.TenantID || stored.TaskID != r.TaskID {
+	case stored.TenantID != r.TenantID || stored.TaskID != r.TaskID:
 		return fmt.Errorf("%w (task %s)", errForeignResumption, r.TaskID)
 	}
 	return nil

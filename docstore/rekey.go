@@ -123,16 +123,11 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 		page.Next = d.ID
 		stale := 0
 		note := func(row, field, env string) error {
-			st, _, err := s.sealer().Check(row, field, env, page.ByKey)
-			switch {
-			case err != nil:
-				return err
-			case st == storekit.SealedUnreadable:
-				page.Unreadable = append(page.Unreadable, row)
-			case st == storekit.SealedStale:
+			isStale, _, err := s.sealer().Tally(&page, row, field, env)
+			if isStale {
 				stale++
 			}
-			return nil
+			return err
 		}
 		for _, f := range u.Columns {
 			if err := note(d.ID, f, d.value(f)); err != nil {
@@ -202,44 +197,35 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 	err := s.write(ctx, seen.TenantID, seen.ID, func(_ time.Time, cur *taskDoc) (*taskDoc, error) {
 		n = 0
 		next := cur.clone()
-		for _, col := range storekit.ProtectedColumns {
-			sealed, err := s.reseal(cur.ID, col.Name, storekit.Str(*cur.SealedColumn(col.Name)))
-			if err != nil {
-				return nil, err
+		// renew hands env, sealed again, to set when it is stale, and counts it.
+		renew := func(row, field, env string, set func(sealed string)) error {
+			sealed, err := s.reseal(row, field, env)
+			if err != nil || sealed == nil {
+				return err
 			}
-			if sealed != nil {
-				*next.SealedColumn(col.Name) = sealed
-				n++
+			set(*sealed)
+			n++
+			return nil
+		}
+		for _, col := range storekit.ProtectedColumns {
+			to := next.SealedColumn(col.Name)
+			if err := renew(cur.ID, col.Name, storekit.Str(*cur.SealedColumn(col.Name)), func(v string) { *to = &v }); err != nil {
+				return nil, err
 			}
 		}
 		for i, o := range next.Operations {
-			sealed, err := s.reseal(o.ID, colPayload, storekit.Str(o.PayloadEnc))
-			if err != nil {
+			if err := renew(o.ID, colPayload, storekit.Str(o.PayloadEnc), func(v string) { next.Operations[i].PayloadEnc = &v }); err != nil {
 				return nil, err
-			}
-			if sealed != nil {
-				next.Operations[i].PayloadEnc = sealed
-				n++
 			}
 		}
 		for i, inv := range next.PendingInvitations {
-			sealed, err := s.reseal(inv.ID, colRecipient, storekit.Str(inv.RecipientEnc))
-			if err != nil {
+			if err := renew(inv.ID, colRecipient, storekit.Str(inv.RecipientEnc), func(v string) { next.PendingInvitations[i].RecipientEnc = &v }); err != nil {
 				return nil, err
-			}
-			if sealed != nil {
-				next.PendingInvitations[i].RecipientEnc = sealed
-				n++
 			}
 		}
 		for i, dl := range next.PendingDeliveries {
-			sealed, err := s.reseal(dl.ID, colPayload, dl.PayloadEnc)
-			if err != nil {
+			if err := renew(dl.ID, colPayload, dl.PayloadEnc, func(v string) { next.PendingDeliveries[i].PayloadEnc = v }); err != nil {
 				return nil, err
-			}
-			if sealed != nil {
-				next.PendingDeliveries[i].PayloadEnc = *sealed
-				n++
 			}
 		}
 		if n == 0 {

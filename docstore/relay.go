@@ -116,6 +116,17 @@ func (s *Store) insertOnce(ctx context.Context, collection string, doc any) erro
 	return translate(err)
 }
 
+// insertOrRead inserts doc into collection. On a duplicate key it reads the stored document of
+// id into stored instead and answers dup with the read's error (mongo.ErrNoDocuments: the
+// duplicate is on another key), for the caller to decide whether an earlier pass inserted doc.
+func (s *Store) insertOrRead(ctx context.Context, collection, id string, doc, stored any) (dup bool, err error) {
+	_, err = s.db.Collection(collection).InsertOne(ctx, doc)
+	if !mongo.IsDuplicateKeyError(err) {
+		return false, translate(err)
+	}
+	return true, s.db.Collection(collection).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(stored)
+}
+
 // applyEffect applies one effect of d. Effects are idempotent: their filters match only what
 // they have not changed yet.
 func (s *Store) applyEffect(ctx context.Context, d *taskDoc, e effectDoc) error {

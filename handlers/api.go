@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,4 +33,19 @@ func runCommand[Req, In, Out, Body any](c echo.Context, parse func(Req) (In, err
 		return err
 	}
 	return c.JSON(status, render(out))
+}
+
+// runQuery is the whole of a list handler: parse the query string into the service's input,
+// call the service once for the caller, and answer 200 with the rendered page.
+func runQuery[Q, Out, Body any](c echo.Context, parse func(echo.Context) (Q, error),
+	call func(context.Context, models.Actor, Q) (Out, error), render func(Out) Body) error {
+	q, err := parse(c)
+	if err != nil {
+		return err
+	}
+	out, err := call(c.Request().Context(), actorOf(c), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, render(out))
 }

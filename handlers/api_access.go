@@ -11,11 +11,11 @@ import (
 
 // accessJSON answers GET /api/v1/user-tasks/:id/access (SPEC 5.1).
 type accessJSON struct {
-	Participant *participantJSON   `json:"participant"`
-	Premises    []reasonJSON       `json:"premises"`
-	View        accessDecisionJSON `json:"view"`
-	Claim       accessDecisionJSON `json:"claim"`
-	Complete    accessDecisionJSON `json:"complete"`
+	Participant *models.WireParticipant `json:"participant"`
+	Premises    []reasonJSON            `json:"premises"`
+	View        accessDecisionJSON      `json:"view"`
+	Claim       accessDecisionJSON      `json:"claim"`
+	Complete    accessDecisionJSON      `json:"complete"`
 }
 
 type accessDecisionJSON struct {
@@ -54,7 +54,7 @@ func (h *taskAPI) explainAccess(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, accessJSON{
-		Participant: participantOf(&got.Participant),
+		Participant: got.Participant.Wire(),
 		Premises:    reasonsOf(got.Premises),
 		View:        decisionOf(got.View),
 		Claim:       decisionOf(got.Claim),

@@ -10,18 +10,18 @@ import (
 
 // capabilitiesJSON are the caller's flags for building a UI.
 type capabilitiesJSON struct {
-	Tenant       string          `json:"tenant"`
-	Subject      participantJSON `json:"subject"`
-	Manager      bool            `json:"manager"`
-	CanView      bool            `json:"canView"`
-	CanClaim     bool            `json:"canClaim"`
-	CanComplete  bool            `json:"canComplete"`
-	CanAssign    bool            `json:"canAssign"`
-	CanUpdate    bool            `json:"canUpdate"`
-	CanCancel    bool            `json:"canCancel"`
-	CanInvite    bool            `json:"canInvite"`
-	CanSupervise bool            `json:"canSupervise"`
-	Scopes       []models.Scope  `json:"scopes"`
+	Tenant       string                 `json:"tenant"`
+	Subject      models.WireParticipant `json:"subject"`
+	Manager      bool                   `json:"manager"`
+	CanView      bool                   `json:"canView"`
+	CanClaim     bool                   `json:"canClaim"`
+	CanComplete  bool                   `json:"canComplete"`
+	CanAssign    bool                   `json:"canAssign"`
+	CanUpdate    bool                   `json:"canUpdate"`
+	CanCancel    bool                   `json:"canCancel"`
+	CanInvite    bool                   `json:"canInvite"`
+	CanSupervise bool                   `json:"canSupervise"`
+	Scopes       []models.Scope         `json:"scopes"`
 }
 
 // capabilities handles GET /api/v1/user-tasks/capabilities.
@@ -29,7 +29,7 @@ func (h *taskAPI) capabilities(c echo.Context) error {
 	caps := h.tasks.Capabilities(actorOf(c))
 	return c.JSON(http.StatusOK, capabilitiesJSON{
 		Tenant:       caps.Tenant,
-		Subject:      *participantOf(&caps.Subject),
+		Subject:      *caps.Subject.Wire(),
 		Manager:      caps.Manager,
 		CanView:      caps.CanView,
 		CanClaim:     caps.CanClaim,

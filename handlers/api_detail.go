@@ -50,9 +50,9 @@ type disclosureJSON struct {
 }
 
 type outcomeJSON struct {
-	ActionKey   string           `json:"actionKey"`
-	CompletedBy *participantJSON `json:"completedBy"`
-	CompletedAt *string          `json:"completedAt"`
+	ActionKey   string                  `json:"actionKey"`
+	CompletedBy *models.WireParticipant `json:"completedBy"`
+	CompletedAt *string                 `json:"completedAt"`
 }
 
 // getTask handles GET /api/v1/user-tasks/:id.
@@ -96,7 +96,7 @@ func detailOf(d tasks.Detail) detailJSON {
 		out.Form = fj
 	}
 	if t.Status.IsTerminal() {
-		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: participantOf(t.Outcome.CompletedBy), CompletedAt: timestamp(t.CompletedAt)}
+		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: t.Outcome.CompletedBy.Wire(), CompletedAt: timestamp(t.CompletedAt)}
 	}
 	return out
 }

@@ -11,15 +11,15 @@ import (
 
 // eventJSON is one entry of a task's audit timeline: safe fields only.
 type eventJSON struct {
-	ID          string           `json:"id"`
-	Seq         int              `json:"seq"`
-	Revision    int              `json:"revision"`
-	Type        models.EventType `json:"type"`
-	OccurredAt  string           `json:"occurredAt"`
-	OperationID *string          `json:"operationId"`
-	Actor       *participantJSON `json:"actor"`
-	Reason      *string          `json:"reason"`
-	Metadata    json.RawMessage  `json:"metadata"`
+	ID          string                  `json:"id"`
+	Seq         int                     `json:"seq"`
+	Revision    int                     `json:"revision"`
+	Type        models.EventType        `json:"type"`
+	OccurredAt  string                  `json:"occurredAt"`
+	OperationID *string                 `json:"operationId"`
+	Actor       *models.WireParticipant `json:"actor"`
+	Reason      *string                 `json:"reason"`
+	Metadata    json.RawMessage         `json:"metadata"`
 }
 
 type eventPageJSON struct {
@@ -44,7 +44,7 @@ func (h *taskAPI) listEvents(c echo.Context) error {
 		}
 		out.Items = append(out.Items, eventJSON{
 			ID: e.ID, Seq: e.Seq, Revision: e.Revision, Type: e.Type, OccurredAt: rfc3339(e.OccurredAt),
-			OperationID: text(e.OperationID), Actor: participantOf(e.Actor), Reason: text(e.Reason), Metadata: e.Metadata,
+			OperationID: text(e.OperationID), Actor: e.Actor.Wire(), Reason: text(e.Reason), Metadata: e.Metadata,
 		})
 	}
 	return c.JSON(http.StatusOK, out)

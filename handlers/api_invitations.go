@@ -53,23 +53,23 @@ type issueInvitationsRequest struct {
 
 // invitationJSON is an invitation on the wire.
 type invitationJSON struct {
-	ID             string           `json:"id"`
-	TaskID         string           `json:"taskId"`
-	SiblingGroupID string           `json:"siblingGroupId,omitempty"`
-	VerifierName   string           `json:"verifierName"`
-	AllowedActions []string         `json:"allowedActions"`
-	BearerOnly     bool             `json:"bearerOnly"`
-	Recipient      string           `json:"recipient"`
-	Status         string           `json:"status"`
-	Revocable      bool             `json:"revocable"`
-	IssuedBy       *participantJSON `json:"issuedBy,omitempty"`
-	IssuedAt       string           `json:"issuedAt"`
-	ExpiresAt      string           `json:"expiresAt"`
-	DispatchedAt   *string          `json:"dispatchedAt,omitempty"`
-	VerifiedAt     *string          `json:"verifiedAt,omitempty"`
-	ConsumedAt     *string          `json:"consumedAt,omitempty"`
-	RevokedAt      *string          `json:"revokedAt,omitempty"`
-	Delivery       *deliveryJSON    `json:"delivery,omitempty"`
+	ID             string                  `json:"id"`
+	TaskID         string                  `json:"taskId"`
+	SiblingGroupID string                  `json:"siblingGroupId,omitempty"`
+	VerifierName   string                  `json:"verifierName"`
+	AllowedActions []string                `json:"allowedActions"`
+	BearerOnly     bool                    `json:"bearerOnly"`
+	Recipient      string                  `json:"recipient"`
+	Status         string                  `json:"status"`
+	Revocable      bool                    `json:"revocable"`
+	IssuedBy       *models.WireParticipant `json:"issuedBy,omitempty"`
+	IssuedAt       string                  `json:"issuedAt"`
+	ExpiresAt      string                  `json:"expiresAt"`
+	DispatchedAt   *string                 `json:"dispatchedAt,omitempty"`
+	VerifiedAt     *string                 `json:"verifiedAt,omitempty"`
+	ConsumedAt     *string                 `json:"consumedAt,omitempty"`
+	RevokedAt      *string                 `json:"revokedAt,omitempty"`
+	Delivery       *deliveryJSON           `json:"delivery,omitempty"`
 }
 
 // deliveryJSON is the progress of an invitation's delivery.
@@ -90,7 +90,7 @@ func invitationOf(v invitations.IssuedInvitation) invitationJSON {
 	out := invitationJSON{
 		ID: v.ID, TaskID: v.TaskID, SiblingGroupID: v.SiblingGroupID, VerifierName: v.VerifierName,
 		AllowedActions: v.AllowedActions, BearerOnly: v.BearerOnly, Recipient: v.Recipient, Status: string(v.Status),
-		Revocable: v.Revocable, IssuedBy: participantOf(v.IssuedBy), IssuedAt: rfc3339(v.IssuedAt), ExpiresAt: rfc3339(v.ExpiresAt),
+		Revocable: v.Revocable, IssuedBy: v.IssuedBy.Wire(), IssuedAt: rfc3339(v.IssuedAt), ExpiresAt: rfc3339(v.ExpiresAt),
 		DispatchedAt: timestamp(v.DispatchedAt), VerifiedAt: timestamp(v.VerifiedAt), ConsumedAt: timestamp(v.ConsumedAt),
 		RevokedAt: timestamp(v.RevokedAt),
 	}

@@ -1,12 +1,12 @@
 package handlers
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
+	"usertasks/tasks"
 )
 
 // pageJSON is one page of task summaries; totalCount only when asked for, with
@@ -20,14 +20,11 @@ type pageJSON struct {
 
 // listTasks handles GET /api/v1/user-tasks.
 func (h *taskAPI) listTasks(c echo.Context) error {
-	f, err := parseListQuery(c)
-	if err != nil {
-		return err
-	}
-	page, err := h.tasks.List(c.Request().Context(), actorOf(c), f)
-	if err != nil {
-		return err
-	}
+	return runQuery(c, parseListQuery, h.tasks.List, pageOf)
+}
+
+// pageOf renders a page of the task list.
+func pageOf(page tasks.Page) pageJSON {
 	out := pageJSON{Items: make([]summaryJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor), TotalCount: page.Total}
 	if page.Total != nil {
 		out.TotalCountCapped = &page.TotalCapped
@@ -35,7 +32,7 @@ func (h *taskAPI) listTasks(c echo.Context) error {
 	for _, v := range page.Items {
 		out.Items = append(out.Items, summaryOf(v))
 	}
-	return c.JSON(http.StatusOK, out)
+	return out
 }
 
 var (

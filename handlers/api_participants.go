@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
@@ -12,11 +10,11 @@ import (
 // directoryParticipantJSON is one participant of the directory on the wire: never a tenant; the
 // display name falls back to the id.
 type directoryParticipantJSON struct {
-	Type        models.ParticipantType `json:"type"`
-	Provider    string                 `json:"provider"`
-	ID          string                 `json:"id"`
-	DisplayName string                 `json:"displayName"`
-	Groups      []participantJSON      `json:"groups,omitempty"`
+	Type        models.ParticipantType   `json:"type"`
+	Provider    string                   `json:"provider"`
+	ID          string                   `json:"id"`
+	DisplayName string                   `json:"displayName"`
+	Groups      []models.WireParticipant `json:"groups,omitempty"`
 }
 
 type participantPageJSON struct {
@@ -26,23 +24,20 @@ type participantPageJSON struct {
 
 // listParticipants handles GET /api/v1/user-task-participants.
 func (h *taskAPI) listParticipants(c echo.Context) error {
-	q, err := parseParticipantQuery(c)
-	if err != nil {
-		return err
-	}
-	page, err := h.tasks.Participants(c.Request().Context(), actorOf(c), q)
-	if err != nil {
-		return err
-	}
+	return runQuery(c, parseParticipantQuery, h.tasks.Participants, participantPageOf)
+}
+
+// participantPageOf renders a page of the directory; a display name falls back to the id.
+func participantPageOf(page tasks.ParticipantPage) participantPageJSON {
 	out := participantPageJSON{Items: make([]directoryParticipantJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor)}
 	for _, p := range page.Items {
 		item := directoryParticipantJSON{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: firstNonEmpty(p.DisplayName, p.ID)}
 		for _, g := range page.Groups[p.Key()] {
-			item.Groups = append(item.Groups, *participantOf(&g))
+			item.Groups = append(item.Groups, *g.Wire())
 		}
 		out.Items = append(out.Items, item)
 	}
-	return c.JSON(http.StatusOK, out)
+	return out
 }
 
 // parseParticipantQuery reads search, type, cursor and limit (default 50, above 200 clamped);

@@ -12,21 +12,6 @@ import (
 // member is always present — except healthCode, which only managers get, and the protected
 // members of the detail.
 
-// participantJSON is a participant on the wire: never its tenant.
-type participantJSON struct {
-	Type        models.ParticipantType `json:"type"`
-	Provider    string                 `json:"provider"`
-	ID          string                 `json:"id"`
-	DisplayName string                 `json:"displayName,omitempty"`
-}
-
-func participantOf(p *models.ParticipantRef) *participantJSON {
-	if p == nil {
-		return nil
-	}
-	return &participantJSON{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: p.DisplayName}
-}
-
 // candidateSummaryJSON counts candidates; identities are never shown.
 type candidateSummaryJSON struct {
 	Users  int `json:"users"`
@@ -35,29 +20,29 @@ type candidateSummaryJSON struct {
 
 // summaryJSON is a list item, and the core of the detail and of command answers.
 type summaryJSON struct {
-	ID                        string                `json:"id"`
-	Title                     string                `json:"title"`
-	Summary                   *string               `json:"summary"`
-	Reference                 *string               `json:"reference"`
-	Tags                      []string              `json:"tags"`
-	TaskType                  *string               `json:"taskType"`
-	Status                    models.Status         `json:"status"`
-	Priority                  int                   `json:"priority"`
-	Assignee                  *participantJSON      `json:"assignee"`
-	CandidateSummary          *candidateSummaryJSON `json:"candidateSummary"`
-	Requester                 *participantJSON      `json:"requester"`
-	DueAt                     *string               `json:"dueAt"`
-	IsOverdue                 bool                  `json:"isOverdue"`
-	CreatedAt                 string                `json:"createdAt"`
-	UpdatedAt                 string                `json:"updatedAt"`
-	AssignedAt                *string               `json:"assignedAt"`
-	CompletedAt               *string               `json:"completedAt"`
-	WorkflowDefinitionID      string                `json:"workflowDefinitionId"`
-	WorkflowDefinitionName    *string               `json:"workflowDefinitionName"`
-	WorkflowDefinitionVersion *int                  `json:"workflowDefinitionVersion"`
-	WorkflowInstanceID        string                `json:"workflowInstanceId"`
-	WorkflowInstanceReference *string               `json:"workflowInstanceReference"`
-	HealthSeverity            *models.Severity      `json:"healthSeverity"`
+	ID                        string                  `json:"id"`
+	Title                     string                  `json:"title"`
+	Summary                   *string                 `json:"summary"`
+	Reference                 *string                 `json:"reference"`
+	Tags                      []string                `json:"tags"`
+	TaskType                  *string                 `json:"taskType"`
+	Status                    models.Status           `json:"status"`
+	Priority                  int                     `json:"priority"`
+	Assignee                  *models.WireParticipant `json:"assignee"`
+	CandidateSummary          *candidateSummaryJSON   `json:"candidateSummary"`
+	Requester                 *models.WireParticipant `json:"requester"`
+	DueAt                     *string                 `json:"dueAt"`
+	IsOverdue                 bool                    `json:"isOverdue"`
+	CreatedAt                 string                  `json:"createdAt"`
+	UpdatedAt                 string                  `json:"updatedAt"`
+	AssignedAt                *string                 `json:"assignedAt"`
+	CompletedAt               *string                 `json:"completedAt"`
+	WorkflowDefinitionID      string                  `json:"workflowDefinitionId"`
+	WorkflowDefinitionName    *string                 `json:"workflowDefinitionName"`
+	WorkflowDefinitionVersion *int                    `json:"workflowDefinitionVersion"`
+	WorkflowInstanceID        string                  `json:"workflowInstanceId"`
+	WorkflowInstanceReference *string                 `json:"workflowInstanceReference"`
+	HealthSeverity            *models.Severity        `json:"healthSeverity"`
 	// HealthCode is absent for everyone but managers, and null for managers when healthy.
 	HealthCode     json.RawMessage `json:"healthCode,omitempty"`
 	AllowedActions []string        `json:"allowedActions"`
@@ -76,8 +61,8 @@ func summaryOf(v tasks.TaskView) summaryJSON {
 		TaskType:                  text(t.TaskType),
 		Status:                    t.Status,
 		Priority:                  t.Priority,
-		Assignee:                  participantOf(t.Assignee),
-		Requester:                 participantOf(t.Requester),
+		Assignee:                  t.Assignee.Wire(),
+		Requester:                 t.Requester.Wire(),
 		DueAt:                     timestamp(t.DueAt),
 		IsOverdue:                 t.IsOverdue,
 		CreatedAt:                 rfc3339(t.CreatedAt),

@@ -33,20 +33,20 @@ func registerViewsAPI(v1 *echo.Group, inbox InboxService, authed echo.Middleware
 
 // savedViewJSON is a saved view on the wire; href opens it in the inbox.
 type savedViewJSON struct {
-	ID        string           `json:"id"`
-	Name      string           `json:"name"`
-	Query     string           `json:"query"`
-	Href      string           `json:"href"`
-	Shared    bool             `json:"shared"`
-	Mine      bool             `json:"mine"`
-	Owner     *participantJSON `json:"owner"`
-	CreatedAt string           `json:"createdAt"`
-	UpdatedAt string           `json:"updatedAt"`
+	ID        string                  `json:"id"`
+	Name      string                  `json:"name"`
+	Query     string                  `json:"query"`
+	Href      string                  `json:"href"`
+	Shared    bool                    `json:"shared"`
+	Mine      bool                    `json:"mine"`
+	Owner     *models.WireParticipant `json:"owner"`
+	CreatedAt string                  `json:"createdAt"`
+	UpdatedAt string                  `json:"updatedAt"`
 }
 
 func savedViewOf(a models.Actor, v models.SavedView) savedViewJSON {
 	return savedViewJSON{ID: v.ID, Name: v.Name, Query: v.Query, Href: "/inbox?" + v.Query, Shared: v.Shared,
-		Mine: models.MayRenameSavedView(a, v), Owner: participantOf(&v.Owner),
+		Mine: models.MayRenameSavedView(a, v), Owner: v.Owner.Wire(),
 		CreatedAt: rfc3339(v.CreatedAt), UpdatedAt: rfc3339(v.UpdatedAt)}
 }
 

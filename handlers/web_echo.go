@@ -11,7 +11,7 @@ import (
 // text — controls, bidirectional overrides and isolates, invalid UTF-8 — so a refusal never
 // renders them raw.
 func echoText(s string, n int) string {
-	s = strings.ToValidUTF8(truncateText(s, n), "")
+	s = strings.ToValidUTF8(models.Truncate(s, n), "")
 	if models.TextProblem(s, models.Label) == "" {
 		return s
 	}

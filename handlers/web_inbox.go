@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -434,15 +433,4 @@ func (w *web) renderReturn(c echo.Context, ret, taskID, conflict string) error {
 		return w.renderInbox(c, readInboxQuery(u.Query()), conflict)
 	}
 	return w.renderTask(c, taskID, taskState{status: http.StatusConflict, conflict: conflict})
-}
-
-// truncateText shortens s to at most n bytes without splitting a character.
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

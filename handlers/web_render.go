@@ -103,7 +103,7 @@ const flashLifetime = 2 * time.Minute
 // setFlash stores a flash for the next page.
 func (w *web) setFlash(c echo.Context, f webFlash) {
 	f.Expires = w.now().Add(flashLifetime).Unix()
-	f.Title = truncateText(f.Title, 400)
+	f.Title = models.Truncate(f.Title, 400)
 	if len(f.Code) > 64 {
 		f.Code = "" // not a health code; the page falls back to the plain message
 	}

@@ -31,10 +31,8 @@ func (w *web) assignTask(c echo.Context, id string, in tasks.Common) error {
 				form.Errors["assignee"] = t.CrossTenantAssignee
 			case ve.Code == models.CodeUnknownAssignee:
 				form.Errors["assignee"] = t.Problem(ve.Code)
-			case fe.Field == "reason" && ve.Code == models.CodeReasonRequired:
-				form.Errors["reason"] = t.ReasonRequired
 			case fe.Field == "reason":
-				form.Errors["reason"] = sentence(t.CancelReason, t.FieldMessage(fe.Message))
+				form.Errors["reason"] = reasonError(t, ve.Code, fe)
 			case strings.HasPrefix(fe.Field, "assignee"):
 				form.Errors["assignee"] = sentence(t.AssignUser, t.FieldMessage(fe.Message))
 			default:

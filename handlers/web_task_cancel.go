@@ -26,10 +26,8 @@ func (w *web) cancelTask(c echo.Context, id string, in tasks.Common) error {
 			switch {
 			case ve.Code == models.CodeCancellationDisabled:
 				form.Errors["form"] = t.CancellationDisabled
-			case fe.Field == "reason" && ve.Code == models.CodeReasonRequired:
-				form.Errors["reason"] = t.ReasonRequired
 			case fe.Field == "reason":
-				form.Errors["reason"] = sentence(t.CancelReason, t.FieldMessage(fe.Message))
+				form.Errors["reason"] = reasonError(t, ve.Code, fe)
 			default:
 				form.Errors["form"] = t.CheckValues
 			}

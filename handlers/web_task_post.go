@@ -10,6 +10,7 @@ import (
 
 	"usertasks/models"
 	"usertasks/tasks"
+	"usertasks/views/i18n"
 )
 
 // Every task POST (web_task_*.go) follows one shape: parse the form, call the service once, then
@@ -83,4 +84,12 @@ func (w *web) manageAnswer(c echo.Context, id string, err error, flashKey string
 		return w.renderTask(c, id, st)
 	}
 	return err
+}
+
+// reasonError is the message next to a manager form's refused reason (assign, cancel).
+func reasonError(t *i18n.Catalog, code models.Code, fe models.FieldError) string {
+	if code == models.CodeReasonRequired {
+		return t.ReasonRequired
+	}
+	return sentence(t.CancelReason, t.FieldMessage(fe.Message))
 }

@@ -213,7 +213,7 @@ func (w *web) saveView(c echo.Context) error {
 	q := readInboxQuery(parsed)
 	form := views.SaveViewForm{Query: savedQuery(q), Name: c.FormValue("name"), Shared: c.FormValue("shared") == "true", Errors: map[string]string{}}
 	if len(form.Name) > 4*models.MaxSavedViewName {
-		form.Name = truncateText(form.Name, 4*models.MaxSavedViewName)
+		form.Name = models.Truncate(form.Name, 4*models.MaxSavedViewName)
 	}
 	if q.scope.ManagerOnly() && !webActor(c).Manager {
 		return models.ErrForbidden // the list itself is refused to them

@@ -26,6 +26,23 @@ type ParticipantRef struct {
 	DisplayName string
 }
 
+// WireParticipant is a participant as the JSON API and the runtime protocol carry it: never its
+// tenant.
+type WireParticipant struct {
+	Type        ParticipantType `json:"type"`
+	Provider    string          `json:"provider"`
+	ID          string          `json:"id"`
+	DisplayName string          `json:"displayName,omitempty"`
+}
+
+// Wire is the participant on the wire; nil stays nil.
+func (p *ParticipantRef) Wire() *WireParticipant {
+	if p == nil {
+		return nil
+	}
+	return &WireParticipant{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: p.DisplayName}
+}
+
 // Same reports whether two references name the same participant.
 func (p ParticipantRef) Same(o ParticipantRef) bool {
 	return p.Tenant == o.Tenant && p.Provider == o.Provider && p.Type == o.Type && p.ID == o.ID

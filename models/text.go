@@ -43,6 +43,18 @@ func FieldProblem(s string, limit int, required bool, kind TextKind) string {
 	return TextProblem(s, kind)
 }
 
+// Truncate shortens s to at most n bytes, the unit of every field limit, without splitting a
+// character.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // TextProblem returns why s is not acceptable text of kind, as a field error message, or ""
 // when it is. It is the one rule every identifier and short text goes through: projection and
 // command validation and the list filters.

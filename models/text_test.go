@@ -86,3 +86,25 @@ func TestTaskFilterValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestTruncate(t *testing.T) {
+	for _, c := range []struct {
+		name, s string
+		n       int
+		want    string
+	}{
+		{"Short", "Köln", 10, "Köln"},
+		{"Exact", "Köln", 5, "Köln"},
+		{"ASCII", "abcdef", 3, "abc"},
+		{"WholeCharacterKept", "Köln", 3, "Kö"},
+		{"SplitCharacterDropped", "Köln", 2, "K"},
+		{"FourByteCharacter", "a🙂b", 4, "a"},
+		{"Zero", "abc", 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Truncate(c.s, c.n); got != c.want {
+				t.Fatalf("Truncate(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+			}
+		})
+	}
+}

@@ -22,6 +22,19 @@ func (s *Store) codec() storekit.Codec {
 // sealer seals and opens with the store's key ring, as every store does.
 func (s *Store) sealer() storekit.Sealer { return storekit.Sealer{Keys: s.keys} }
 
+// decodeAll decodes each record, in order; the first error stops it.
+func decodeAll[R, T any](recs []R, decode func(*R) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(recs))
+	for i := range recs {
+		v, err := decode(&recs[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
 // toTaskRecord encodes the aggregate's own row, sealing the protected columns.
 func (s *Store) toTaskRecord(t *models.Task) (*taskRecord, error) {
 	r, err := s.codec().TaskRow(t)

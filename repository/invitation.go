@@ -14,12 +14,6 @@ import (
 // Invitations keep only the token's hash; the raw token (and a verification code) travels to
 // the dispatcher through the delivery outbox, sealed, and is opened only for a dispatch attempt.
 
-// The sealed columns of invitations and deliveries, named as in every store.
-const (
-	colRecipient       = storekit.ColRecipient
-	colDeliveryPayload = storekit.ColPayload
-)
-
 // IssueInvitation writes an invitation, its sealed delivery and its event in one transaction.
 // A task holds at most models.MaxInvitationsPerTask invitations.
 func (s *Store) IssueInvitation(ctx context.Context, tenant, taskID string, build store.IssueFunc) (models.Invitation, error) {
@@ -108,44 +102,22 @@ func (s *Store) FindInvitationByTokenHash(ctx context.Context, tokenHash string)
 
 // Invitations lists a task's invitations, newest first.
 func (s *Store) Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error) {
-	var out []models.Invitation
+	var recs []invitationRecord
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		var recs []invitationRecord
-		if err := tx.Where("tenant_id = ? AND task_id = ?", tenant, taskID).Order("issued_at DESC, id DESC").Find(&recs).Error; err != nil {
-			return translate(err)
-		}
-		for i := range recs {
-			inv, err := s.codec().Invitation(&recs[i].InvitationRow)
-			if err != nil {
-				return err
-			}
-			out = append(out, inv)
-		}
-		return nil
+		return translate(tx.Where("tenant_id = ? AND task_id = ?", tenant, taskID).Order("issued_at DESC, id DESC").Find(&recs).Error)
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(recs, func(r *invitationRecord) (models.Invitation, error) { return s.codec().Invitation(&r.InvitationRow) })
 }
 
 // ClaimDeliveries leases up to limit due deliveries to owner and opens their payloads for
 // this dispatch attempt only.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Delivery, error) {
-	var out []models.Delivery
-	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		out = nil
-		recs, err := claimDue[deliveryRecord](s, tx, now, owner, limit, leaseFor)
-		if err != nil {
-			return err
-		}
-		for i := range recs {
-			d, err := s.codec().Delivery(&recs[i].DeliveryRow, true)
-			if err != nil {
-				return err
-			}
-			out = append(out, d)
-		}
-		return nil
+	return claimDue(ctx, s, owner, limit, leaseFor, func(r *deliveryRecord) (models.Delivery, error) {
+		return s.codec().Delivery(&r.DeliveryRow, true)
 	})
-	return out, err
 }
 
 // AckDelivery marks a claimed delivery delivered and its invitation dispatched, together.

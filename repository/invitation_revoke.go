@@ -68,25 +68,15 @@ func (s *Store) RevokeInvitation(ctx context.Context, tenant, taskID, invitation
 // InvitationDeliveries lists the delivery rows of a task's invitations for the managers'
 // listing: state, attempts, last error code and times. The payload is neither read nor opened.
 func (s *Store) InvitationDeliveries(ctx context.Context, tenant, taskID string) ([]models.Delivery, error) {
-	var out []models.Delivery
+	var recs []deliveryRecord
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		var recs []deliveryRecord
-		err := tx.Omit("payload_enc").Where("tenant_id = ? AND task_id = ?", tenant, taskID).
-			Order("created_at, id").Find(&recs).Error
-		if err != nil {
-			return translate(err)
-		}
-		out = make([]models.Delivery, 0, len(recs))
-		for i := range recs {
-			d, err := s.codec().Delivery(&recs[i].DeliveryRow, false)
-			if err != nil {
-				return err
-			}
-			out = append(out, d)
-		}
-		return nil
+		return translate(tx.Omit("payload_enc").Where("tenant_id = ? AND task_id = ?", tenant, taskID).
+			Order("created_at, id").Find(&recs).Error)
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(recs, func(r *deliveryRecord) (models.Delivery, error) { return s.codec().Delivery(&r.DeliveryRow, false) })
 }
 
 // settleDeliveries ends the pending delivery of a revoked invitation: no link goes out after a

@@ -52,22 +52,28 @@ func (s *Store) claimRows(tx *gorm.DB, model any, now time.Time, owner string, l
 	return leases, nil
 }
 
-// claimDue leases up to limit due rows of R's table to owner (claimRows) and reads the leased
-// rows back, in due order.
-func claimDue[R any](s *Store, tx *gorm.DB, now time.Time, owner string, limit int, leaseFor time.Duration) ([]R, error) {
-	leases, err := s.claimRows(tx, new(R), now, owner, limit, leaseFor)
-	if err != nil || len(leases) == 0 {
-		return nil, err
-	}
-	ids := make([]string, 0, len(leases))
-	for id := range leases {
-		ids = append(ids, id)
-	}
-	var recs []R
-	if err := tx.Where("id IN ?", ids).Order("available_at, id").Find(&recs).Error; err != nil {
-		return nil, translate(err)
-	}
-	return recs, nil
+// claimDue leases up to limit due rows of R's table to owner (claimRows), reads the leased rows
+// back in due order and decodes them, in one write transaction.
+func claimDue[R, T any](ctx context.Context, s *Store, owner string, limit int, leaseFor time.Duration, decode func(*R) (T, error)) ([]T, error) {
+	var out []T
+	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		out = nil
+		leases, err := s.claimRows(tx, new(R), now, owner, limit, leaseFor)
+		if err != nil || len(leases) == 0 {
+			return err
+		}
+		ids := make([]string, 0, len(leases))
+		for id := range leases {
+			ids = append(ids, id)
+		}
+		var recs []R
+		if err := tx.Where("id IN ?", ids).Order("available_at, id").Find(&recs).Error; err != nil {
+			return translate(err)
+		}
+		out, err = decodeAll(recs, decode)
+		return err
+	})
+	return out, err
 }
 
 // fenced narrows an update to the exact live lease.
@@ -85,19 +91,9 @@ func resumptionFromRecord(r *resumptionRecord) models.Resumption {
 
 // ClaimResumptions leases up to limit due resumption rows, of every tenant, to owner.
 func (s *Store) ClaimResumptions(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Resumption, error) {
-	var out []models.Resumption
-	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
-		out = nil
-		recs, err := claimDue[resumptionRecord](s, tx, now, owner, limit, leaseFor)
-		if err != nil {
-			return err
-		}
-		for i := range recs {
-			out = append(out, resumptionFromRecord(&recs[i]))
-		}
-		return nil
+	return claimDue(ctx, s, owner, limit, leaseFor, func(r *resumptionRecord) (models.Resumption, error) {
+		return resumptionFromRecord(r), nil
 	})
-	return out, err
 }
 
 // AckResumption marks a claimed row delivered. A stale lease fails with ErrLeaseLost.

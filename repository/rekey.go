@@ -76,14 +76,11 @@ func (s *Store) checkSealedPage(tx *gorm.DB, t sealedTable, after string, limit 
 		page.Next = r.key
 		for i, col := range t.Columns {
 			env := r.values[i].String
-			state, plain, err := s.sealer().Check(r.key, col, env, page.ByKey)
+			stale, plain, err := s.sealer().Tally(&page, r.key, col, env)
 			if err != nil {
 				return page, err
 			}
-			if state == storekit.SealedUnreadable {
-				page.Unreadable = append(page.Unreadable, r.key)
-			}
-			if state != storekit.SealedStale || reseal == nil {
+			if !stale || reseal == nil {
 				continue
 			}
 			n, err := reseal(r.key, col, env, plain)

@@ -13,32 +13,25 @@ import (
 // Get loads the whole aggregate (protected content decrypted, candidates and exclusions) of a
 // task in tenant. A task of another tenant is not found.
 func (s *Store) Get(ctx context.Context, tenant, id string) (models.Task, error) {
-	var t models.Task
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		var err error
-		t, err = s.loadTask(tx, "tenant_id = ? AND id = ?", tenant, id)
-		return err
-	})
-	return t, err
+	return s.readTask(ctx, "tenant_id = ? AND id = ?", tenant, id)
 }
 
 // FindByMaterializationKey loads the task projected for key in tenant.
 func (s *Store) FindByMaterializationKey(ctx context.Context, tenant, key string) (models.Task, error) {
-	var t models.Task
-	err := s.inRead(ctx, func(tx *gorm.DB) error {
-		var err error
-		t, err = s.loadTask(tx, "tenant_id = ? AND materialization_key = ?", tenant, key)
-		return err
-	})
-	return t, err
+	return s.readTask(ctx, "tenant_id = ? AND materialization_key = ?", tenant, key)
 }
 
 // FindByBookmarkID loads the task projected from bookmarkID in tenant.
 func (s *Store) FindByBookmarkID(ctx context.Context, tenant, bookmarkID string) (models.Task, error) {
+	return s.readTask(ctx, "tenant_id = ? AND bookmark_id = ?", tenant, bookmarkID)
+}
+
+// readTask loads the task that where finds (loadTask) in a read transaction of its own.
+func (s *Store) readTask(ctx context.Context, where string, args ...any) (models.Task, error) {
 	var t models.Task
 	err := s.inRead(ctx, func(tx *gorm.DB) error {
 		var err error
-		t, err = s.loadTask(tx, "tenant_id = ? AND bookmark_id = ?", tenant, bookmarkID)
+		t, err = s.loadTask(tx, where, args...)
 		return err
 	})
 	return t, err

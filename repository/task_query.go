@@ -119,15 +119,8 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 				return err
 			}
 		}
-		page.Items = make([]models.Task, 0, len(recs))
-		for i := range recs {
-			t, err := s.fromTaskRecord(&recs[i], false)
-			if err != nil {
-				return err
-			}
-			page.Items = append(page.Items, t)
-		}
-		return nil
+		page.Items, err = s.safeTasks(recs)
+		return err
 	})
 	if err != nil {
 		return models.TaskPage{}, err

@@ -250,13 +250,5 @@ func (s *Store) SettleResumption(ctx context.Context, r models.Resumption) error
 
 // safeTasks decodes summary records.
 func (s *Store) safeTasks(recs []taskRecord) ([]models.Task, error) {
-	out := make([]models.Task, 0, len(recs))
-	for i := range recs {
-		t, err := s.fromTaskRecord(&recs[i], false)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return decodeAll(recs, func(r *taskRecord) (models.Task, error) { return s.fromTaskRecord(r, false) })
 }

@@ -69,13 +69,5 @@ func (s *Store) WorkerRuns(ctx context.Context, tenant string, worker models.Wor
 	if err != nil {
 		return nil, err
 	}
-	out := make([]models.WorkerRun, 0, len(recs))
-	for i := range recs {
-		run, err := s.codec().WorkerRun(&recs[i].WorkerRunRow)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, run)
-	}
-	return out, nil
+	return decodeAll(recs, func(r *workerRunRecord) (models.WorkerRun, error) { return s.codec().WorkerRun(&r.WorkerRunRow) })
 }

@@ -12,8 +12,8 @@
 // It also holds the rules both stores decide alike, over the shared rows and a small part each
 // store supplies, as River's drivers supply their executors: the audit's per-task invariants and
 // its page (Auditor, judging the AuditTask a store read its own way, with the words its findings
-// use), one look at a sealed value (Sealer.Check, for the audit and the key rotation), the
-// retention purge's entry and its page loop (Purge over a store's PurgeSteps, PurgePages), and
+// use), one look at a sealed value (Sealer.Check, for the audit and the key rotation; Sealer.Tally
+// counts it on a page of the rotation's walk), the retention purge's entry and its page loop (Purge over a store's PurgeSteps, PurgePages), and
 // the workers' health group over a store's one health write (HealthWrite).
 //
 // The SQL store (repository) and the document store (docstore) sit on the same floor and do

@@ -8,6 +8,7 @@ import (
 
 	"usertasks/keyring"
 	"usertasks/models"
+	"usertasks/store"
 )
 
 // Protected column names double as the associated data of their ciphertext, binding each value
@@ -92,6 +93,17 @@ func (s Sealer) Check(rowID, column, env string, byKey map[string]int) (state Se
 		return SealedCurrent, plain, nil
 	}
 	return SealedStale, plain, nil
+}
+
+// Tally checks env (Check) for a page of a key walk: it is counted under its key in
+// page.ByKey and its row named in page.Unreadable when it does not open; stale reports that it
+// opens under another key than the primary, to plain.
+func (s Sealer) Tally(page *store.KeyPage, rowID, column, env string) (stale bool, plain []byte, err error) {
+	state, plain, err := s.Check(rowID, column, env, page.ByKey)
+	if state == SealedUnreadable {
+		page.Unreadable = append(page.Unreadable, rowID)
+	}
+	return state == SealedStale, plain, err
 }
 
 // SealJSON seals v encoded as JSON when present, and nothing (nil) otherwise.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -65,22 +64,7 @@ func (b *baseline) close(ctx context.Context) {
 }
 
 // q writes the statement in the dialect's placeholders.
-func (b *baseline) q(s string) string {
-	if b.dialect != migrations.Postgres {
-		return s
-	}
-	var out strings.Builder
-	n := 0
-	for _, r := range s {
-		if r == '?' {
-			n++
-			out.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		out.WriteRune(r)
-	}
-	return out.String()
-}
+func (b *baseline) q(s string) string { return rawSQL(b.dialect, s) }
 
 // seed inserts n available rows of tenant in one transaction and answers their ids.
 func (b *baseline) seed(ctx context.Context, tenant string, n int) ([]string, error) {

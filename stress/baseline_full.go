@@ -44,10 +44,13 @@ const taskColumns = "`id`,`tenant_id`,`workflow_definition_id`,`workflow_definit
 	"`actions_json`,`timeout_enabled`,`cancellation_enabled`,`health_severity`,`health_code`,`health_message`,`completion_action_key`," +
 	"`completed_by_provider`,`completed_by_type`,`completed_by_id`,`completed_by_display`,`revision`,`last_event_seq`,`invitation_defs_enc`"
 
-// q writes a statement in the dialect's quotes and placeholders (they are written for SQLite
-// and MariaDB: backticks and ?).
-func (b *fullBaseline) q(s string) string {
-	if b.dialect != migrations.Postgres {
+// q writes a statement in the dialect's quotes and placeholders.
+func (b *fullBaseline) q(s string) string { return rawSQL(b.dialect, s) }
+
+// rawSQL writes a baseline's statement, written for SQLite and MariaDB (backticks and ?), in
+// the quotes and placeholders of dialect d.
+func rawSQL(d migrations.Dialect, s string) string {
+	if d != migrations.Postgres {
 		return s
 	}
 	var out strings.Builder

@@ -112,32 +112,31 @@ func (r *Report) finish() {
 			continue
 		}
 		f := r.meters[name].figure(name)
-		if raw, ok := r.meters[r.baseline[name]]; ok && raw.figure("").Ops > 0 {
-			b := raw.figure(r.baseline[name])
-			f.Baseline = &b
-			if b.PerSecond > 0 {
-				f.ThroughputRatio = f.PerSecond / b.PerSecond
-			}
-			if b.P95 > 0 {
-				f.P95Ratio = f.P95 / b.P95
-			}
-		}
-		if raw, ok := r.meters[r.full[name]]; ok && raw.figure("").Ops > 0 {
-			b := raw.figure(r.full[name])
-			f.FullShape = &b
-			if b.PerSecond > 0 {
-				f.FullThroughputRatio = f.PerSecond / b.PerSecond
-			}
-			if b.P95 > 0 {
-				f.FullP95Ratio = f.P95 / b.P95
-			}
-		}
+		f.Baseline, f.ThroughputRatio, f.P95Ratio = r.against(f, r.baseline[name])
+		f.FullShape, f.FullThroughputRatio, f.FullP95Ratio = r.against(f, r.full[name])
 		r.Figures = append(r.Figures, f)
 	}
 	r.OK = true
 	for _, c := range r.Checks {
 		r.OK = r.OK && c.OK
 	}
+}
+
+// against is the figure of the raw meter named raw and f's ratios over it (throughput, p95):
+// nil and no ratios where that meter is missing or measured nothing.
+func (r *Report) against(f Figure, raw string) (b *Figure, throughput, p95 float64) {
+	m, ok := r.meters[raw]
+	if !ok || m.figure("").Ops == 0 {
+		return nil, 0, 0
+	}
+	fig := m.figure(raw)
+	if fig.PerSecond > 0 {
+		throughput = f.PerSecond / fig.PerSecond
+	}
+	if fig.P95 > 0 {
+		p95 = f.P95 / fig.P95
+	}
+	return &fig, throughput, p95
 }
 
 // Print writes the report as text: figures with the baseline and the ratios, then every

@@ -114,9 +114,9 @@ func claimer(tenant string, w int) models.Actor { return person(tenant, fmt.Spri
 func bookmark(tenant, kind string, i int, assigned bool) workflow.ProjectionRequest {
 	prio := i % 5
 	req := workflow.ProjectionRequest{
-		WorkflowDefinitionID: "stress", WorkflowDefinitionName: "Stress",
-		WorkflowInstanceID: fmt.Sprintf("%s-%s-%d", tenant, kind, i), ActivityInstanceID: "step",
-		BookmarkID: fmt.Sprintf("bm-%s-%s-%d", tenant, kind, i),
+		BookmarkLink: workflow.BookmarkLink{WorkflowDefinitionID: "stress", WorkflowDefinitionName: "Stress",
+			WorkflowInstanceID: fmt.Sprintf("%s-%s-%d", tenant, kind, i), ActivityInstanceID: "step",
+			BookmarkID: fmt.Sprintf("bm-%s-%s-%d", tenant, kind, i)},
 		Task: workflow.TaskDefinition{
 			Title: fmt.Sprintf("Stress %s %d", kind, i), Reference: fmt.Sprintf("R-%d", i),
 			Tags: []string{"stress", kind}, Priority: &prio,

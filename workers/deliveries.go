@@ -307,17 +307,7 @@ func (w *Workers) deliveryLoop(ctx, work context.Context) {
 	rec := newRunRecorder(w.runs, w.log)
 	var window deliveryWindow
 	defer func() { rec.record(work, window.take(time.Now(), DispatchRecordEvery, true)) }()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		sweep := false
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-			sweep = true
-		case <-w.deliverKick:
-		}
+	poll(ctx, 0, w.deliverKick, func(sweep bool) (time.Duration, bool) {
 		var res DeliveryResult
 		var err error
 		if sweep {
@@ -330,14 +320,11 @@ func (w *Workers) deliveryLoop(ctx, work context.Context) {
 		}
 		report.outcome(err)
 		rec.record(work, window.take(time.Now(), DispatchRecordEvery, false))
-		next := w.o.DeliverEvery
 		if err == nil && res.Claimed >= w.Deliverer.o.BatchSize {
-			next = 0
+			return 0, true
 		}
-		if sweep || next == 0 {
-			timer.Reset(next)
-		}
-	}
+		return w.o.DeliverEvery, sweep
+	})
 }
 
 // deliveryWindow aggregates the delivery loop's runs between two recordings.

@@ -238,15 +238,7 @@ func (w *Workers) dispatchLoop(ctx, work context.Context) {
 	rec := newRunRecorder(w.runs, w.log)
 	var window dispatchWindow
 	defer func() { rec.record(work, window.take(time.Now(), DispatchRecordEvery, true)) }()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		case <-w.kick:
-		}
+	poll(ctx, 0, w.kick, func(bool) (time.Duration, bool) {
 		start := time.Now()
 		res, err := w.Dispatcher.RunOnce(work)
 		w.observeRun(models.WorkerDispatcher, false, err, time.Since(start))
@@ -255,27 +247,40 @@ func (w *Workers) dispatchLoop(ctx, work context.Context) {
 			window.add(res, err, time.Now())
 		}
 		rec.record(work, window.take(time.Now(), DispatchRecordEvery, false))
-		next := w.o.DispatchEvery
 		if err == nil && res.Claimed >= w.Dispatcher.o.BatchSize {
-			next = 0
+			return 0, true
 		}
-		timer.Reset(next)
-	}
+		return w.o.DispatchEvery, true
+	})
 }
 
 // every runs fn after first, then every interval, until ctx ends.
 func (w *Workers) every(ctx context.Context, first, interval time.Duration, name string, fn func() error) {
 	report := failureReporter{log: w.log, worker: name}
+	poll(ctx, first, nil, func(bool) (time.Duration, bool) {
+		report.outcome(fn())
+		return interval, true
+	})
+}
+
+// poll runs step each time its timer, first set to first, fires or kick (nil: none) arrives,
+// until ctx ends. step learns whether the timer fired and answers when it fires next; set
+// false leaves the timer as it runs, so that a kick does not put off the next timed run.
+func poll(ctx context.Context, first time.Duration, kick <-chan struct{}, step func(timed bool) (next time.Duration, set bool)) {
 	timer := time.NewTimer(first)
 	defer timer.Stop()
 	for {
+		timed := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
+			timed = true
+		case <-kick:
 		}
-		report.outcome(fn())
-		timer.Reset(interval)
+		if next, set := step(timed); set {
+			timer.Reset(next)
+		}
 	}
 }
 

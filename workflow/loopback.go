@@ -99,14 +99,8 @@ func (l *Loopback) GetBookmark(ctx context.Context, tenant, bookmarkID string) (
 // and safe fields only. Nothing recreates a task from it (the task exists), so it carries no
 // protected content.
 type loopbackBookmark struct {
-	WorkflowDefinitionID      string           `json:"workflowDefinitionId"`
-	WorkflowDefinitionName    string           `json:"workflowDefinitionName,omitempty"`
-	WorkflowDefinitionVersion *int             `json:"workflowDefinitionVersion,omitempty"`
-	WorkflowInstanceID        string           `json:"workflowInstanceId"`
-	WorkflowInstanceReference string           `json:"workflowInstanceReference,omitempty"`
-	ActivityInstanceID        string           `json:"activityInstanceId"`
-	BookmarkID                string           `json:"bookmarkId"`
-	Task                      loopbackTaskBody `json:"task"`
+	BookmarkLink
+	Task loopbackTaskBody `json:"task"`
 }
 
 type loopbackTaskBody struct {
@@ -122,11 +116,8 @@ type loopbackTaskBody struct {
 }
 
 func loopbackBookmarkOf(t models.Task) (json.RawMessage, error) {
-	w := t.Workflow
 	return json.Marshal(loopbackBookmark{
-		WorkflowDefinitionID: w.DefinitionID, WorkflowDefinitionName: w.DefinitionName, WorkflowDefinitionVersion: w.DefinitionVersion,
-		WorkflowInstanceID: w.InstanceID, WorkflowInstanceReference: w.InstanceReference,
-		ActivityInstanceID: w.ActivityInstanceID, BookmarkID: w.BookmarkID,
+		BookmarkLink: linkOf(t.Workflow),
 		Task: loopbackTaskBody{
 			Title: t.Title, Summary: t.Summary, Reference: t.Reference, Tags: t.Tags, TaskType: t.TaskType,
 			Priority: t.Priority, DueAt: t.DueAt, TimeoutEnabled: t.TimeoutEnabled, CancellationEnabled: t.CancellationEnabled,

@@ -20,9 +20,9 @@ import (
 // sampleBookmark is a valid projection request with fresh workflow ids; mutate adjusts it.
 func sampleBookmark(mutate func(r *workflow.ProjectionRequest)) workflow.ProjectionRequest {
 	r := workflow.ProjectionRequest{
-		WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(), ActivityInstanceID: "approve",
-		BookmarkID: models.NewID(),
-		Task:       workflow.TaskDefinition{Title: "Approve invoice"},
+		BookmarkLink: workflow.BookmarkLink{WorkflowDefinitionID: "invoice", WorkflowInstanceID: models.NewID(),
+			ActivityInstanceID: "approve", BookmarkID: models.NewID()},
+		Task: workflow.TaskDefinition{Title: "Approve invoice"},
 	}
 	if mutate != nil {
 		mutate(&r)

@@ -17,14 +17,39 @@ import (
 // workflow bookmark to materialize as a user task. The tenant is never part of it; it comes from
 // the runtime's token. The reconciliation reads the same shape from the runtime.
 type ProjectionRequest struct {
-	WorkflowDefinitionID      string         `json:"workflowDefinitionId"`
-	WorkflowDefinitionName    string         `json:"workflowDefinitionName,omitempty"`
-	WorkflowDefinitionVersion *int           `json:"workflowDefinitionVersion,omitempty"`
-	WorkflowInstanceID        string         `json:"workflowInstanceId"`
-	WorkflowInstanceReference string         `json:"workflowInstanceReference,omitempty"`
-	ActivityInstanceID        string         `json:"activityInstanceId"`
-	BookmarkID                string         `json:"bookmarkId"`
-	Task                      TaskDefinition `json:"task"`
+	BookmarkLink
+	Task TaskDefinition `json:"task"`
+}
+
+// BookmarkLink names a bookmark on the runtime protocol's wire: the workflow definition and
+// instance, the activity and the bookmark, as the members of a projection request and of the
+// loopback runtime's bookmark bodies.
+type BookmarkLink struct {
+	WorkflowDefinitionID      string `json:"workflowDefinitionId"`
+	WorkflowDefinitionName    string `json:"workflowDefinitionName,omitempty"`
+	WorkflowDefinitionVersion *int   `json:"workflowDefinitionVersion,omitempty"`
+	WorkflowInstanceID        string `json:"workflowInstanceId"`
+	WorkflowInstanceReference string `json:"workflowInstanceReference,omitempty"`
+	ActivityInstanceID        string `json:"activityInstanceId"`
+	BookmarkID                string `json:"bookmarkId"`
+}
+
+// Workflow is the link as the domain keeps it.
+func (l BookmarkLink) Workflow() models.WorkflowLink {
+	return models.WorkflowLink{
+		DefinitionID: l.WorkflowDefinitionID, DefinitionName: l.WorkflowDefinitionName, DefinitionVersion: l.WorkflowDefinitionVersion,
+		InstanceID: l.WorkflowInstanceID, InstanceReference: l.WorkflowInstanceReference,
+		ActivityInstanceID: l.ActivityInstanceID, BookmarkID: l.BookmarkID,
+	}
+}
+
+// linkOf is the wire link of a task's workflow.
+func linkOf(w models.WorkflowLink) BookmarkLink {
+	return BookmarkLink{
+		WorkflowDefinitionID: w.DefinitionID, WorkflowDefinitionName: w.DefinitionName, WorkflowDefinitionVersion: w.DefinitionVersion,
+		WorkflowInstanceID: w.InstanceID, WorkflowInstanceReference: w.InstanceReference,
+		ActivityInstanceID: w.ActivityInstanceID, BookmarkID: w.BookmarkID,
+	}
 }
 
 // TaskDefinition is the `task` member of a projection request.
@@ -118,16 +143,8 @@ func (r ProjectionRequest) projection(tenant string) (models.Projection, formReq
 	}
 	t := r.Task
 	p := models.Projection{
-		Tenant: tenant,
-		Workflow: models.WorkflowLink{
-			DefinitionID:       r.WorkflowDefinitionID,
-			DefinitionName:     r.WorkflowDefinitionName,
-			DefinitionVersion:  r.WorkflowDefinitionVersion,
-			InstanceID:         r.WorkflowInstanceID,
-			InstanceReference:  r.WorkflowInstanceReference,
-			ActivityInstanceID: r.ActivityInstanceID,
-			BookmarkID:         r.BookmarkID,
-		},
+		Tenant:                 tenant,
+		Workflow:               r.Workflow(),
 		Title:                  t.Title,
 		Summary:                t.Summary,
 		Reference:              t.Reference,

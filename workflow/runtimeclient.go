@@ -53,28 +53,13 @@ type Stimulus struct {
 	ActionKey          string          `json:"actionKey"` // the chosen action, Timeout or Cancelled
 	Data               json.RawMessage `json:"data,omitempty"`
 	// CompletedBy is the completer, the cancelling manager, or null for a timeout.
-	CompletedBy *StimulusParticipant `json:"completedBy"`
-	CompletedAt time.Time            `json:"completedAt"` // when the transition was accepted
-	Reason      string               `json:"reason,omitempty"`
+	CompletedBy *models.WireParticipant `json:"completedBy"`
+	CompletedAt time.Time               `json:"completedAt"` // when the transition was accepted
+	Reason      string                  `json:"reason,omitempty"`
 }
 
 // IdempotencyKey identifies the delivery: every retry of the same operation carries the same key.
 func (s Stimulus) IdempotencyKey() string { return s.TaskID + ":" + s.OperationID }
-
-// StimulusParticipant is a participant on the wire: never a tenant.
-type StimulusParticipant struct {
-	Type        models.ParticipantType `json:"type"`
-	Provider    string                 `json:"provider"`
-	ID          string                 `json:"id"`
-	DisplayName string                 `json:"displayName,omitempty"`
-}
-
-func stimulusParticipant(p *models.ParticipantRef) *StimulusParticipant {
-	if p == nil {
-		return nil
-	}
-	return &StimulusParticipant{Type: p.Type, Provider: p.Provider, ID: p.ID, DisplayName: p.DisplayName}
-}
 
 // NewStimulus builds the stimulus of a transitional task from its accepted operation: the data
 // of a completion, the completer (none for a timeout), the reason of a cancellation and the
@@ -87,7 +72,7 @@ func NewStimulus(t models.Task, op models.Operation) (Stimulus, error) {
 	switch op.Kind {
 	case models.OpComplete:
 		s.ActionKey = op.ActionKey
-		s.CompletedBy = stimulusParticipant(op.Actor)
+		s.CompletedBy = op.Actor.Wire()
 		if len(op.Payload) > 0 {
 			s.Data = bytes.Clone(op.Payload)
 		}
@@ -95,7 +80,7 @@ func NewStimulus(t models.Task, op models.Operation) (Stimulus, error) {
 		s.ActionKey = models.ActionTimeout
 	case models.OpCancel:
 		s.ActionKey = models.ActionCancelled
-		s.CompletedBy = stimulusParticipant(op.Actor)
+		s.CompletedBy = op.Actor.Wire()
 		s.Reason = op.Reason
 	default:
 		return Stimulus{}, &models.CorruptError{TaskID: t.ID, Reason: fmt.Sprintf("operation %s of kind %q has no stimulus", op.OperationID, op.Kind)}

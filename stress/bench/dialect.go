@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -131,6 +132,21 @@ func (r *dialectRun) scratchDatabase(ctx context.Context, phase string) (string,
 // openStore opens the bench's own store on a phase's database, with the servers' keys.
 func (r *dialectRun) openStore(ctx context.Context, dbURL string, onSQL func(string)) (*repository.Store, error) {
 	return repository.Open(ctx, repository.Config{URL: dbURL, Keys: r.keys, OnSQL: onSQL})
+}
+
+// openDB opens the bench's own store on a phase's database (openStore) with its SQL handle,
+// for what writes or reads past the store (the seed, the matrix's raw reads).
+func (r *dialectRun) openDB(ctx context.Context, dbURL string, onSQL func(string)) (*repository.Store, *sql.DB, error) {
+	store, err := r.openStore(ctx, dbURL, onSQL)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := store.DB()
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return store, db, nil
 }
 
 // startServer starts `web serve` on a phase's database.

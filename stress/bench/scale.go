@@ -30,15 +30,11 @@ func (r *dialectRun) scalePhase(ctx context.Context) error {
 	startup := float64(srv.Startup().Microseconds()) / 1000
 	dr.add(Figure{Name: "startup to ready (/readyz 200), loaded database", Unit: "ms", Ours: startup, Target: "≤ 1,000 ms", Met: met(startup <= 1000)})
 	rec := &statementRecorder{}
-	store, err := r.openStore(ctx, dbURL, rec.hear)
+	store, db, err := r.openDB(ctx, dbURL, rec.hear)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	db, err := store.DB()
-	if err != nil {
-		return err
-	}
 	target, err := r.httpTarget(srv)
 	if err != nil {
 		return err
@@ -80,15 +76,11 @@ func (r *dialectRun) scalePhase(ctx context.Context) error {
 
 // seedScale loads the matrix's tenant at the scale (stress/seed).
 func (r *dialectRun) seedScale(ctx context.Context, dbURL string) error {
-	store, err := r.openStore(ctx, dbURL, nil)
+	store, db, err := r.openDB(ctx, dbURL, nil)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	db, err := store.DB()
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(r.progress, "bench: %s: seeding %d open + %d terminal tasks\n", r.dialect, r.o.Open, r.o.Terminal)
 	start := time.Now()
 	_, err = seed.Load(ctx, db, store.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: matrixTenant, Open: r.o.Open, Terminal: r.o.Terminal}}})
