@@ -96,7 +96,7 @@ func demoTasks(now time.Time) []demoTask {
 			Requester: &workflow.Participant{ID: "cara", DisplayName: "Cara Cole"}, DueAt: at(48 * time.Hour),
 			CandidateGroups: named("finance"), ExcludedUsers: named("eve"),
 			Instructions: "Check the **amount** and the payee IBAN against the purchase order before approving.",
-			TaskData:     data(map[string]any{"decision": "approve", "iban": "DE89370400440532013000", "amount": 4820}),
+			TaskData:     data(map[string]any{"iban": "DE89370400440532013000", "amount": 4820}),
 			Form:         &workflow.FormSpec{Provider: FormProvider, Key: "invoice-approval", Version: formsource.LatestVersion},
 			Actions:      approveReject, CancellationEnabled: true,
 		}),

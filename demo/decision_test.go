@@ -1,0 +1,72 @@
+package demo_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"usertasks/demo"
+	"usertasks/forms"
+	"usertasks/models"
+	"usertasks/testfactory"
+	"usertasks/workflow"
+)
+
+// seededTasks seeds the demo into a fresh SQLite store and returns every task of both tenants.
+func seededTasks(t *testing.T) []models.Task {
+	t.Helper()
+	ctx := context.Background()
+	s := testfactory.OpenStore(t, testfactory.SQLite, nil)
+	if err := demo.Seed(ctx, s, workflow.NewProjector(s, workflow.NewResolver(demo.ResolverOptions()))); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	var all []models.Task
+	for _, tenant := range []string{"acme", "globex"} {
+		page, err := s.Query(ctx, models.TaskFilter{Tenant: tenant, Scope: models.ScopeAll, Actor: models.Actor{Tenant: tenant, Manager: true}, Limit: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range page.Items {
+			task, err := s.Get(ctx, tenant, item.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, task)
+		}
+	}
+	return all
+}
+
+// TestSeededDecisionsAskOnce: the rule of docs/forms.md ("Decisions: actions or a field, not
+// both"). A seeded task with two or more actions has no form field that chooses the outcome
+// again: no field named decision or outcome, and no enum whose options name one of the actions.
+// (INV-1042 had a radio approve/reject beside the Approve and Reject buttons: "reject" with the
+// Approve button was recorded as approved.)
+func TestSeededDecisionsAskOnce(t *testing.T) {
+	checked := 0
+	for _, task := range seededTasks(t) {
+		if len(task.Actions) < 2 || !task.Protected.Form.Resolved() {
+			continue
+		}
+		form, err := forms.Parse(task.Protected.Form.Schema)
+		if err != nil {
+			t.Fatalf("%s: %v", task.Reference, err)
+		}
+		checked++
+		for _, f := range form.Fields() {
+			if k := strings.ToLower(f.Key); k == "decision" || k == "outcome" {
+				t.Errorf("%s (%s): actions %v and a %q field ask for the decision twice", task.Title, task.Reference, task.Actions, f.Key)
+			}
+			for _, o := range f.Options {
+				for _, a := range task.Actions {
+					if strings.EqualFold(o, a.Key) || strings.EqualFold(o, a.Label) {
+						t.Errorf("%s (%s): field %q offers %q, which is also the action %q", task.Title, task.Reference, f.Key, o, a.Key)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no seeded task has both actions and a form; the check checks nothing")
+	}
+}
