@@ -7,13 +7,26 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: help run test lint lint-openapi verify golden build scale bench soak fuzz fuzz-short temporal-test
+.PHONY: help run demo-reset dev-build test lint lint-openapi verify golden build scale bench soak fuzz fuzz-short temporal-test
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-run: ## start the app in dev mode on the embedded SQLite default (./data), demo login
-	USERTASKS_DEV=true $(GO) run ./cmd/web serve
+run: dev-build ## start the app in dev mode on the embedded SQLite default (./data), demo login
+	@echo "make run: starting the server in dev mode (migrations, demo seed, then the URL)"
+	USERTASKS_DEV=true ./bin/web serve
+
+demo-reset: dev-build ## delete the dev database (./data/usertasks.db) and seed the demo afresh; stop `make run` first
+	USERTASKS_DEV=true ./bin/web demo reset
+
+# The dev binary of run and demo-reset. A cold build compiles SQLite's C code and every
+# dependency (about 3 minutes on 2 cores); `go build -v` names each package it compiles, which
+# the awk below turns into a progress line every 20 packages (errors pass through as they are).
+dev-build:
+	@echo "make: building ./cmd/web into bin/web (the first build takes about 3 minutes; later ones seconds)"
+	@set -o pipefail; $(GO) build -v -ldflags "$(LDFLAGS)" -o bin/web ./cmd/web 2>&1 | \
+		awk '/^[^ :#]+$$/ { n++; if (n % 20 == 0) { printf "  compiled %d packages\n", n; fflush() } next } { print; fflush() } \
+		END { if (n) printf "  compiled %d packages: done\n", n }'
 
 test: ## run every test with the race detector (providers without a URL are skipped, except under CI=true)
 	$(GO) test -race -count=1 -timeout 25m $(TESTFLAGS) ./...

@@ -70,3 +70,18 @@ func TestSeededDecisionsAskOnce(t *testing.T) {
 		t.Fatal("no seeded task has both actions and a form; the check checks nothing")
 	}
 }
+
+// TestSeededInvitationTasks: acme has at least three open tasks a manager can invite a guest
+// to, so the guest journey can be walked again after one of them (TRV-88) is completed; globex
+// has one too.
+func TestSeededInvitationTasks(t *testing.T) {
+	open := map[string][]string{}
+	for _, task := range seededTasks(t) {
+		if task.Status.IsOpen() && len(task.Protected.InvitationDefinitions) > 0 {
+			open[task.Tenant] = append(open[task.Tenant], task.Reference)
+		}
+	}
+	if len(open["acme"]) < 3 || len(open["globex"]) < 1 {
+		t.Fatalf("open tasks with invitation definitions: %v, want at least 3 in acme and 1 in globex", open)
+	}
+}

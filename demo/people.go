@@ -13,6 +13,9 @@ type User struct {
 	Groups      []string
 	Manager     bool
 	Permissions []string
+	// Shows is the key of what signing in as the user shows, for the dev login's label (the
+	// page's language catalogue words it: i18n.DemoUsersText).
+	Shows string
 }
 
 // Actor is the actor a dev login as u acts as (provider "default").
@@ -40,15 +43,15 @@ var (
 // Users are the demo's people: a manager per tenant, candidates in groups, a member of a
 // snapshot group (dan, jon) and a user the demo tasks exclude (eve).
 var Users = []User{
-	{ID: "ava", DisplayName: "Ava Adams (manager)", Tenant: "acme", Groups: []string{"managers"}, Manager: true, Permissions: demoManagerPermissions},
-	{ID: "ben", DisplayName: "Ben Brooks", Tenant: "acme", Groups: []string{"finance"}, Permissions: demoWorkerPermissions},
-	{ID: "cara", DisplayName: "Cara Cole", Tenant: "acme", Groups: []string{"finance", "purchasing"}, Permissions: demoWorkerPermissions},
-	{ID: "dan", DisplayName: "Dan Diaz (auditor)", Tenant: "acme", Groups: []string{"auditors"}, Permissions: demoWorkerPermissions},
-	{ID: "eve", DisplayName: "Eve Evans (excluded)", Tenant: "acme", Groups: []string{"finance"}, Permissions: demoWorkerPermissions},
-	{ID: "gina", DisplayName: "Gina Gray (manager)", Tenant: "globex", Groups: []string{"managers"}, Manager: true, Permissions: demoManagerPermissions},
-	{ID: "hal", DisplayName: "Hal Hughes", Tenant: "globex", Groups: []string{"support"}, Permissions: demoWorkerPermissions},
-	{ID: "ida", DisplayName: "Ida Ivers", Tenant: "globex", Groups: []string{"support"}, Permissions: demoWorkerPermissions},
-	{ID: "jon", DisplayName: "Jon Jensen (legal)", Tenant: "globex", Groups: []string{"legal"}, Permissions: demoWorkerPermissions},
+	{ID: "ava", DisplayName: "Ava Adams (manager)", Tenant: "acme", Groups: []string{"managers"}, Manager: true, Permissions: demoManagerPermissions, Shows: "manager"},
+	{ID: "ben", DisplayName: "Ben Brooks", Tenant: "acme", Groups: []string{"finance"}, Permissions: demoWorkerPermissions, Shows: "assignee"},
+	{ID: "cara", DisplayName: "Cara Cole", Tenant: "acme", Groups: []string{"finance", "purchasing"}, Permissions: demoWorkerPermissions, Shows: "two-groups"},
+	{ID: "dan", DisplayName: "Dan Diaz (auditor)", Tenant: "acme", Groups: []string{"auditors"}, Permissions: demoWorkerPermissions, Shows: "snapshot-member"},
+	{ID: "eve", DisplayName: "Eve Evans (excluded)", Tenant: "acme", Groups: []string{"finance"}, Permissions: demoWorkerPermissions, Shows: "excluded"},
+	{ID: "gina", DisplayName: "Gina Gray (manager)", Tenant: "globex", Groups: []string{"managers"}, Manager: true, Permissions: demoManagerPermissions, Shows: "second-tenant"},
+	{ID: "hal", DisplayName: "Hal Hughes", Tenant: "globex", Groups: []string{"support"}, Permissions: demoWorkerPermissions, Shows: "overdue-assignee"},
+	{ID: "ida", DisplayName: "Ida Ivers", Tenant: "globex", Groups: []string{"support"}, Permissions: demoWorkerPermissions, Shows: "named-candidate"},
+	{ID: "jon", DisplayName: "Jon Jensen (legal)", Tenant: "globex", Groups: []string{"legal"}, Permissions: demoWorkerPermissions, Shows: "snapshot-legal"},
 }
 
 // demoGroups are the demo's groups with display names, by tenant.

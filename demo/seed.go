@@ -114,6 +114,9 @@ func demoTasks(now time.Time) []demoTask {
 			DueAt: at(-26 * time.Hour), CandidateUsers: named("ben", "cara"),
 			TaskData: data(map[string]any{"accountNumber": "GB29NWBK60161331926819", "contactEmail": "ap@blueharbor.example"}),
 			Form:     &workflow.FormSpec{Provider: FormProvider, Key: "vendor-onboarding", Version: "1"},
+			Invitations: []models.InvitationDefinition{
+				{VerifierName: "code", AllowedActions: []string{models.ActionComplete}, Lifetime: "P2D", Recipient: "ap@blueharbor.example"},
+			},
 		}),
 		step("acme", "annual-audit", "aud-2026", "sign-off", workflow.TaskDefinition{
 			Title: "Quarterly audit sign-off", Summary: "Sign off the Q3 ledger review",
@@ -159,6 +162,9 @@ func demoTasks(now time.Time) []demoTask {
 			Title: "Renew the warehouse insurance", Summary: "The broker needs the signed form back",
 			Reference: "INS-4", Tags: []string{"purchasing"}, TaskType: "renewal", Priority: prio(65),
 			DueAt: at(-5 * time.Hour), CandidateGroups: named("purchasing"), CancellationEnabled: true,
+			Invitations: []models.InvitationDefinition{
+				{VerifierName: "code", AllowedActions: []string{models.ActionComplete}, Lifetime: "P3D", Recipient: "renewals@harbor-insurance.example"},
+			},
 		}),
 		step("globex", "contract-renewal", "ctr-204", "renew", workflow.TaskDefinition{
 			Title: "Renew support contract with Initech", Summary: "Contract ends next month",
@@ -171,6 +177,9 @@ func demoTasks(now time.Time) []demoTask {
 			Title: "Legal review of the Umbrella NDA", Summary: "Mutual NDA, 3 years",
 			Reference: "NDA-19", Tags: []string{"legal"}, TaskType: "review", Priority: prio(65), DueAt: at(4 * 24 * time.Hour),
 			CandidateGroups: named("legal"), MembershipMode: string(models.MembershipSnapshot),
+			Invitations: []models.InvitationDefinition{
+				{VerifierName: "code", AllowedActions: []string{models.ActionComplete}, Lifetime: "P7D", Recipient: "counsel@outside-law.example"},
+			},
 		}),
 		step("globex", "discount-approval", "dsc-3", "approve", workflow.TaskDefinition{
 			Title: "Approve 15% discount for Hooli", Summary: "Sales asks for an exception",

@@ -23,6 +23,9 @@ type DevUser struct {
 	Groups      []string
 	Manager     bool
 	Permissions []string
+	// Shows is the key of what signing in as the user shows (i18n.DemoUsersText.Shows); the
+	// login page labels the user with it.
+	Shows string
 }
 
 // key identifies the user in the dev login form; ids may repeat across tenants.
@@ -82,7 +85,7 @@ func (w *web) renderLogin(c echo.Context, status int, next, errMsg string) error
 	for _, u := range w.devUsers {
 		m.DevUsers = append(m.DevUsers, views.DevUser{
 			Key: u.key(), ID: u.ID, Name: firstNonEmpty(u.DisplayName, u.ID), Tenant: u.Tenant,
-			Groups: u.Groups, Manager: u.actor().Manager,
+			Groups: u.Groups, Manager: u.actor().Manager, Shows: m.T.DemoUsers.Shows(u.Shows),
 		})
 	}
 	return w.render(c, status, views.LoginView(m))

@@ -382,6 +382,7 @@ type DevUser struct {
 	Tenant  string
 	Groups  []string
 	Manager bool
+	Shows   string // what signing in as the user shows (the demo's label), in the page's language
 }
 
 // ErrorPage is an error answer rendered as a page.

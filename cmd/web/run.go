@@ -40,6 +40,7 @@ func commands() []command {
 		{"purge", "delete what the retention policy no longer keeps (--dry-run prints it)", purgeCommand},
 		{"backup", "copy a live SQLite database into a file (PostgreSQL/MariaDB: their dump tools)", backupCommand},
 		{"audit", "check the store's invariants and report (exit 3 on findings); never repairs", auditCommand},
+		{"demo", "reset: delete the dev SQLite database and seed the demo afresh (dev mode only)", demoCommand},
 		{"stress", "cas | claim | mixed | burst | all: load the store or a server, check invariants, compare with raw SQL", stressCommand},
 		{"version", "print the version, commit and Go version", versionCommand},
 	}

@@ -285,6 +285,8 @@ type Catalog struct {
 
 	// Mailbox is the dev mailbox page (catalog_mailbox.go).
 	Mailbox MailboxText
+	// DemoUsers labels the dev login's demo users (catalog_demo.go).
+	DemoUsers DemoUsersText
 	// Access is "Check access" (catalog_access.go).
 	Access AccessText
 	// Bulk is the managers' bulk actions (catalog_bulk.go).

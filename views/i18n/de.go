@@ -349,6 +349,7 @@ var german = &Catalog{
 	DefaultAction: "Abschließen",
 	Access:        germanAccess,
 	Mailbox:       germanMailbox,
+	DemoUsers:     germanDemoUsers,
 	Bulk:          germanBulk,
 	People:        germanPeople,
 

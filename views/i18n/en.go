@@ -345,6 +345,7 @@ var english = &Catalog{
 	DefaultAction: "Complete",
 	Access:        englishAccess,
 	Mailbox:       englishMailbox,
+	DemoUsers:     englishDemoUsers,
 	Bulk:          englishBulk,
 	People:        englishPeople,
 
