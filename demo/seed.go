@@ -24,6 +24,13 @@ var demoTenants = []string{"acme", "globex"}
 // writes nothing (the projections are idempotent besides, on fixed bookmark ids). p should
 // resolve with ResolverOptions so the snapshot groups expand and the demo forms pin.
 func Seed(ctx context.Context, store Store, p *workflow.Projector) error {
+	return SeedWithHistory(ctx, store, p, nil)
+}
+
+// SeedWithHistory is Seed, with HistoryDays of closed tasks written through h first (see
+// History) when h is not nil, so the dashboard's trends and percentiles have data on the
+// first look. h must be a handle on store's database.
+func SeedWithHistory(ctx context.Context, store Store, p *workflow.Projector, h *History) error {
 	for _, tenant := range demoTenants {
 		page, err := store.Query(ctx, models.TaskFilter{
 			Tenant: tenant, Scope: models.ScopeAll, Limit: 1,
@@ -37,6 +44,12 @@ func Seed(ctx context.Context, store Store, p *workflow.Projector) error {
 		}
 	}
 	now := time.Now().UTC()
+	if h != nil {
+		if err := seedHistory(ctx, h, now); err != nil {
+			return err
+		}
+		now = time.Now().UTC()
+	}
 	for _, d := range demoTasks(now) {
 		if _, _, err := p.Project(ctx, d.tenant, d.req); err != nil {
 			return fmt.Errorf("seed: project %s: %w", d.req.BookmarkID, err)

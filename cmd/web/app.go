@@ -132,7 +132,7 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 		a.deps.Auth = a.verifier
 	}
 	if cfg.Dev {
-		if err := demo.Seed(ctx, store, projector); err != nil {
+		if err := seedDemo(ctx, cfg, store, projector); err != nil {
 			return nil, err
 		}
 	}
