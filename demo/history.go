@@ -85,10 +85,11 @@ type historyStep struct {
 
 // historyTask is one closed task of the history.
 type historyTask struct {
-	flow    historyFlow
-	ref     string
-	created time.Time
-	id      string
+	flow     historyFlow
+	ref      string
+	created  time.Time
+	priority int
+	id       string
 }
 
 // historyPlan draws the history's tasks and their steps, oldest first: every one of the last
@@ -134,7 +135,8 @@ func historyPlan(now time.Time) ([]historyTask, []historyStep) {
 				// that same morning.
 				created := day.Add(-time.Duration(6+rng.IntN(14)) * time.Hour).Add(time.Duration(rng.IntN(60)) * time.Minute)
 				i := len(all)
-				all = append(all, historyTask{flow: f, ref: fmt.Sprintf(f.refFormat, 900+seq[f.refFormat]), created: created})
+				all = append(all, historyTask{flow: f, ref: fmt.Sprintf(f.refFormat, 900+seq[f.refFormat]), created: created,
+					priority: []int{30, 50, 50, 60, 70, 85}[rng.IntN(6)]})
 				steps = append(steps, historyStep{at: created, task: i, kind: "create"})
 				claimer := f.claimers[rng.IntN(len(f.claimers))]
 				switch r := rng.IntN(100); {
@@ -245,7 +247,7 @@ func projectHistory(ctx context.Context, p *workflow.Projector, t *historyTask) 
 			WorkflowDefinitionVersion: &one, WorkflowInstanceID: instance, WorkflowInstanceReference: "demo:" + instance,
 			ActivityInstanceID: "step", BookmarkID: "demo-" + t.flow.tenant + "-" + instance},
 		Task: workflow.TaskDefinition{
-			Title: fmt.Sprintf(t.flow.titleFormat, t.ref), Reference: t.ref, TaskType: t.flow.taskType,
+			Title: fmt.Sprintf(t.flow.titleFormat, t.ref), Reference: t.ref, TaskType: t.flow.taskType, Priority: &t.priority,
 			DueAt: t.created.Add(t.flow.due).UTC().Format(time.RFC3339), CandidateGroups: named(t.flow.groups), CandidateUsers: named(t.flow.users),
 			Actions: t.flow.actions, TimeoutEnabled: t.flow.timeout, CancellationEnabled: true,
 		},
