@@ -84,6 +84,7 @@ type webFlash struct {
 	Title   string `json:"t,omitempty"`
 	TaskID  string `json:"id,omitempty"`
 	Code    string `json:"c,omitempty"` // a health code, put in words by the next page
+	Note    string `json:"n,omitempty"` // a note kept on the server for the next page (web_task_complete_note.go)
 	Expires int64  `json:"exp"`
 }
 

@@ -112,6 +112,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/tasks/:id/claim", command(w.claimTask), posted},
 		{http.MethodPost, "/tasks/:id/release", command(w.releaseTask), posted},
 		{http.MethodPost, "/tasks/:id/complete", command(w.completeTask), posted},
+		{http.MethodGet, "/tasks/:id/complete", w.completeForm, signedIn},
 		{http.MethodPost, "/tasks/:id/reveal", w.revealField, posted},
 		{http.MethodPost, "/tasks/:id/assign", command(w.assignTask), posted},
 		{http.MethodPost, "/tasks/:id/schedule", command(w.scheduleTask), posted},

@@ -352,4 +352,5 @@ var english = &Catalog{
 	Invitations:    englishInvitations,
 	Guest:          englishGuest,
 	Total:          englishTotal,
+	Submit:         englishSubmit,
 }
