@@ -151,6 +151,7 @@ func (w *web) home(c echo.Context) error {
 		if err := w.sessions.SignIn(c, first, models.WebViaDev, models.WebTokens{}); err != nil {
 			return err
 		}
+		w.adoptTimeZone(c, "")
 		if first.Manager {
 			// A manager's own tabs may be empty; the demo opens on the whole tenant.
 			return c.Redirect(http.StatusSeeOther, "/inbox?tab=all")
