@@ -159,11 +159,13 @@ func (g *guestPages) setGuestCookie(c echo.Context, value string, maxAge time.Du
 }
 
 // guestChrome is what every guest page shares: the language, the title, the CSRF token of its
-// form. Times are in UTC: a guest has no settings.
+// form. Times are in the browser's own zone (its cookie, static/timezone.js), UTC without it:
+// a guest has no settings.
 func (g *guestPages) guestChrome(c echo.Context, title, csrf string) views.Chrome {
 	t := catalog(c)
 	c.Response().Header().Set("Content-Language", t.Lang)
-	return views.Chrome{T: t, Title: title, Now: g.now(), Location: time.UTC, CSRF: csrf}
+	loc := pageLocation(c, "")
+	return views.Chrome{T: t, Title: title, Now: g.now(), Location: loc, TimeZone: loc.String(), CSRF: csrf}
 }
 
 // verifyPage handles GET /guest?t=<token>: the same screen for every token, valid or not.

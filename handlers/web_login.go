@@ -102,6 +102,7 @@ func (w *web) devLogin(c echo.Context) error {
 		w.log.Warn("dev login refused", "error", err.Error())
 		return w.renderLogin(c, http.StatusUnprocessableEntity, next, catalog(c).LoginFailed)
 	}
+	w.adoptTimeZone(c, c.FormValue(timeZoneField))
 	return c.Redirect(http.StatusSeeOther, nextOrInbox(next))
 }
 

@@ -49,5 +49,6 @@ func (w *web) oidcCallback(c echo.Context) error {
 		w.log.Warn("oidc sign-in refused", oidclogin.LogAttrs(err)...)
 		return w.renderLogin(c, http.StatusUnauthorized, st.Next, catalog(c).LoginFailed)
 	}
+	w.adoptTimeZone(c, "") // the sign-in page's script left the browser's zone in its cookie
 	return c.Redirect(http.StatusSeeOther, nextOrInbox(st.Next))
 }

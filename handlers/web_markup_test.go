@@ -15,7 +15,7 @@ func TestWebMarkupHasNoStrayAttributes(t *testing.T) {
 	task := f.seed(t, webTaskOpts{})
 	ann := f.signIn(t, "ann")
 	claimedPage := ann.follow(ann.submit(ann.get("/tasks/"+task.ID), "task-claim-form", nil, nil))
-	refused := ann.submit(claimedPage, "task-form", url.Values{"amount": {"abc"}}, claimedPage.one("action-approve"))
+	refused := ann.follow(ann.submit(claimedPage, "task-form", url.Values{"amount": {"abc"}}, claimedPage.one("action-approve")))
 	boss := f.signIn(t, "boss")
 	manager := boss.get("/tasks/" + task.ID)
 	assignRefused := boss.submit(manager, "manage-assign", url.Values{"assignee": {""}}, nil)
@@ -25,7 +25,7 @@ func TestWebMarkupHasNoStrayAttributes(t *testing.T) {
 		"inbox-all":      boss.get("/inbox?tab=all"),
 		"inbox-invalid":  ann.get("/inbox?priorityFrom=abc"),
 		"task":           claimedPage,
-		"task-422":       refused,
+		"task-refused":   refused,
 		"task-manager":   manager,
 		"assign-422":     assignRefused,
 		"task-history":   boss.get("/tasks/" + task.ID + "?tab=history"),
@@ -62,7 +62,7 @@ func TestWebMarkupHasNoStrayAttributes(t *testing.T) {
 	if webHasAttr(webByID(manager.doc, "assign-reason"), "aria-describedby") {
 		t.Error("the reason has nothing to be described by")
 	}
-	if pages["task-422"].status != http.StatusUnprocessableEntity || pages["assign-422"].status != http.StatusUnprocessableEntity {
+	if !pages["task-refused"].has("form-error") || pages["assign-422"].status != http.StatusUnprocessableEntity {
 		t.Fatal("the refused forms did not re-render")
 	}
 }

@@ -42,14 +42,17 @@ func catalog(c echo.Context) *i18n.Catalog {
 // chrome builds what every page shares. It consumes the flash message, if any.
 func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chrome {
 	t := catalog(c)
-	// Times are shown in the zone the person's browser reported, UTC until it has.
-	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), Location: time.UTC, CSRF: w.sessions.PageCSRFToken(c)}
+	// Times are shown in the zone the person's browser reported to the session, else in the
+	// browser's own (its cookie), UTC until either is known.
+	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), CSRF: w.sessions.PageCSRFToken(c)}
 	c.Response().Header().Set("Content-Language", t.Lang)
+	var zone string
 	if d, ok := w.sessions.Current(c.Request()); ok {
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
-		ch.Location = d.Location()
-		ch.TimeZone = ch.Location.String()
+		zone = d.TimeZone
 	}
+	ch.Location = pageLocation(c, zone)
+	ch.TimeZone = ch.Location.String()
 	// Submitting and cancelling are told by the task page's status banner instead.
 	if f, ok := w.takeFlash(c); ok && f.Key != flashSubmitted && f.Key != flashCancelled {
 		ch.Flash = f.view(t)
@@ -84,6 +87,7 @@ type webFlash struct {
 	Title   string `json:"t,omitempty"`
 	TaskID  string `json:"id,omitempty"`
 	Code    string `json:"c,omitempty"` // a health code, put in words by the next page
+	Note    string `json:"n,omitempty"` // a note kept on the server for the next page (web_task_complete_note.go)
 	Expires int64  `json:"exp"`
 }
 

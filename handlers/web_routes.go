@@ -112,6 +112,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/tasks/:id/claim", command(w.claimTask), posted},
 		{http.MethodPost, "/tasks/:id/release", command(w.releaseTask), posted},
 		{http.MethodPost, "/tasks/:id/complete", command(w.completeTask), posted},
+		{http.MethodGet, "/tasks/:id/complete", w.completeForm, signedIn},
 		{http.MethodPost, "/tasks/:id/reveal", w.revealField, posted},
 		{http.MethodPost, "/tasks/:id/assign", command(w.assignTask), posted},
 		{http.MethodPost, "/tasks/:id/schedule", command(w.scheduleTask), posted},
@@ -150,6 +151,7 @@ func (w *web) home(c echo.Context) error {
 		if err := w.sessions.SignIn(c, first, models.WebViaDev, models.WebTokens{}); err != nil {
 			return err
 		}
+		w.adoptTimeZone(c, "")
 		if first.Manager {
 			// A manager's own tabs may be empty; the demo opens on the whole tenant.
 			return c.Redirect(http.StatusSeeOther, "/inbox?tab=all")

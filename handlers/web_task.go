@@ -33,14 +33,18 @@ type taskState struct {
 	events   string // history cursor
 	people   string // the people picker's search
 	conflict string
-	errMsg   string
-	complete *completeState
-	revealed map[string]string
-	assign   *views.AssignForm
-	schedule *views.ScheduleForm
-	retry    *views.RetryForm
-	cancel   *views.CancelForm
-	invite   *invitationState // web_task_invitations.go
+	// conflictCode is a conflict of a refused completion, put in words by the page;
+	// closedMeanwhile says the task closed before the completion arrived (web_task_complete_note.go).
+	conflictCode    models.Code
+	closedMeanwhile bool
+	errMsg          string
+	complete        *completeState
+	revealed        map[string]string
+	assign          *views.AssignForm
+	schedule        *views.ScheduleForm
+	retry           *views.RetryForm
+	cancel          *views.CancelForm
+	invite          *invitationState // web_task_invitations.go
 }
 
 // completeState is a refused completion form: the values as posted, the revision the person
@@ -55,7 +59,11 @@ type completeState struct {
 // taskPage handles GET /tasks/:id.
 func (w *web) taskPage(c echo.Context) error {
 	id := c.Param("id")
-	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events"), people: c.QueryParam("people")}
+	st := taskState{}
+	if n, ok := w.takeCompleteNote(c, id); ok {
+		st = n.state()
+	}
+	st.section, st.events, st.people = views.Section(c.QueryParam("tab")), c.QueryParam("events"), c.QueryParam("people")
 	if f, ok := w.takeRevealFlash(c, id); ok {
 		st.revealed = map[string]string{f.Key: f.Value}
 		if f.Revision > 0 {
@@ -103,6 +111,12 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		if by := t.Outcome.CompletedBy; by != nil {
 			m.Task.OutcomeBy = nm.label(*by)
 		}
+	}
+	switch {
+	case st.closedMeanwhile:
+		st.conflict = closedMessage(m.T, t, m.Task.OutcomeBy)
+	case st.conflictCode != "":
+		st.conflict = m.T.Problem(st.conflictCode)
 	}
 	if v.Manager && t.Health.Severity != models.SeverityNone {
 		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
@@ -191,6 +205,18 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		status = http.StatusOK
 	}
 	return w.render(c, status, views.TaskView(m))
+}
+
+// closedMessage says why a completion was not recorded when the task closed before it
+// arrived: who completed it, or that it closed otherwise.
+func closedMessage(t *i18n.Catalog, task models.Task, by string) string {
+	switch {
+	case (task.Status == models.StatusCompleted || task.Status == models.StatusCompleting) && by != "":
+		return t.Format(t.Submit.CompletedBy, by)
+	case task.Status.IsTransitional():
+		return t.Problem(models.CodeTransitionInProgress)
+	}
+	return t.Problem(models.CodeTerminal)
 }
 
 // taskBanners chooses the banners above the task.

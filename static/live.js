@@ -13,9 +13,16 @@
 //   [data-testid="total-count"]                                 the inbox count, refreshed with the list
 //   [data-testid="inbox-tabs"]                                  the tabs with their counts, likewise
 //   <article data-task-page data-task-id="…" data-revision="N"> the task page
+//     data-transitional                                          … waiting for the workflow
+//                                                                (Completing, Timing out, Cancelling)
 // Options on its own <script> tag: data-stream (the stream URL), data-text-changed and
 // data-text-reload (the banner's words in the page's language; built-in English and German
 // otherwise).
+// A page waiting for the workflow reaches the closed state by itself: when the stream opens
+// (the first time too) it checks the page once, since the change may have landed between the
+// page's render and the subscription; and until the page is closed it polls its own URL, every
+// second while the stream is not open (refused, buffered away, reconnecting) and every few
+// seconds while it is.
 // State for tests and styling: <html data-live-state="connecting|open|retrying|off"> and
 // data-live-refreshed (a timestamp) after each applied refresh.
 (function () {
@@ -118,6 +125,7 @@
 
   var pending = {}; // task id → true
   var resyncAll = false;
+  var probe = false; // a check without a known change (the catch-up on open, a poll)
   var timer = null;
   var busy = false;
 
@@ -147,10 +155,12 @@
     timer = null;
     var ids = pending;
     var all = resyncAll;
+    var probing = probe && !all && Object.keys(ids).length === 0;
     pending = {};
     resyncAll = false;
+    probe = false;
     var page = document.querySelector(PAGE);
-    if (page && untouchable(page)) {
+    if (page && untouchable(page) && !probing) {
       // Someone is working in the form: nothing is fetched or replaced, the banner offers it.
       page.setAttribute("data-stale", "true");
       showBanner(page);
@@ -178,7 +188,7 @@
       .catch(function () {})
       .then(function () {
         busy = false;
-        if (resyncAll || Object.keys(pending).length > 0) {
+        if (resyncAll || probe || Object.keys(pending).length > 0) {
           schedule();
         }
       });
@@ -321,6 +331,55 @@
     }
   }
 
+  // ----- a page waiting for the workflow -----
+
+  function waiting() {
+    var page = document.querySelector(PAGE);
+    return !!page && page.hasAttribute("data-transitional");
+  }
+
+  // check fetches the page once although no change was heard of; applyTask swaps it only when
+  // its revision moved.
+  function check() {
+    probe = true;
+    schedule();
+  }
+
+  var pollTimer = null;
+  var pollSince = 0;
+
+  // poll checks a waiting page until it is closed: every second while the stream is not open,
+  // every five seconds while it is; after two minutes every fifteen seconds.
+  function poll() {
+    pollTimer = null;
+    if (!waiting()) {
+      return;
+    }
+    if (!document.hidden) {
+      check();
+    }
+    var open = root.getAttribute("data-live-state") === "open";
+    var delay = open ? 5000 : 1000;
+    if (Date.now() - pollSince > 120000) {
+      delay = 15000;
+    }
+    pollTimer = setTimeout(poll, delay);
+  }
+
+  function startPolling() {
+    if (pollTimer === null && waiting()) {
+      pollSince = Date.now();
+      pollTimer = setTimeout(poll, 1000);
+    }
+  }
+
+  function stopPolling() {
+    if (pollTimer !== null) {
+      clearTimeout(pollTimer);
+      pollTimer = null;
+    }
+  }
+
   // ----- the stream -----
 
   var source = null;
@@ -377,6 +436,9 @@
         // Changes may have been missed while away: check everything shown.
         resyncAll = true;
         schedule();
+      } else if (waiting()) {
+        // The workflow may have answered between this page's render and now.
+        check();
       }
       failures = 0;
       catchUp = true; // EventSource's own reconnects open again: catch up then too
@@ -404,6 +466,7 @@
       source.close();
       source = null;
     }
+    stopPolling();
     setState("off");
   }
 
@@ -411,6 +474,7 @@
     return; // nothing on this page shows tasks
   }
   connect();
+  startPolling();
   // Leaving the page frees the stream (the server caps streams per person); coming back from
   // the back/forward cache reconnects and catches up.
   window.addEventListener("pagehide", disconnect);
@@ -418,6 +482,7 @@
     if (e.persisted) {
       failures = 1;
       connect();
+      startPolling();
     }
   });
 })();

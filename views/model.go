@@ -21,8 +21,8 @@ type Chrome struct {
 	Now      time.Time      // relative times count from here
 	Location *time.Location // absolute times are shown in this zone; nil is UTC
 
-	// TimeZone is the signed-in person's IANA zone (UTC until the browser reports one), for the
-	// page's <meta name="time-zone">.
+	// TimeZone is the IANA zone the page renders times in (the session's, else the browser's
+	// cookie, else UTC), for the page's <meta name="time-zone">.
 	TimeZone string
 }
 

@@ -105,6 +105,12 @@ func (m *Manager) Open(r *http.Request, base string, dst any) bool {
 	return value != "" && securecookie.DecodeMulti(base, value, dst, m.codecs...) == nil
 }
 
+// Unseal decodes a value sealed by Seal under that base name with any configured secret, for
+// a sealed value kept elsewhere than in a cookie (a note on the server).
+func (m *Manager) Unseal(base, value string, dst any) bool {
+	return value != "" && securecookie.DecodeMulti(base, value, dst, m.codecs...) == nil
+}
+
 // The session cookie holds a random id of sessionIDBytes bytes, base64url without padding; the
 // store knows only its SHA-256 hash.
 const sessionIDBytes = 32

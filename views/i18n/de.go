@@ -357,6 +357,7 @@ var german = &Catalog{
 	Invitations:    germanInvitations,
 	Guest:          germanGuest,
 	Total:          germanTotal,
+	Submit:         germanSubmit,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

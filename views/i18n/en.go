@@ -353,4 +353,5 @@ var english = &Catalog{
 	Invitations:    englishInvitations,
 	Guest:          englishGuest,
 	Total:          englishTotal,
+	Submit:         englishSubmit,
 }
