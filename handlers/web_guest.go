@@ -177,13 +177,18 @@ func (g *guestPages) verifyPage(c echo.Context) error {
 }
 
 // verify handles POST /guest/verify: the token from the hidden field and the code. Success sets
-// the guest cookie and goes to the task; any refusal shows the verification screen again with
-// one message for a wrong code and a dead link alike.
+// the guest cookie and goes to the task. The right code of a link used already (its task opened
+// or completed) gets a page saying so; any other refusal shows the verification screen again
+// with one message for a wrong code and a dead link alike.
 func (g *guestPages) verify(c echo.Context) error {
 	ctx := c.Request().Context()
 	token := c.Request().PostFormValue("t")
 	code := strings.ReplaceAll(strings.TrimSpace(c.Request().PostFormValue("code")), " ", "")
 	v, err := g.guests.Verify(ctx, token, code)
+	if errors.Is(err, models.ErrGuestLinkUsed) { // the right code: it may learn why
+		t := catalog(c).Guest
+		return g.notice(c, guestDeniedStatus(), views.GuestNotice{Kind: "guest-used", Heading: t.UsedTitle, Message: t.UsedText})
+	}
 	if errors.Is(err, models.ErrGuestDenied) {
 		ch, err := g.guests.Challenge(ctx, token)
 		if err != nil {

@@ -216,7 +216,7 @@ func TestGuestPageFlow(t *testing.T) {
 		wantGuestInvalid(t, b.get("/guest/task"))
 		wantGuestInvalid(t, f.browser(t).get("/guest/task")) // no cookie at all
 		again := b.guestVerify(inv.Token, inv.Code).wantStatus(http.StatusForbidden)
-		again.one("guest-verify-error")
+		again.one("guest-used") // the right code learns why (TestGuestPageReusedLink)
 		if guestCookieOf(again) != nil {
 			t.Fatal("a consumed invitation verified again")
 		}
@@ -564,5 +564,70 @@ func TestGuestPageLogsNoSecret(t *testing.T) {
 	}
 	if regexp.MustCompile(`(^|\D)` + inv.Code + `(\D|$)`).MatchString(logs.String()) {
 		t.Error("the log holds the code")
+	}
+}
+
+// TestGuestPageReusedLink: a link used already (its task opened in another browser, or
+// completed) says so to whoever presents its right code; a wrong code gets the answer any wrong
+// code gets, so someone without the code learns nothing (issue 26, item 6).
+func TestGuestPageReusedLink(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	wrong := "000000"
+	if inv.Code == wrong {
+		wrong = "999999"
+	}
+	_, live := f.guestInvite(t, nil) // a second, unused invitation: what any wrong code gets
+	before := f.browser(t).guestVerify(live.Token, wrong).wantStatus(http.StatusForbidden)
+
+	wantUsed := func(t *testing.T, p *webPage) {
+		t.Helper()
+		p.wantStatus(http.StatusForbidden)
+		p.one("guest-used")
+		webWantContains(t, "message", p.body, "This link has been used")
+		if p.has("guest-verify-error") || strings.Contains(p.body, "the code is wrong") {
+			t.Error("the right code is called wrong")
+		}
+		if guestCookieOf(p) != nil && guestCookieOf(p).MaxAge >= 0 {
+			t.Error("a used link opened a session")
+		}
+		wantNoSiteChrome(t, p)
+	}
+	wantWrong := func(t *testing.T, p *webPage) {
+		t.Helper()
+		p.wantStatus(before.status)
+		if p.has("guest-used") || strings.Contains(p.body, "has been used") {
+			t.Error("a wrong code learns that the link was used")
+		}
+		if got, want := p.text("guest-verify-error"), before.text("guest-verify-error"); got != want {
+			t.Errorf("wrong code message %q, want %q (an unused link's)", got, want)
+		}
+	}
+
+	b := f.browser(t)
+	page := b.guestOpen(inv)
+	t.Run("Verified", func(t *testing.T) { // opened in one browser, the link again in another
+		wantUsed(t, f.browser(t).guestVerify(inv.Token, inv.Code))
+		wantWrong(t, f.browser(t).guestVerify(inv.Token, wrong))
+		b.get("/guest/task").wantStatus(http.StatusOK) // the first browser keeps its session
+	})
+	done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve"))
+	if done.status != http.StatusSeeOther {
+		t.Fatalf("complete: %d", done.status)
+	}
+	t.Run("Consumed", func(t *testing.T) {
+		wantUsed(t, f.browser(t).guestVerify(inv.Token, inv.Code))
+		for _, code := range []string{wrong, "", "12345\x00", "<b>1</b>"} {
+			wantWrong(t, f.browser(t).guestVerify(inv.Token, code))
+		}
+	})
+	t.Run("German", func(t *testing.T) {
+		g := f.browser(t)
+		g.header = http.Header{"Accept-Language": {"de"}}
+		p := g.guestVerify(inv.Token, inv.Code).wantStatus(http.StatusForbidden)
+		webWantContains(t, "message", p.body, "Dieser Link wurde bereits verwendet")
+	})
+	if got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash); got.CodeAttempts != 0 || got.Status != models.InvitationConsumed {
+		t.Fatalf("invitation %s with %d attempts", got.Status, got.CodeAttempts)
 	}
 }

@@ -11,6 +11,8 @@ type GuestText struct {
 	CodeHelp     string
 	Continue     string
 	VerifyFailed string // a refused verification, alike for a wrong code and a dead link
+	UsedTitle    string // the right code of a link used already (issue 26)
+	UsedText     string
 
 	TaskNote       string // who the page is for, above the task
 	AnswerHeading  string // the heading of the answer section of a task without a form

@@ -8,6 +8,8 @@ var germanGuest = GuestText{
 	CodeHelp:     "6 Ziffern, mit dem Link an Sie gesendet.",
 	Continue:     "Weiter",
 	VerifyFailed: "Das hat nicht geklappt: Der Code ist falsch oder der Link ist nicht mehr gültig. Prüfen Sie den Code und versuchen Sie es erneut.",
+	UsedTitle:    "Dieser Link wurde bereits verwendet",
+	UsedText:     "Ihr Code ist richtig, aber die Aufgabe wurde mit diesem Link schon geöffnet, und ein Link funktioniert nur einmal. Wenn Sie noch antworten müssen, bitten Sie die Person, die ihn gesendet hat, um einen neuen Link.",
 
 	TaskNote:       "Sie wurden eingeladen, diese Aufgabe zu erledigen.",
 	AnswerHeading:  "Ihre Antwort",

@@ -8,6 +8,8 @@ var englishGuest = GuestText{
 	CodeHelp:     "6 digits, sent to you with the link.",
 	Continue:     "Continue",
 	VerifyFailed: "This did not work: the code is wrong, or the link is no longer valid. Check the code and try again.",
+	UsedTitle:    "This link has been used",
+	UsedText:     "Your code is right, but the task was opened with this link already, and a link works only once. If you still need to answer, ask the person who sent it for a new link.",
 
 	TaskNote:       "You were invited to complete this task.",
 	AnswerHeading:  "Your answer",
