@@ -196,8 +196,8 @@ func TestGuestPageFlow(t *testing.T) {
 			t.Fatalf("complete: %d → %q; body:\n%s", done.status, done.location, done.body)
 		}
 		wantGuestHeaders(t, done, inv.Token)
-		if ck := guestCookieOf(done); ck == nil || ck.MaxAge >= 0 {
-			t.Fatalf("the guest cookie is not cleared: %+v", ck)
+		if ck := guestCookieOf(done); ck == nil || ck.MaxAge > 3600 {
+			t.Fatalf("the guest cookie is not kept for the done page only: %+v", ck) // TestGuestPageDone
 		}
 		got := f.current(t, task.ID)
 		if got.Status != models.StatusCompleting || got.Outcome.ActionKey != "approve" {
@@ -630,4 +630,70 @@ func TestGuestPageReusedLink(t *testing.T) {
 	if got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash); got.CodeAttempts != 0 || got.Status != models.InvitationConsumed {
 		t.Fatalf("invitation %s with %d attempts", got.Status, got.CodeAttempts)
 	}
+}
+
+// TestGuestPageDone: the done page names the task and the answer given and says the window may
+// be closed; a browser without that guest's finished session sees the one generic page, which
+// names nothing (issue 26, item 21).
+func TestGuestPageDone(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	task, inv := f.guestInvite(t, &testfactory.InvitationOpts{AllowedActions: []string{"approve", "reject"}})
+	_, other := f.guestInvite(t, nil)
+	b := f.browser(t)
+	page := b.guestOpen(inv)
+	early := f.browser(t) // the session, not done yet: nothing to show
+	early.header = http.Header{"Cookie": {b.guestCookieHeader()}}
+	wantGuestInvalid(t, early.get("/guest/done"))
+	done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-reject"))
+	if done.status != http.StatusSeeOther || done.location != "/guest/done" {
+		t.Fatalf("complete: %d → %q", done.status, done.location)
+	}
+	if ck := guestCookieOf(done); ck == nil || ck.MaxAge <= 0 || ck.MaxAge > 3600 {
+		t.Fatalf("the guest cookie after completion %+v, want it kept at most an hour for the done page", ck)
+	}
+	wantDone := func(t *testing.T, p *webPage, title, answer, closing string) {
+		t.Helper()
+		p.wantStatus(http.StatusOK)
+		p.one("guest-done")
+		webWantContains(t, "task", p.text("guest-done-task"), title)
+		webWantContains(t, "answer", p.text("guest-done-answer"), answer)
+		webWantContains(t, "closing", p.text("guest-done"), closing)
+		wantNoSiteChrome(t, p)
+	}
+	thanks := b.follow(done)
+	wantDone(t, thanks, task.Title, "Reject", "You may close this window")
+	t.Run("Reload", func(t *testing.T) { wantDone(t, b.get("/guest/done"), task.Title, "Reject", "close this window") })
+	t.Run("German", func(t *testing.T) {
+		b.lang = "de"
+		defer func() { b.lang = "" }()
+		wantDone(t, b.get("/guest/done"), task.Title, "Reject", "Sie können dieses Fenster schließen")
+	})
+
+	nothing := func(t *testing.T, p *webPage) {
+		t.Helper()
+		wantGuestInvalid(t, p)
+		for _, leak := range []string{task.Title, "Reject", "guest-done"} {
+			if strings.Contains(p.body, leak) {
+				t.Errorf("the page shows %q", leak)
+			}
+		}
+	}
+	t.Run("NoSession", func(t *testing.T) { nothing(t, f.browser(t).get("/guest/done")) })
+	t.Run("ForgedCookie", func(t *testing.T) {
+		fresh := f.browser(t)
+		fresh.header = http.Header{"Cookie": {"__Host-ut_guest=" + strings.Repeat("A", 43)}}
+		nothing(t, fresh.get("/guest/done"))
+	})
+	t.Run("AnotherGuestsLiveSession", func(t *testing.T) {
+		g := f.browser(t)
+		g.guestOpen(other)
+		nothing(t, g.get("/guest/done"))
+	})
+	t.Run("AfterAnHour", func(t *testing.T) {
+		cookie := b.guestCookieHeader()
+		f.clock.Advance(time.Hour + time.Minute)
+		fresh := f.browser(t)
+		fresh.header = http.Header{"Cookie": {cookie}}
+		nothing(t, fresh.get("/guest/done"))
+	})
 }

@@ -19,8 +19,11 @@ type GuestText struct {
 	ConfirmLabel   string
 	ConfirmMissing string
 
-	DoneTitle string
-	DoneText  string
+	DoneTitle  string
+	DoneText   string
+	DoneTask   string // the label of the task's title on the done page
+	DoneAnswer string // the label of the answer given
+	DoneClose  string // that the window may be closed
 
 	InvalidTitle     string
 	InvalidText      string

@@ -16,8 +16,11 @@ var germanGuest = GuestText{
 	ConfirmLabel:   "Mir ist bewusst, dass das Absenden endgültig ist: Ich kann meine Antwort danach nicht mehr ändern.",
 	ConfirmMissing: "Bestätigen Sie, dass das Absenden endgültig ist.",
 
-	DoneTitle: "Vielen Dank",
-	DoneText:  "Ihre Antwort wurde übermittelt. Sie können diese Seite schließen.",
+	DoneTitle:  "Vielen Dank",
+	DoneText:   "Ihre Antwort wurde übermittelt.",
+	DoneTask:   "Aufgabe",
+	DoneAnswer: "Ihre Antwort",
+	DoneClose:  "Hier ist nichts mehr zu tun. Sie können dieses Fenster schließen.",
 
 	InvalidTitle:     "Dieser Link ist nicht mehr gültig",
 	InvalidText:      "Er ist vielleicht abgelaufen, wurde schon verwendet oder zurückgezogen. Bitten Sie die Person, die ihn gesendet hat, um einen neuen.",

@@ -16,8 +16,11 @@ var englishGuest = GuestText{
 	ConfirmLabel:   "I understand that submitting is final: I cannot change my answer afterwards.",
 	ConfirmMissing: "Confirm that submitting is final.",
 
-	DoneTitle: "Thank you",
-	DoneText:  "Your answer was submitted. You can close this page.",
+	DoneTitle:  "Thank you",
+	DoneText:   "Your answer was submitted.",
+	DoneTask:   "Task",
+	DoneAnswer: "Your answer",
+	DoneClose:  "There is nothing more to do here. You may close this window.",
 
 	InvalidTitle:     "This link is no longer valid",
 	InvalidText:      "It may have expired, been used already or been withdrawn. Ask the person who sent it for a new one.",
