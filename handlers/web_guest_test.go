@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -695,5 +696,59 @@ func TestGuestPageDone(t *testing.T) {
 		fresh := f.browser(t)
 		fresh.header = http.Header{"Cookie": {cookie}}
 		nothing(t, fresh.get("/guest/done"))
+	})
+}
+
+// TestGuestCompletionNamesRecipient: a task a guest completed names the invitation's recipient,
+// as the manager entered it, in its outcome and History, marked as a guest, not "by Guest"
+// (issue 26, item 15).
+func TestGuestCompletionNamesRecipient(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	recipient := "Tereza <b>Travel</b> & Co"
+	task, inv := f.guestInvite(t, &testfactory.InvitationOpts{AllowedActions: []string{"approve"}, Recipient: recipient})
+	b := f.browser(t)
+	page := b.guestOpen(inv)
+	if done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve")); done.status != http.StatusSeeOther {
+		t.Fatalf("complete: %d", done.status)
+	}
+	boss := f.signIn(t, "boss")
+	want := recipient + " (guest)"
+	t.Run("Outcome", func(t *testing.T) {
+		p := boss.get("/tasks/" + task.ID).wantStatus(http.StatusOK)
+		if got := p.text("task-outcome"); !strings.Contains(got, want) || strings.Contains(got, "by Guest") {
+			t.Fatalf("outcome %q, want it to name %q", got, want)
+		}
+		if strings.Contains(p.body, "<b>Travel</b>") {
+			t.Fatal("the recipient is not escaped")
+		}
+	})
+	t.Run("History", func(t *testing.T) {
+		p := boss.get("/tasks/" + task.ID + "?tab=history").wantStatus(http.StatusOK)
+		var named []string
+		for _, e := range p.all("event") {
+			if txt := webText(e); strings.Contains(txt, want) {
+				named = append(named, webAttr(e, "data-event-type"))
+			}
+		}
+		if !slices.Contains(named, string(models.EventCompletionRequested)) || !slices.Contains(named, string(models.EventInvitationVerified)) {
+			t.Fatalf("events naming the recipient: %v; history:\n%s", named, p.text("history"))
+		}
+		if strings.Contains(p.text("history"), "by Guest") {
+			t.Fatal("the history still says Guest")
+		}
+	})
+	t.Run("NotToOthers", func(t *testing.T) {
+		for _, who := range []string{"ann", "bob", "otto"} {
+			p := f.signIn(t, who).get("/tasks/" + task.ID)
+			if strings.Contains(p.body, "Tereza") {
+				t.Errorf("%s (%d) sees the recipient", who, p.status)
+			}
+		}
+	})
+	t.Run("German", func(t *testing.T) {
+		boss.lang = "de"
+		defer func() { boss.lang = "" }()
+		p := boss.get("/tasks/" + task.ID).wantStatus(http.StatusOK)
+		webWantContains(t, "outcome", p.text("task-outcome"), recipient+" (Gast)")
 	})
 }
