@@ -53,6 +53,8 @@ func TestGuestFlow(t *testing.T) {
 	if len(code) != 6 {
 		t.Fatalf("the mailbox code %q has not 6 digits", code)
 	}
+	// The code on one line, the expiry rounded (issue 26, item 24).
+	ava.photographAll("dev-mailbox", func() { ava.waitVisible(testid("dev-mail-code")) })
 
 	guest := b.open(t, srv.URL, "guest", desktop, shots)
 	guest.navigate(u.RequestURI())
@@ -92,10 +94,21 @@ func TestGuestFlow(t *testing.T) {
 	guest.submit("approve", testid("action-Approve"))
 	guest.waitVisible(testid("guest-done"))
 	guest.wantNoToken(token)
+	if got := eval[string](guest, `document.querySelector('[data-testid="guest-done-answer"]').textContent.trim()`); got != "Approve" {
+		t.Fatalf("the done page names the answer %q, want Approve", got)
+	}
 	guest.photographAll("done", func() { guest.waitVisible(testid("guest-done")) })
 
 	// The loopback runtime finishes the task.
 	ava.waitFor("the task to end Completed", fmt.Sprintf(`fetch("/api/v1/user-tasks/%s").then(r => r.json()).then(t => t.status === "Completed")`, id), 30*time.Second)
+
+	// The manager's task page names the guest by the recipient (issue 26, item 15).
+	ava.navigate("/tasks/" + id)
+	ava.waitVisible(testid("task-outcome"))
+	if got := eval[string](ava, `document.querySelector('[data-testid="task-outcome"]').textContent`); !strings.Contains(got, guestEmail+" (guest)") {
+		t.Fatalf("the outcome %q does not name the guest %s", got, guestEmail)
+	}
+	ava.shot("task-completed-by-guest")
 
 	// The session ended with the completion: the task page is the one generic page now.
 	guest.setLanguage("en")
@@ -103,6 +116,15 @@ func TestGuestFlow(t *testing.T) {
 	guest.waitVisible(testid("guest-invalid"))
 	guest.shot("link-no-longer-valid")
 	guest.axe("guest page (no longer valid)")
+
+	// The link again, with its right code: it says the link was used (issue 26, item 6).
+	guest.navigate(u.RequestURI())
+	guest.waitVisible(testid("guest-code"))
+	guest.typeInto(testid("guest-code"), code)
+	guest.submit("verify the used link", testid("guest-continue"))
+	guest.waitVisible(testid("guest-used"))
+	guest.shot("link-used")
+	guest.axe("guest page (link used)")
 	guest.checkNoErrors()
 	ava.checkNoErrors()
 }

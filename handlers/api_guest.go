@@ -25,6 +25,7 @@ type GuestService interface {
 	Verify(ctx context.Context, token, code string) (invitations.Verification, error)
 	Session(ctx context.Context, credential string) (models.Actor, error)
 	Completed(ctx context.Context, a models.Actor) error
+	Done(ctx context.Context, credential string) (models.Task, error)
 }
 
 // The anonymous invitation endpoints allow guestAttempts requests per guestWindow per remote

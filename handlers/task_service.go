@@ -31,5 +31,8 @@ type TaskService interface {
 	// that carry no name of their own (participants.go in tasks).
 	Participants(ctx context.Context, a models.Actor, q tasks.ParticipantQuery) (tasks.ParticipantPage, error)
 	ParticipantNames(ctx context.Context, a models.Actor, refs []models.ParticipantRef) map[string]string
+	// GuestNames names a task's guests by their invitations' recipients, for a caller who may
+	// read its protected content (queries.go in tasks).
+	GuestNames(ctx context.Context, a models.Actor, id string) (map[string]string, error)
 	HasDirectory() bool
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +95,58 @@ func TestWebDevMailbox(t *testing.T) {
 		f := newWebFixture(t) // no mailbox: what cmd/web builds outside dev mode
 		f.signIn(t, "ann").get("/dev/mailbox").wantStatus(http.StatusNotFound)
 	})
+}
+
+// TestWebDevMailboxReadable: a code never wraps (it broke as "95121/2"), and expiries are
+// rounded to the nearest unit and said as approximations: a 3-day link expires "in about 3
+// days", not "in 2 days" (issue 26, item 24).
+func TestWebDevMailboxReadable(t *testing.T) {
+	box := invitations.NewDevMailbox(0)
+	for _, m := range []struct {
+		recipient string
+		life      time.Duration
+	}{{"three-days@example.org", 72 * time.Hour}, {"two-hours@example.org", time.Hour + 57*time.Minute}} {
+		if err := box.Dispatch(context.Background(), invitations.Message{Tenant: "t1", TaskID: "task-1", InvitationID: "inv-" + m.recipient,
+			Recipient: m.recipient, Link: invitations.Link("http://127.0.0.1:8080", "tok"), Code: "951212", ExpiresAt: time.Now().Add(m.life)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := mailboxFixture(t, box)
+	b := f.signIn(t, "boss") // a manager: the page may be theirs only
+	for lang, want := range map[string][]string{"en": {"in about 2 hours", "in about 3 days"}, "de": {"in etwa 2 Stunden", "in etwa 3 Tagen"}} {
+		t.Run(lang, func(t *testing.T) {
+			b.lang = lang
+			p := b.get("/dev/mailbox").wantStatus(http.StatusOK)
+			expires := p.all("dev-mail-expires")
+			if len(expires) != 2 {
+				t.Fatalf("%d expiry cells", len(expires))
+			}
+			for i, w := range want { // newest first
+				webWantContains(t, "expiry", webText(expires[i]), w)
+			}
+			for _, cell := range p.all("dev-mail-code") {
+				code := webWithinTag(cell, "code")
+				if len(code) != 1 || webText(code[0]) != "951212" || !strings.Contains(webAttr(code[0], "class"), "dev-mail__code") {
+					t.Fatalf("the code is not one unbreakable code element: %q", webText(cell))
+				}
+			}
+		})
+	}
+	t.Run("CodeDoesNotWrap", func(t *testing.T) {
+		css := b.get(staticHref(t, b.get("/dev/mailbox"), "app.css")).wantStatus(http.StatusOK).body
+		rule := regexp.MustCompile(`\.dev-mail__code\s*\{[^}]*\}`).FindString(css)
+		if !strings.Contains(rule, "white-space: nowrap") || !strings.Contains(rule, "overflow-wrap: normal") {
+			t.Fatalf("the code's rule %q lets it wrap", rule)
+		}
+	})
+}
+
+// staticHref is the versioned href of the page's stylesheet named name.
+func staticHref(t *testing.T, p *webPage, name string) string {
+	t.Helper()
+	m := regexp.MustCompile(`href="(/static/` + regexp.QuoteMeta(name) + `[^"]*)"`).FindStringSubmatch(p.body)
+	if m == nil {
+		t.Fatalf("the page links no %s", name)
+	}
+	return strings.ReplaceAll(m[1], "&amp;", "&")
 }

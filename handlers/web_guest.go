@@ -23,8 +23,8 @@ import (
 //	GET  /guest?t=<token>  the verification screen, alike for every token
 //	POST /guest/verify     the token (hidden field) and the code → guest cookie, 303 /guest/task
 //	GET  /guest/task       the task with the invitation's actions and the confirmation box
-//	POST /guest/complete   completes the task → 303 /guest/done, the cookie cleared
-//	GET  /guest/done       thank you
+//	POST /guest/complete   completes the task → 303 /guest/done; the cookie is kept an hour more
+//	GET  /guest/done       thank you: the task and the answer given, for that cookie only
 //
 // After the first URL the token is never in a URL again, and no page refers anywhere else: no
 // navigation, no sign-in, no workflow, history or other participants. Every failure of a dead or
@@ -179,13 +179,18 @@ func (g *guestPages) verifyPage(c echo.Context) error {
 }
 
 // verify handles POST /guest/verify: the token from the hidden field and the code. Success sets
-// the guest cookie and goes to the task; any refusal shows the verification screen again with
-// one message for a wrong code and a dead link alike.
+// the guest cookie and goes to the task. The right code of a link used already (its task opened
+// or completed) gets a page saying so; any other refusal shows the verification screen again
+// with one message for a wrong code and a dead link alike.
 func (g *guestPages) verify(c echo.Context) error {
 	ctx := c.Request().Context()
 	token := c.Request().PostFormValue("t")
 	code := strings.ReplaceAll(strings.TrimSpace(c.Request().PostFormValue("code")), " ", "")
 	v, err := g.guests.Verify(ctx, token, code)
+	if errors.Is(err, models.ErrGuestLinkUsed) { // the right code: it may learn why
+		t := catalog(c).Guest
+		return g.notice(c, guestDeniedStatus(), views.GuestNotice{Kind: "guest-used", Heading: t.UsedTitle, Message: t.UsedText})
+	}
 	if errors.Is(err, models.ErrGuestDenied) {
 		ch, err := g.guests.Challenge(ctx, token)
 		if err != nil {
@@ -232,7 +237,8 @@ func (g *guestPages) taskPage(c echo.Context) error {
 
 // complete handles POST /guest/complete: without the "submitting is final" box the page comes
 // back with its values and a message; otherwise the service completes the task from the posted
-// values (one load, one parse), the invitation is consumed and the cookie cleared.
+// values (one load, one parse), the invitation is consumed (which ends the session) and the cookie
+// is kept models.GuestDoneFor more: the done page shows this browser what it answered.
 func (g *guestPages) complete(c echo.Context) error {
 	ctx, gr := c.Request().Context(), guestOf(c)
 	a := gr.actor
@@ -263,7 +269,9 @@ func (g *guestPages) complete(c echo.Context) error {
 			g.log.WarnContext(ctx, "consuming a completed guest invitation failed", "error", err.Error(),
 				"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 		}
-		g.setGuestCookie(c, "", -1)
+		if ck, err := c.Cookie(g.sessions.CookieName(guestCookie)); err == nil {
+			g.setGuestCookie(c, ck.Value, models.GuestDoneFor)
+		}
 		return c.Redirect(http.StatusSeeOther, "/guest/done")
 	}
 	if res.Page == nil {
@@ -324,10 +332,25 @@ func (g *guestPages) renderTask(c echo.Context, d tasks.Detail, st guestState) e
 	return g.render(c, status, views.GuestTaskView(m))
 }
 
-// done handles GET /guest/done.
+// done handles GET /guest/done: the task and the answer its guest gave, for the browser whose
+// guest completed it, within models.GuestDoneFor; any other browser gets the one generic page,
+// which names nothing.
 func (g *guestPages) done(c echo.Context) error {
+	ck, err := c.Cookie(g.sessions.CookieName(guestCookie))
+	if err != nil {
+		return models.ErrGuestDenied
+	}
+	task, err := g.guests.Done(c.Request().Context(), ck.Value)
+	if err != nil {
+		return err
+	}
+	answer := task.Outcome.ActionKey
+	if a, ok := task.FindAction(answer); ok && a.Label != "" {
+		answer = a.Label
+	}
 	t := catalog(c)
-	return g.notice(c, http.StatusOK, views.GuestNotice{Kind: "guest-done", Heading: t.Guest.DoneTitle, Message: t.Guest.DoneText, Done: true})
+	return g.render(c, http.StatusOK, views.GuestDoneView(views.GuestDonePage{
+		Chrome: g.guestChrome(c, t.Guest.DoneTitle, ""), Title: task.Title, Answer: answer}))
 }
 
 func (g *guestPages) notice(c echo.Context, status int, n views.GuestNotice) error {

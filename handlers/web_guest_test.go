@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,8 +197,8 @@ func TestGuestPageFlow(t *testing.T) {
 			t.Fatalf("complete: %d → %q; body:\n%s", done.status, done.location, done.body)
 		}
 		wantGuestHeaders(t, done, inv.Token)
-		if ck := guestCookieOf(done); ck == nil || ck.MaxAge >= 0 {
-			t.Fatalf("the guest cookie is not cleared: %+v", ck)
+		if ck := guestCookieOf(done); ck == nil || ck.MaxAge > 3600 {
+			t.Fatalf("the guest cookie is not kept for the done page only: %+v", ck) // TestGuestPageDone
 		}
 		got := f.current(t, task.ID)
 		if got.Status != models.StatusCompleting || got.Outcome.ActionKey != "approve" {
@@ -216,7 +217,7 @@ func TestGuestPageFlow(t *testing.T) {
 		wantGuestInvalid(t, b.get("/guest/task"))
 		wantGuestInvalid(t, f.browser(t).get("/guest/task")) // no cookie at all
 		again := b.guestVerify(inv.Token, inv.Code).wantStatus(http.StatusForbidden)
-		again.one("guest-verify-error")
+		again.one("guest-used") // the right code learns why (TestGuestPageReusedLink)
 		if guestCookieOf(again) != nil {
 			t.Fatal("a consumed invitation verified again")
 		}
@@ -565,4 +566,189 @@ func TestGuestPageLogsNoSecret(t *testing.T) {
 	if regexp.MustCompile(`(^|\D)` + inv.Code + `(\D|$)`).MatchString(logs.String()) {
 		t.Error("the log holds the code")
 	}
+}
+
+// TestGuestPageReusedLink: a link used already (its task opened in another browser, or
+// completed) says so to whoever presents its right code; a wrong code gets the answer any wrong
+// code gets, so someone without the code learns nothing (issue 26, item 6).
+func TestGuestPageReusedLink(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	_, inv := f.guestInvite(t, nil)
+	wrong := "000000"
+	if inv.Code == wrong {
+		wrong = "999999"
+	}
+	_, live := f.guestInvite(t, nil) // a second, unused invitation: what any wrong code gets
+	before := f.browser(t).guestVerify(live.Token, wrong).wantStatus(http.StatusForbidden)
+
+	wantUsed := func(t *testing.T, p *webPage) {
+		t.Helper()
+		p.wantStatus(http.StatusForbidden)
+		p.one("guest-used")
+		webWantContains(t, "message", p.body, "This link has been used")
+		if p.has("guest-verify-error") || strings.Contains(p.body, "the code is wrong") {
+			t.Error("the right code is called wrong")
+		}
+		if guestCookieOf(p) != nil && guestCookieOf(p).MaxAge >= 0 {
+			t.Error("a used link opened a session")
+		}
+		wantNoSiteChrome(t, p)
+	}
+	wantWrong := func(t *testing.T, p *webPage) {
+		t.Helper()
+		p.wantStatus(before.status)
+		if p.has("guest-used") || strings.Contains(p.body, "has been used") {
+			t.Error("a wrong code learns that the link was used")
+		}
+		if got, want := p.text("guest-verify-error"), before.text("guest-verify-error"); got != want {
+			t.Errorf("wrong code message %q, want %q (an unused link's)", got, want)
+		}
+	}
+
+	b := f.browser(t)
+	page := b.guestOpen(inv)
+	t.Run("Verified", func(t *testing.T) { // opened in one browser, the link again in another
+		wantUsed(t, f.browser(t).guestVerify(inv.Token, inv.Code))
+		wantWrong(t, f.browser(t).guestVerify(inv.Token, wrong))
+		b.get("/guest/task").wantStatus(http.StatusOK) // the first browser keeps its session
+	})
+	done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve"))
+	if done.status != http.StatusSeeOther {
+		t.Fatalf("complete: %d", done.status)
+	}
+	t.Run("Consumed", func(t *testing.T) {
+		wantUsed(t, f.browser(t).guestVerify(inv.Token, inv.Code))
+		for _, code := range []string{wrong, "", "12345\x00", "<b>1</b>"} {
+			wantWrong(t, f.browser(t).guestVerify(inv.Token, code))
+		}
+	})
+	t.Run("German", func(t *testing.T) {
+		g := f.browser(t)
+		g.header = http.Header{"Accept-Language": {"de"}}
+		p := g.guestVerify(inv.Token, inv.Code).wantStatus(http.StatusForbidden)
+		webWantContains(t, "message", p.body, "Dieser Link wurde bereits verwendet")
+	})
+	if got, _ := f.store.FindInvitationByTokenHash(context.Background(), inv.TokenHash); got.CodeAttempts != 0 || got.Status != models.InvitationConsumed {
+		t.Fatalf("invitation %s with %d attempts", got.Status, got.CodeAttempts)
+	}
+}
+
+// TestGuestPageDone: the done page names the task and the answer given and says the window may
+// be closed; a browser without that guest's finished session sees the one generic page, which
+// names nothing (issue 26, item 21).
+func TestGuestPageDone(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	task, inv := f.guestInvite(t, &testfactory.InvitationOpts{AllowedActions: []string{"approve", "reject"}})
+	_, other := f.guestInvite(t, nil)
+	b := f.browser(t)
+	page := b.guestOpen(inv)
+	early := f.browser(t) // the session, not done yet: nothing to show
+	early.header = http.Header{"Cookie": {b.guestCookieHeader()}}
+	wantGuestInvalid(t, early.get("/guest/done"))
+	done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-reject"))
+	if done.status != http.StatusSeeOther || done.location != "/guest/done" {
+		t.Fatalf("complete: %d → %q", done.status, done.location)
+	}
+	if ck := guestCookieOf(done); ck == nil || ck.MaxAge <= 0 || ck.MaxAge > 3600 {
+		t.Fatalf("the guest cookie after completion %+v, want it kept at most an hour for the done page", ck)
+	}
+	wantDone := func(t *testing.T, p *webPage, title, answer, closing string) {
+		t.Helper()
+		p.wantStatus(http.StatusOK)
+		p.one("guest-done")
+		webWantContains(t, "task", p.text("guest-done-task"), title)
+		webWantContains(t, "answer", p.text("guest-done-answer"), answer)
+		webWantContains(t, "closing", p.text("guest-done"), closing)
+		wantNoSiteChrome(t, p)
+	}
+	thanks := b.follow(done)
+	wantDone(t, thanks, task.Title, "Reject", "You may close this window")
+	t.Run("Reload", func(t *testing.T) { wantDone(t, b.get("/guest/done"), task.Title, "Reject", "close this window") })
+	t.Run("German", func(t *testing.T) {
+		b.lang = "de"
+		defer func() { b.lang = "" }()
+		wantDone(t, b.get("/guest/done"), task.Title, "Reject", "Sie können dieses Fenster schließen")
+	})
+
+	nothing := func(t *testing.T, p *webPage) {
+		t.Helper()
+		wantGuestInvalid(t, p)
+		for _, leak := range []string{task.Title, "Reject", "guest-done"} {
+			if strings.Contains(p.body, leak) {
+				t.Errorf("the page shows %q", leak)
+			}
+		}
+	}
+	t.Run("NoSession", func(t *testing.T) { nothing(t, f.browser(t).get("/guest/done")) })
+	t.Run("ForgedCookie", func(t *testing.T) {
+		fresh := f.browser(t)
+		fresh.header = http.Header{"Cookie": {"__Host-ut_guest=" + strings.Repeat("A", 43)}}
+		nothing(t, fresh.get("/guest/done"))
+	})
+	t.Run("AnotherGuestsLiveSession", func(t *testing.T) {
+		g := f.browser(t)
+		g.guestOpen(other)
+		nothing(t, g.get("/guest/done"))
+	})
+	t.Run("AfterAnHour", func(t *testing.T) {
+		cookie := b.guestCookieHeader()
+		f.clock.Advance(time.Hour + time.Minute)
+		fresh := f.browser(t)
+		fresh.header = http.Header{"Cookie": {cookie}}
+		nothing(t, fresh.get("/guest/done"))
+	})
+}
+
+// TestGuestCompletionNamesRecipient: a task a guest completed names the invitation's recipient,
+// as the manager entered it, in its outcome and History, marked as a guest, not "by Guest"
+// (issue 26, item 15).
+func TestGuestCompletionNamesRecipient(t *testing.T) {
+	f := newSessionFixture(t, sessionFixtureOpts{})
+	recipient := "Tereza <b>Travel</b> & Co"
+	task, inv := f.guestInvite(t, &testfactory.InvitationOpts{AllowedActions: []string{"approve"}, Recipient: recipient})
+	b := f.browser(t)
+	page := b.guestOpen(inv)
+	if done := b.submit(page, "guest-form", url.Values{"confirm": {"final"}}, page.one("action-approve")); done.status != http.StatusSeeOther {
+		t.Fatalf("complete: %d", done.status)
+	}
+	boss := f.signIn(t, "boss")
+	want := recipient + " (guest)"
+	t.Run("Outcome", func(t *testing.T) {
+		p := boss.get("/tasks/" + task.ID).wantStatus(http.StatusOK)
+		if got := p.text("task-outcome"); !strings.Contains(got, want) || strings.Contains(got, "by Guest") {
+			t.Fatalf("outcome %q, want it to name %q", got, want)
+		}
+		if strings.Contains(p.body, "<b>Travel</b>") {
+			t.Fatal("the recipient is not escaped")
+		}
+	})
+	t.Run("History", func(t *testing.T) {
+		p := boss.get("/tasks/" + task.ID + "?tab=history").wantStatus(http.StatusOK)
+		var named []string
+		for _, e := range p.all("event") {
+			if txt := webText(e); strings.Contains(txt, want) {
+				named = append(named, webAttr(e, "data-event-type"))
+			}
+		}
+		if !slices.Contains(named, string(models.EventCompletionRequested)) || !slices.Contains(named, string(models.EventInvitationVerified)) {
+			t.Fatalf("events naming the recipient: %v; history:\n%s", named, p.text("history"))
+		}
+		if strings.Contains(p.text("history"), "by Guest") {
+			t.Fatal("the history still says Guest")
+		}
+	})
+	t.Run("NotToOthers", func(t *testing.T) {
+		for _, who := range []string{"ann", "bob", "otto"} {
+			p := f.signIn(t, who).get("/tasks/" + task.ID)
+			if strings.Contains(p.body, "Tereza") {
+				t.Errorf("%s (%d) sees the recipient", who, p.status)
+			}
+		}
+	})
+	t.Run("German", func(t *testing.T) {
+		boss.lang = "de"
+		defer func() { boss.lang = "" }()
+		p := boss.get("/tasks/" + task.ID).wantStatus(http.StatusOK)
+		webWantContains(t, "outcome", p.text("task-outcome"), recipient+" (Gast)")
+	})
 }

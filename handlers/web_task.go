@@ -90,7 +90,10 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	m.Chrome = w.chrome(c, func(*i18n.Catalog) string { return t.Title })
 	flash, _ := w.takeFlash(c)
 	now := w.now()
-	nm := w.newNamer(ctx, a, m.T, taskParticipants(t, v.Manager))
+	nm, err := w.taskNamer(ctx, a, m.T, t.ID, taskParticipants(t, v.Manager))
+	if err != nil {
+		return err
+	}
 
 	m.Task = views.TaskHeader{
 		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, TaskType: t.TaskType, Summary: t.Summary, Reference: t.Reference,
@@ -168,7 +171,10 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 			return err
 		}
 		m.History = &views.History{}
-		en := w.newNamer(ctx, a, m.T, eventParticipants(evs.Items))
+		en, err := w.taskNamer(ctx, a, m.T, t.ID, eventParticipants(evs.Items))
+		if err != nil {
+			return err
+		}
 		for _, e := range evs.Items {
 			row := views.EventRow{Type: e.Type, At: e.OccurredAt, Reason: e.Reason, Revision: e.Revision, Summary: en.eventSummary(e)}
 			if e.Actor != nil {

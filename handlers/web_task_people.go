@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -72,8 +74,33 @@ func (w *web) newNamer(ctx context.Context, a models.Actor, t *i18n.Catalog, ref
 
 func (n namer) label(p models.ParticipantRef) string { return participantLabel(n.t, p, n.names) }
 
-// participantLabel is a participant as a page shows it; groups say they are groups.
+// taskNamer is newNamer for participants of one task: where refs name a guest, it names the
+// task's guests by their invitations' recipients too, for a caller who may see them.
+func (w *web) taskNamer(ctx context.Context, a models.Actor, t *i18n.Catalog, taskID string, refs []models.ParticipantRef) (namer, error) {
+	n := w.newNamer(ctx, a, t, refs)
+	if !slices.ContainsFunc(refs, models.ParticipantRef.IsGuest) {
+		return n, nil
+	}
+	guests, err := w.tasks.GuestNames(ctx, a, taskID)
+	if err != nil {
+		return n, err
+	}
+	if n.names == nil {
+		n.names = map[string]string{}
+	}
+	maps.Copy(n.names, guests)
+	return n, nil
+}
+
+// participantLabel is a participant as a page shows it; groups say they are groups, guests that
+// they are guests (named by their invitation's recipient where names holds it).
 func participantLabel(t *i18n.Catalog, p models.ParticipantRef, names map[string]string) string {
+	if p.IsGuest() {
+		if name := names[p.Key()]; name != "" {
+			return t.Format(t.Invitations.GuestNamed, name)
+		}
+		return t.Invitations.Guest
+	}
 	label := p.DisplayName
 	if label == "" {
 		label = names[p.Key()]

@@ -26,6 +26,23 @@ func (g *Guests) Session(ctx context.Context, credential string) (models.Actor, 
 	return models.GuestActor(access.Session), nil
 }
 
+// Done resolves the credential of a guest session whose guest completed its task to that task
+// (without protected content), for the page that says what the guest answered: only while
+// models.GuestDoneVisible holds, on live state. Anything else is models.ErrGuestDenied.
+func (g *Guests) Done(ctx context.Context, credential string) (models.Task, error) {
+	if !PlausibleSecret(credential) {
+		return models.Task{}, models.ErrGuestDenied
+	}
+	access, err := g.store.GuestAccess(ctx, HashSecret(credential))
+	if err != nil {
+		return models.Task{}, denied(err)
+	}
+	if !models.GuestDoneVisible(access.Session, access.Invitation, access.Task, access.Now) {
+		return models.Task{}, models.ErrGuestDenied
+	}
+	return access.Task, nil
+}
+
 // Completed records that the guest a completed its task: the invitation becomes consumed and its
 // sessions end. Call it after the completion was accepted.
 func (g *Guests) Completed(ctx context.Context, a models.Actor) error {

@@ -97,9 +97,25 @@ func (g *Guests) Verify(ctx context.Context, token, code string) (Verification, 
 		},
 	})
 	if err != nil {
+		if errors.Is(err, models.ErrGuestDenied) && g.usedWith(ctx, token, code) {
+			return Verification{}, models.ErrGuestLinkUsed
+		}
 		return Verification{}, denied(err)
 	}
 	return Verification{Credential: credential, TaskID: sess.TaskID, ExpiresAt: sess.ExpiresAt}, nil
+}
+
+// usedWith reports whether token's invitation was used already (verified or consumed) and code
+// is its right proof: the one refusal that may say why, to the person who holds the code. It
+// answers false for anything else, a store failure included; a wrong code learns nothing. The
+// store refuses a used invitation before it weighs the proof, so no attempt is counted here;
+// guessing codes of a used link is bounded by the verification rate limit and wins nothing.
+func (g *Guests) usedWith(ctx context.Context, token, code string) bool {
+	inv, err := g.store.FindInvitationByTokenHash(ctx, HashSecret(token))
+	if err != nil {
+		return false
+	}
+	return (inv.Status == models.InvitationVerified || inv.Status == models.InvitationConsumed) && proofHolds(inv, code)
 }
 
 // bearerAllowed reports whether the link alone verifies inv: a bearer invitation whose

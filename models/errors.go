@@ -67,6 +67,10 @@ var (
 	// ErrGuestDenied is the one answer to every failed guest verification or dead guest
 	// session: it never tells which check failed (SPEC 5.3).
 	ErrGuestDenied = errors.New("guest access denied")
+	// ErrGuestLinkUsed refuses the verification of an invitation used already (verified or
+	// consumed) to a caller who presented its right proof: only it may learn why. It is an
+	// ErrGuestDenied, so every answer that does not tell it apart stays the generic one.
+	ErrGuestLinkUsed = fmt.Errorf("%w: the invitation was used already", ErrGuestDenied)
 )
 
 // ConflictError is a 409: the request was well formed but the task's state refuses it.

@@ -46,6 +46,24 @@ func GuestSessionLive(s GuestSession, inv Invitation, t Task, now time.Time) boo
 		t.Assignee != nil && t.Assignee.Same(guest) && s.Participant.Same(guest)
 }
 
+// GuestDoneFor is how long after its completion the guest may see what it answered (the guest
+// page /guest/done); after that its browser is shown nothing more.
+const GuestDoneFor = time.Hour
+
+// GuestDoneVisible reports whether a guest session may show its done page at now: its guest
+// completed the task (the outcome is the guest's) and that consumed its invitation less than
+// GuestDoneFor ago, the session's own lifetime has not run out, and the session did not end
+// before the consumption (the consumption ends it).
+func GuestDoneVisible(s GuestSession, inv Invitation, t Task, now time.Time) bool {
+	guest := GuestRef(s.Tenant, inv.ID)
+	return now.Before(s.ExpiresAt) &&
+		inv.ID == s.InvitationID && inv.Tenant == s.Tenant && inv.TaskID == s.TaskID &&
+		inv.Status == InvitationConsumed && inv.ConsumedAt != nil && now.Before(inv.ConsumedAt.Add(GuestDoneFor)) &&
+		(s.RevokedAt == nil || !s.RevokedAt.Before(*inv.ConsumedAt)) &&
+		t.Tenant == s.Tenant && t.ID == s.TaskID && t.Outcome.CompletedBy != nil &&
+		t.Outcome.CompletedBy.Same(guest) && s.Participant.Same(guest)
+}
+
 // GuestActor is the actor a live guest session speaks for: its task only, read and complete
 // with the session's allowed actions.
 func GuestActor(s GuestSession) Actor {

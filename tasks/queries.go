@@ -134,6 +134,34 @@ func detailOf(t models.Task, v TaskView, form func(models.Task) (*forms.Form, er
 	return d
 }
 
+// GuestNames names the task's guests by their invitations' recipients, as the manager entered
+// them, keyed by models.ParticipantRef.Key, for a caller who may read the task's protected
+// content: a recipient is protected (sealed at rest), and History is theirs only. Anyone else
+// gets none, and pages call a guest "Guest".
+func (s *Service) GuestNames(ctx context.Context, a models.Actor, id string) (map[string]string, error) {
+	if a.Guest != nil {
+		return nil, nil
+	}
+	if err := requirePermission(a, models.PermView); err != nil {
+		return nil, err
+	}
+	_, v, err := s.readable(ctx, a, id)
+	if err != nil || !v.Disclosure.CanViewProtected {
+		return nil, err
+	}
+	invs, err := s.store.Invitations(ctx, a.Tenant, id)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(invs))
+	for _, inv := range invs {
+		if inv.Recipient != "" {
+			names[models.GuestRef(inv.Tenant, inv.ID).Key()] = inv.Recipient
+		}
+	}
+	return names, nil
+}
+
 // EventPage is one page of a task's history.
 type EventPage struct {
 	Items      []models.Event

@@ -19,6 +19,7 @@ type Store interface {
 	AppendEvent(ctx context.Context, tenant, id string, build models.AppendFunc) (models.Event, error)
 	Events(ctx context.Context, tenant, id string, afterSeq, limit int) ([]models.Event, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
+	Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error)
 }
 
 // Resolver re-resolves a task's form and snapshot membership for retry-resolution. It runs

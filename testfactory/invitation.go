@@ -17,6 +17,7 @@ type InvitationOpts struct {
 	Bearer         bool
 	AllowedActions []string      // default Complete
 	Lifetime       time.Duration // default 24 h
+	Recipient      string        // default guest@example.org
 }
 
 // IssuedInvitation is a stored invitation with the secrets only its recipient holds.
@@ -44,6 +45,10 @@ func Invitation(ctx context.Context, t testing.TB, s InvitationIssuer, task mode
 	if life == 0 {
 		life = 24 * time.Hour
 	}
+	recipient := o.Recipient
+	if recipient == "" {
+		recipient = "guest@example.org"
+	}
 	token, tokenHash, err := invitations.NewSecret()
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +56,7 @@ func Invitation(ctx context.Context, t testing.TB, s InvitationIssuer, task mode
 	var code string
 	inv, err := s.IssueInvitation(ctx, task.Tenant, task.ID, func(now time.Time, cur models.Task) (models.Invitation, models.Delivery, models.Event, error) {
 		inv := models.Invitation{ID: models.NewID(), Tenant: cur.Tenant, TaskID: cur.ID, SiblingGroupID: o.SiblingGroup,
-			VerifierName: "code", AllowedActions: actions, Recipient: "guest@example.org", TokenHash: tokenHash,
+			VerifierName: "code", AllowedActions: actions, Recipient: recipient, TokenHash: tokenHash,
 			Status: models.InvitationPending, IssuedAt: now, ExpiresAt: now.Add(life), UpdatedAt: now}
 		if o.Bearer {
 			inv.VerifierName, inv.BearerOnly = "bearer", true

@@ -29,15 +29,21 @@ type GuestTaskPage struct {
 	ConfirmError string
 }
 
-// GuestNotice is a guest page that only tells something: done, the one generic failure, too
-// many attempts.
+// GuestDonePage is what the guest sees after submitting: the task and the answer it gave.
+type GuestDonePage struct {
+	Chrome
+	Title  string // the task's
+	Answer string // the label of the action taken
+}
+
+// GuestNotice is a guest page that only tells something: the one generic failure, a used link,
+// too many attempts.
 type GuestNotice struct {
 	Chrome
-	Kind    string // data-testid of the page: guest-done, guest-invalid, guest-rate-limited, …
+	Kind    string // data-testid of the page: guest-invalid, guest-used, guest-rate-limited, …
 	Status  int
 	Heading string
 	Message string
-	Done    bool // a success, not a failure
 }
 
 // GuestConfirmField is the name of the "submitting is final" checkbox and GuestConfirmValue

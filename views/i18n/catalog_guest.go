@@ -11,14 +11,19 @@ type GuestText struct {
 	CodeHelp     string
 	Continue     string
 	VerifyFailed string // a refused verification, alike for a wrong code and a dead link
+	UsedTitle    string // the right code of a link used already (issue 26)
+	UsedText     string
 
 	TaskNote       string // who the page is for, above the task
 	AnswerHeading  string // the heading of the answer section of a task without a form
 	ConfirmLabel   string
 	ConfirmMissing string
 
-	DoneTitle string
-	DoneText  string
+	DoneTitle  string
+	DoneText   string
+	DoneTask   string // the label of the task's title on the done page
+	DoneAnswer string // the label of the answer given
+	DoneClose  string // that the window may be closed
 
 	InvalidTitle     string
 	InvalidText      string

@@ -38,4 +38,9 @@ type InvitationsText struct {
 
 	FlashIssued  string
 	FlashRevoked string
+
+	// A guest as the task page names it (issue 26): by its invitation's recipient, as the
+	// manager entered it, to whoever may read the task's protected content; else unnamed.
+	GuestNamed string // "%s (guest)"
+	Guest      string // "Guest"
 }

@@ -1,5 +1,10 @@
 package i18n
 
+import (
+	"fmt"
+	"time"
+)
+
 // MailboxText is the dev mailbox page (dev mode only): the invitations the dev-mailbox
 // dispatcher "sent", kept in memory.
 type MailboxText struct {
@@ -15,4 +20,37 @@ type MailboxText struct {
 	Code      string
 	NoCode    string
 	Expires   string
+	About     string // "about %s": a time rounded to the nearest unit (Approximate)
+}
+
+// Approximate renders t relative to now rounded to the nearest unit and said as an
+// approximation: "in about 3 days" for 2 days 23 hours, "about 2 hours ago" for 1 hour 57
+// minutes. Relative truncates ("in 2 days"), which misleads where the exact time is not shown
+// first, as with the dev mailbox's expiries. The units switch where Relative's do, after the
+// rounding: 59 min 45 s is "about 1 hour", 47 h 40 min "about 2 days".
+func (c *Catalog) Approximate(t, now time.Time) string {
+	d := t.Sub(now)
+	future := d > 0
+	if !future {
+		d = -d
+	}
+	in := func(unit time.Duration) int { return int((d + unit/2) / unit) }
+	var phrase string
+	switch {
+	case d < 30*time.Second:
+		return c.JustNow
+	case in(time.Minute) < 60:
+		phrase = c.Count(c.Minutes, in(time.Minute))
+	case in(time.Hour) < 48:
+		phrase = c.Count(c.Hours, in(time.Hour))
+	case in(24*time.Hour) < 60:
+		phrase = c.Count(c.Days, in(24*time.Hour))
+	default:
+		phrase = c.Count(c.MonthsCount, in(30*24*time.Hour))
+	}
+	phrase = fmt.Sprintf(c.Mailbox.About, phrase)
+	if future {
+		return fmt.Sprintf(c.FutureFormat, phrase)
+	}
+	return fmt.Sprintf(c.PastFormat, phrase)
 }

@@ -36,4 +36,7 @@ var germanInvitations = InvitationsText{
 
 	FlashIssued:  "Der Gastlink wurde erstellt und wird in Kürze versendet.",
 	FlashRevoked: "Der Gastlink wurde widerrufen. Er funktioniert nicht mehr.",
+
+	GuestNamed: "%s (Gast)",
+	Guest:      "Gast",
 }

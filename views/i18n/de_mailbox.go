@@ -13,4 +13,5 @@ var germanMailbox = MailboxText{
 	Code:      "Code",
 	NoCode:    "keiner (nur Link)",
 	Expires:   "Läuft ab",
+	About:     "etwa %s",
 }

@@ -36,4 +36,7 @@ var englishInvitations = InvitationsText{
 
 	FlashIssued:  "The guest link was created and will be sent shortly.",
 	FlashRevoked: "The guest link was revoked. It no longer works.",
+
+	GuestNamed: "%s (guest)",
+	Guest:      "Guest",
 }

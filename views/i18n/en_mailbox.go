@@ -13,4 +13,5 @@ var englishMailbox = MailboxText{
 	Code:      "Code",
 	NoCode:    "none (link only)",
 	Expires:   "Expires",
+	About:     "about %s",
 }
