@@ -2,8 +2,12 @@ package handlers_test
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 
 	"usertasks/models"
 )
@@ -52,4 +56,86 @@ func TestClosedTasksAreNeverOverdue(t *testing.T) {
 	t.Run("Completing", check)
 	f.close(t, late.ID, models.Finalize)
 	t.Run("Completed", check)
+}
+
+// tableHeads are the column headers of the task list, as read.
+func tableHeads(p *webPage) []string {
+	var heads []string
+	webWalk(p.one("task-list"), func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "th" {
+			heads = append(heads, webText(n))
+		}
+	})
+	return heads
+}
+
+// cellUnder is the row's cell in the column headed head (the bulk checkbox column included).
+func cellUnder(t *testing.T, p *webPage, row *html.Node, head string) *html.Node {
+	t.Helper()
+	i := slices.IndexFunc(tableHeads(p), func(h string) bool { return strings.HasPrefix(h, head) })
+	if i < 0 {
+		t.Fatalf("no column %q in %q", head, tableHeads(p))
+	}
+	var cells []*html.Node
+	for c := row.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == "td" {
+			cells = append(cells, c)
+		}
+	}
+	if i >= len(cells) {
+		t.Fatalf("row has %d cells, column %q is the %d.", len(cells), head, i+1)
+	}
+	return cells[i]
+}
+
+// A column holds what its header says: on All tasks the Due column holds due dates only, and
+// a Closed column tells when, by whom and how a closed task ended (issue 26, item 8).
+func TestAllTasksHasAClosedColumn(t *testing.T) {
+	f := newWebFixture(t)
+	ann := f.signIn(t, "ann")
+	due := webPtr(time.Now().Add(72 * time.Hour))
+	done, p := claimed(t, f, ann, webTaskOpts{title: "Approved one", due: due})
+	ann.submit(p, "task-form", map[string][]string{"decision": {"approve"}, "amount": {"5"}}, p.one("action-approve"))
+	f.close(t, done.ID, models.Finalize)
+	open := f.seed(t, webTaskOpts{title: "Still open", due: due})
+
+	for _, tc := range []struct{ lang, due, closed, closedText string }{
+		{"", "Due", "Closed", "by Ann Approver · Approve"},
+		{"de", "Fällig", "Geschlossen", "von Ann Approver · Approve"},
+	} {
+		t.Run(webFirstOr(tc.lang, "en"), func(t *testing.T) {
+			boss := f.signIn(t, "boss")
+			boss.lang = tc.lang
+			list := boss.get("/inbox?tab=all").wantStatus(http.StatusOK)
+			heads := tableHeads(list)
+			if !slices.ContainsFunc(heads, func(h string) bool { return strings.HasPrefix(h, tc.due) }) ||
+				!slices.ContainsFunc(heads, func(h string) bool { return strings.HasPrefix(h, tc.closed) }) {
+				t.Fatalf("columns %q, want both %s and %s", heads, tc.due, tc.closed)
+			}
+			row := rowOf(list, done.ID)
+			dueCell, closedCell := cellUnder(t, list, row, tc.due), cellUnder(t, list, row, tc.closed)
+			if len(webWithin(dueCell, "due")) != 1 || len(webWithin(dueCell, "row-closed")) != 0 {
+				t.Errorf("the Due column of a closed task holds %q", webText(dueCell))
+			}
+			if c := webWithin(closedCell, "row-closed"); len(c) != 1 || !strings.Contains(webText(c[0]), tc.closedText) {
+				t.Errorf("the Closed column of a closed task holds %q, want %q", webText(closedCell), tc.closedText)
+			}
+			row = rowOf(list, open.ID)
+			if dueCell, closedCell := cellUnder(t, list, row, tc.due), cellUnder(t, list, row, tc.closed); len(webWithin(dueCell, "due")) != 1 || strings.TrimSpace(webText(closedCell)) != "" {
+				t.Errorf("an open task: Due %q, Closed %q", webText(dueCell), webText(closedCell))
+			}
+		})
+	}
+	t.Run("HistoryHasNoDueColumn", func(t *testing.T) {
+		heads := tableHeads(ann.get("/inbox?tab=history").wantStatus(http.StatusOK))
+		if !slices.Contains(heads, "Closed") || slices.Contains(heads, "Due") {
+			t.Fatalf("history columns %q", heads)
+		}
+	})
+	t.Run("OpenTabsHaveNoClosedColumn", func(t *testing.T) {
+		heads := tableHeads(ann.get("/inbox?tab=available").wantStatus(http.StatusOK))
+		if slices.ContainsFunc(heads, func(h string) bool { return strings.HasPrefix(h, "Closed") }) {
+			t.Fatalf("available columns %q", heads)
+		}
+	})
 }

@@ -1536,12 +1536,4 @@ func ManageViewsView(m ManageViewsPage) templ.Component {
 	})
 }
 
-// dueSortKey is the sort of the due column, which the history tab fills with closing times.
-func dueSortKey(m InboxPage) string {
-	if m.Scope == models.ScopeHistory {
-		return string(models.SortCompleted)
-	}
-	return string(models.SortDue)
-}
-
 var _ = templruntime.GeneratedTemplate
