@@ -213,7 +213,7 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 			errs["due"] = t.InvalidChoice
 		}
 	}
-	f.Sort = models.SortCreated
+	f.Sort = defaultSort(q.scope)
 	if in.Sort != "" {
 		if slices.Contains(models.SortKeys, models.SortKey(in.Sort)) {
 			f.Sort = models.SortKey(in.Sort)
@@ -242,6 +242,15 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 	// 4 ms at 10,000 tasks on SQLite).
 	f.IncludeTotal = true
 	return f, errs
+}
+
+// defaultSort is a tab's order without a sort in the URL: the newest first, which on History
+// is the latest closed (its Closed column shows the sort), elsewhere the latest created.
+func defaultSort(s models.Scope) models.SortKey {
+	if s == models.ScopeHistory {
+		return models.SortCompleted
+	}
+	return models.SortCreated
 }
 
 // inbox handles GET /inbox.
@@ -277,7 +286,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	}
 	m.Paging.FirstHref = q.firstPage().href()
 	if m.Filters.Sort == "" {
-		m.Filters.Sort = string(models.SortCreated)
+		m.Filters.Sort = string(defaultSort(q.scope))
 	}
 	if m.Filters.PageSize == "" {
 		m.Filters.PageSize = strconv.Itoa(inboxDefaultPageSize)

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"usertasks/models"
+	"usertasks/tasks"
 )
 
 // Overdue is an open task's state: once the task is submitted or closed, no page marks it
@@ -128,7 +130,7 @@ func TestAllTasksHasAClosedColumn(t *testing.T) {
 	}
 	t.Run("HistoryHasNoDueColumn", func(t *testing.T) {
 		heads := tableHeads(ann.get("/inbox?tab=history").wantStatus(http.StatusOK))
-		if !slices.Contains(heads, "Closed") || slices.Contains(heads, "Due") {
+		if !slices.ContainsFunc(heads, func(h string) bool { return strings.HasPrefix(h, "Closed") }) || slices.Contains(heads, "Due") {
 			t.Fatalf("history columns %q", heads)
 		}
 	})
@@ -138,4 +140,65 @@ func TestAllTasksHasAClosedColumn(t *testing.T) {
 			t.Fatalf("available columns %q", heads)
 		}
 	})
+}
+
+// History lists the latest closed first by default, and its Closed header shows that sort
+// (issue 26, item 20).
+func TestHistoryDefaultsToClosedTime(t *testing.T) {
+	f := newWebFixture(t)
+	first := f.seed(t, webTaskOpts{title: "Created first, closed last"})
+	second := f.seed(t, webTaskOpts{title: "Created last, closed first"})
+	for _, id := range []string{second.ID, first.ID} {
+		if _, err := f.svc.Cancel(context.Background(), bossActor(), id, tasks.CancelInput{
+			Common: tasks.Common{ExpectedRevision: 1, OperationID: models.NewID()}, Reason: "duplicate"}); err != nil {
+			t.Fatal(err)
+		}
+		f.close(t, id, models.Finalize)
+		time.Sleep(20 * time.Millisecond) // distinct closing times on every store's clock
+	}
+	boss := f.signIn(t, "boss")
+	for _, lang := range []string{"", "de"} {
+		t.Run(webFirstOr(lang, "en"), func(t *testing.T) {
+			boss.lang = lang
+			p := boss.get("/inbox?tab=history").wantStatus(http.StatusOK)
+			if got, want := rowTitles(p), []string{"Created first, closed last", "Created last, closed first"}; !slices.Equal(got, want) {
+				t.Fatalf("history rows %q, want the latest closed first %q", got, want)
+			}
+			u, sorted := sortHeader(t, p, "completed")
+			if sorted != "descending" || u.Query().Get("direction") != "asc" || u.Query().Get("sort") != "completed" {
+				t.Fatalf("Closed header aria-sort %q, link %s; want descending, toggling to asc", sorted, u)
+			}
+			if !strings.Contains(webText(p.one("sort-completed")), "↓") {
+				t.Errorf("the Closed header shows no arrow: %q", webText(p.one("sort-completed")))
+			}
+			if !webHasAttr(webByValue(p.one("filter-sort"), "completed"), "selected") {
+				t.Error("the sort select does not show the default sort")
+			}
+			asc := boss.get(u.String()).wantStatus(http.StatusOK)
+			if got, want := rowTitles(asc), []string{"Created last, closed first", "Created first, closed last"}; !slices.Equal(got, want) {
+				t.Fatalf("history rows ascending %q, want %q", got, want)
+			}
+		})
+	}
+	t.Run("OtherTabsKeepCreation", func(t *testing.T) {
+		boss.lang = ""
+		p := boss.get("/inbox?tab=all").wantStatus(http.StatusOK)
+		if _, sorted := sortHeader(t, p, "completed"); sorted != "" {
+			t.Fatalf("All tasks sorted by closing time by default (aria-sort %q)", sorted)
+		}
+	})
+}
+
+// webByValue is the option of a select with the value.
+func webByValue(sel *html.Node, value string) *html.Node {
+	var out *html.Node
+	webWalk(sel, func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "option" && webAttr(n, "value") == value && out == nil {
+			out = n
+		}
+	})
+	if out == nil {
+		return &html.Node{}
+	}
+	return out
 }
