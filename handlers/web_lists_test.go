@@ -202,3 +202,26 @@ func webByValue(sel *html.Node, value string) *html.Node {
 	}
 	return out
 }
+
+// A tab link opens the tab as it is by default: the filters of the page shown belong to it
+// (from the dashboard's Overdue number, Needs attention must not inherit due=overdue; issue
+// 26, item 16).
+func TestTabLinksOpenTheTabsDefault(t *testing.T) {
+	f := newWebFixture(t)
+	f.seed(t, webTaskOpts{title: "Late", due: webPtr(time.Now().Add(-time.Hour))})
+	boss := f.signIn(t, "boss")
+	want := map[string]string{"assigned": "/inbox", "available": "/inbox?tab=available", "history": "/inbox?tab=history",
+		"all": "/inbox?tab=all", "needs-attention": "/inbox?tab=needs-attention"}
+	for _, from := range []string{
+		"/inbox?tab=all&due=overdue",
+		"/inbox?tab=all&q=late&status=Available&priorityFrom=5&workflow=invoice-approval&sort=priority&direction=asc&pageSize=10",
+		"/inbox?tab=history&sort=title",
+	} {
+		p := boss.get(from).wantStatus(http.StatusOK)
+		for tab, href := range want {
+			if got := webAttr(p.one("tab-"+tab), "href"); got != href {
+				t.Errorf("from %s the %s tab links to %s, want %s", from, tab, got, href)
+			}
+		}
+	}
+}
