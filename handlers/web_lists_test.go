@@ -225,3 +225,66 @@ func TestTabLinksOpenTheTabsDefault(t *testing.T) {
 		}
 	}
 }
+
+// The status filter groups the workflow's transitional states under "In progress with the
+// workflow" and says what Unassigned and Available mean (issue 26, item 22).
+func TestStatusFilterGroupsAndExplains(t *testing.T) {
+	f := newWebFixture(t)
+	f.seed(t, webTaskOpts{title: "Open one"})
+	boss := f.signIn(t, "boss")
+	groups := map[string][]string{
+		"open":     {"Unassigned", "Available", "Assigned"},
+		"workflow": {"Completing", "TimingOut", "Cancelling"},
+		"closed":   {"Completed", "TimedOut", "Cancelled"},
+	}
+	for _, tc := range []struct{ lang, workflow, openHint string }{
+		{"", "In progress with the workflow", "Available: its candidates may claim it"},
+		{"de", "In Bearbeitung durch den Workflow", "Verfügbar: ihre Kandidaten können sie übernehmen"},
+	} {
+		t.Run(webFirstOr(tc.lang, "en"), func(t *testing.T) {
+			boss.lang = tc.lang
+			p := boss.get("/inbox?tab=all&status=Completing").wantStatus(http.StatusOK)
+			for key, statuses := range groups {
+				g := p.one("status-group-" + key)
+				if webAttr(g, "role") != "group" {
+					t.Errorf("group %s is no group", key)
+				}
+				name := webByID(p.one("filter-status"), webAttr(g, "aria-labelledby"))
+				if name == nil || webText(name) == "" {
+					t.Errorf("group %s has no name", key)
+				}
+				var got []string
+				webWalk(g, func(n *html.Node) {
+					if n.Data == "input" && webAttr(n, "name") == "status" {
+						got = append(got, webAttr(n, "value"))
+					}
+				})
+				if !slices.Equal(got, statuses) {
+					t.Errorf("group %s holds %v, want %v", key, got, statuses)
+				}
+				if key == "workflow" && webText(name) != tc.workflow {
+					t.Errorf("the transitional states are grouped as %q, want %q", webText(name), tc.workflow)
+				}
+			}
+			hint := p.one("status-group-open-hint")
+			webWantContains(t, "open hint", webText(hint), tc.openHint)
+			if webAttr(p.one("status-group-open"), "aria-describedby") != webAttr(hint, "id") {
+				t.Error("the open group is not described by its hint")
+			}
+			if !p.has("status-group-workflow-hint") {
+				t.Error("the workflow group says nothing about its states")
+			}
+			if !webHasAttr(p.one("filter-status-Completing"), "checked") {
+				t.Error("the chosen status is not checked")
+			}
+		})
+	}
+	t.Run("HostileStatus", func(t *testing.T) {
+		boss.lang = ""
+		p := boss.get("/inbox?tab=all&status=Completing&status=%3Cscript%3Ealert(1)%3C%2Fscript%3E").wantStatus(http.StatusUnprocessableEntity)
+		if strings.Contains(p.body, "<script>alert(1)") {
+			t.Fatal("the refused status is echoed as markup")
+		}
+		p.one("error-status")
+	})
+}
