@@ -48,8 +48,8 @@ func TestInboxClosedRowsSayHowTheyClosed(t *testing.T) {
 	open := f.seed(t, webTaskOpts{title: "Still open", due: due})
 
 	for _, tc := range []struct{ lang, completed, cancelled, timedOut string }{
-		{"", "Completed just now by Ann Approver · Approve", "Cancelled just now by you", "Timed out just now"},
-		{"de", "Abgeschlossen gerade eben von Ann Approver · Approve", "Abgebrochen gerade eben von Ihnen", "Abgelaufen gerade eben"},
+		{"", "just now by Ann Approver · Approve", "just now by you", "just now"},
+		{"de", "gerade eben von Ann Approver · Approve", "gerade eben von Ihnen", "gerade eben"},
 	} {
 		t.Run(webFirstOr(tc.lang, "en"), func(t *testing.T) {
 			boss := f.signIn(t, "boss")
@@ -61,8 +61,8 @@ func TestInboxClosedRowsSayHowTheyClosed(t *testing.T) {
 				if len(closed) != 1 || webText(closed[0]) != want {
 					t.Errorf("closed row says %q, want %q", webText(row), want)
 				}
-				if len(webWithin(row, "due")) != 0 {
-					t.Errorf("a closed row still shows its due date: %q", webText(row))
+				if due := webWithin(row, "due"); len(due) != 1 || strings.Contains(webText(due[0]), webText(closed[0])) {
+					t.Errorf("a closed row's Due column does not hold its due date: %q", webText(row))
 				}
 				var tooltip string
 				webWalk(closed[0], func(n *html.Node) {
@@ -85,7 +85,7 @@ func TestInboxClosedRowsSayHowTheyClosed(t *testing.T) {
 		if row == nil {
 			t.Fatal("the completed task is not in ann's history")
 		}
-		if got := webText(webWithin(row, "row-closed")[0]); got != "Completed just now by you · Approve" {
+		if got := webText(webWithin(row, "row-closed")[0]); got != "just now by you · Approve" {
 			t.Fatalf("history row %q", got)
 		}
 		var heads []string
@@ -94,7 +94,7 @@ func TestInboxClosedRowsSayHowTheyClosed(t *testing.T) {
 				heads = append(heads, webText(n))
 			}
 		})
-		if !slices.Contains(heads, "Closed") || slices.Contains(heads, "Due") {
+		if !slices.ContainsFunc(heads, func(h string) bool { return strings.HasPrefix(h, "Closed") }) || slices.Contains(heads, "Due") {
 			t.Fatalf("history columns %v, want Closed instead of Due", heads)
 		}
 	})

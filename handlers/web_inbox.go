@@ -24,8 +24,9 @@ import (
 // Cursors only go forward, so Previous is kept as a stack: `prev` holds the cursors of the pages
 // between the first and the current one, joined by dots (cursors are base64url, which has no
 // dots). Next pushes the current cursor, Previous pops one; an empty stack leads back to the
-// first page. Every link of the page — tabs, paging, row actions' return address — is built from
-// the same state, so a shared link shows the same page.
+// first page. Every link of the page — paging, sorting, row actions' return address — is built
+// from the same state, so a shared link shows the same page; the tabs lead to the other lists
+// as they open by default.
 
 // inboxPageSizes are the offered page sizes; inboxDefaultPageSize is used without one.
 var inboxPageSizes = []int{10, 25, 50, 100, 200}
@@ -155,12 +156,10 @@ func (q inboxQuery) previous() (inboxQuery, bool) {
 	return p, true
 }
 
-// withScope is another tab with the same filters, from its first page.
-func (q inboxQuery) withScope(s models.Scope) inboxQuery {
-	q = q.firstPage()
-	q.scope = s
-	return q
-}
+// tabDefault is a tab as it opens by default: no filters, its default sort and page size. Tab
+// links lead there, so the filters of the page shown (the dashboard's due=overdue, say) do
+// not follow into another list they were not chosen for.
+func tabDefault(s models.Scope) inboxQuery { return inboxQuery{scope: s} }
 
 // cleared is the tab without filters (sort and page size stay: they are preferences).
 func (q inboxQuery) cleared() inboxQuery {
@@ -213,7 +212,7 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 			errs["due"] = t.InvalidChoice
 		}
 	}
-	f.Sort = models.SortCreated
+	f.Sort = defaultSort(q.scope)
 	if in.Sort != "" {
 		if slices.Contains(models.SortKeys, models.SortKey(in.Sort)) {
 			f.Sort = models.SortKey(in.Sort)
@@ -242,6 +241,15 @@ func (q inboxQuery) taskFilter(t *i18n.Catalog) (models.TaskFilter, map[string]s
 	// 4 ms at 10,000 tasks on SQLite).
 	f.IncludeTotal = true
 	return f, errs
+}
+
+// defaultSort is a tab's order without a sort in the URL: the newest first, which on History
+// is the latest closed (its Closed column shows the sort), elsewhere the latest created.
+func defaultSort(s models.Scope) models.SortKey {
+	if s == models.ScopeHistory {
+		return models.SortCompleted
+	}
+	return models.SortCreated
 }
 
 // inbox handles GET /inbox.
@@ -273,11 +281,11 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		scopes = append(scopes, models.ScopeAll, models.ScopeNeedsAttention)
 	}
 	for _, s := range scopes {
-		m.Tabs = append(m.Tabs, views.Tab{Key: string(s), Label: m.T.Scope(s), Href: q.withScope(s).href(), Current: s == q.scope})
+		m.Tabs = append(m.Tabs, views.Tab{Key: string(s), Label: m.T.Scope(s), Href: tabDefault(s).href(), Current: s == q.scope})
 	}
 	m.Paging.FirstHref = q.firstPage().href()
 	if m.Filters.Sort == "" {
-		m.Filters.Sort = string(models.SortCreated)
+		m.Filters.Sort = string(defaultSort(q.scope))
 	}
 	if m.Filters.PageSize == "" {
 		m.Filters.PageSize = strconv.Itoa(inboxDefaultPageSize)

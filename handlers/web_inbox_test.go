@@ -125,12 +125,9 @@ func TestInboxFiltersKeptInLinks(t *testing.T) {
 	if !webHasAttr(p.one("filters-more"), "open") {
 		t.Fatal("the filter panel is closed although filters are set")
 	}
-	for _, tab := range []string{"assigned", "history"} {
-		href := webAttr(p.one("tab-"+tab), "href")
-		u, _ := url.Parse(href)
-		q := u.Query()
-		if q.Get("q") != "approve" || q.Get("priorityFrom") != "50" || q.Get("sort") != "priority" || q.Get("pageSize") != "10" || webFirstOr(q.Get("tab"), "assigned") != tab {
-			t.Fatalf("tab link %q drops filters", href)
+	for tab, want := range map[string]string{"assigned": "/inbox", "history": "/inbox?tab=history"} {
+		if href := webAttr(p.one("tab-"+tab), "href"); href != want {
+			t.Fatalf("tab link %q, want the tab's default %q", href, want)
 		}
 	}
 	clear := webAttr(p.one("filters-clear"), "href")

@@ -455,11 +455,9 @@ func actionLabel(t *i18n.Catalog, task models.Task, key string) string {
 	return key
 }
 
-// overdue reports what the pages mark as overdue: the store's flag, or a passed due date of a
-// task that is still open.
-func overdue(t models.Task, now time.Time) bool {
-	return t.IsOverdue || (t.DueAt != nil && !t.Status.IsTerminal() && t.DueAt.Before(now))
-}
+// overdue reports what the pages mark as overdue (models.Task.OverdueAt): an open task flagged
+// by the due sweep or past its due date, never a submitted or closed one.
+func overdue(t models.Task, now time.Time) bool { return t.OverdueAt(now) }
 
 // sentence joins a field label and a short message: "Decision is required."
 func sentence(label, msg string) string {

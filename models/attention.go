@@ -26,6 +26,13 @@ type AttentionRule struct {
 	UnassignedAfter time.Duration
 }
 
+// OverdueAt reports whether t is overdue at now: open, and flagged by the due sweep or past its
+// due date. Overdue is an open task's state: a submitted, cancelling or closed task is never
+// overdue, although the sweep's flag stays on it.
+func (t *Task) OverdueAt(now time.Time) bool {
+	return t.Status.IsOpen() && (t.IsOverdue || (t.DueAt != nil && t.DueAt.Before(now)))
+}
+
 // Reasons lists why t needs attention at now, in a stable order; none when it does not.
 func (r AttentionRule) Reasons(t Task, now time.Time) []AttentionReason {
 	if t.Status.IsTerminal() {
@@ -35,7 +42,7 @@ func (r AttentionRule) Reasons(t Task, now time.Time) []AttentionReason {
 	if t.Health.Severity != SeverityNone {
 		out = append(out, AttentionHealth)
 	}
-	if t.Status.IsOpen() && (t.IsOverdue || (t.DueAt != nil && t.DueAt.Before(now))) {
+	if t.OverdueAt(now) {
 		out = append(out, AttentionOverdue)
 	}
 	if t.Status.IsTransitional() && t.TransitionedAt != nil && t.TransitionedAt.Before(now.Add(-r.StaleAfter)) {

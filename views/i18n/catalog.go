@@ -24,6 +24,7 @@ type Catalog struct {
 	Lang string // BCP 47 tag for the html lang attribute
 
 	Views ViewsText // the inbox's sorting, status and workflow filters, saved views
+	Lists ListsText // the inbox's status groups
 
 	// Chrome.
 	AppName       string

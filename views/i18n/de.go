@@ -10,6 +10,7 @@ var german = &Catalog{
 	Lang:  "de",
 	Dash:  germanDash,
 	Views: germanViews,
+	Lists: germanLists,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Zum Inhalt springen",

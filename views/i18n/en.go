@@ -6,6 +6,7 @@ var english = &Catalog{
 	Lang:  "en",
 	Dash:  englishDash,
 	Views: englishViews,
+	Lists: englishLists,
 
 	AppName:       "User Tasks",
 	SkipToContent: "Skip to main content",
