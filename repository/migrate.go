@@ -24,6 +24,9 @@ func OpenSQL(rawURL string) (*sql.DB, migrations.Dialect, error) {
 	var db *sql.DB
 	switch t.Dialect {
 	case migrations.SQLite:
+		if err := createSQLiteFile(t.DSN); err != nil {
+			return nil, "", err
+		}
 		db, err = sql.Open("sqlite3", sqliteDSN(t.DSN, Config{}.withDefaults(), sqliteTool))
 		if err == nil {
 			db.SetMaxOpenConns(1)
