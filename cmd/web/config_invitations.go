@@ -119,7 +119,7 @@ func (c *config) impliedDispatcher() error {
 	}
 	switch {
 	case len(configured) > 1:
-		return fmt.Errorf("USERTASKS_SMTP_* and USERTASKS_INVITATION_WEBHOOK_* are both set: set USERTASKS_INVITATION_DISPATCHER to %s to say which sends new invitations",
+		return fmt.Errorf("SMTP (USERTASKS_SMTP_HOST) and the webhook (USERTASKS_INVITATION_WEBHOOK_URL) are both configured: set USERTASKS_INVITATION_DISPATCHER to %s to say which sends new invitations",
 			strings.Join(configured, " or "))
 	case len(configured) == 1:
 		c.Invitations.Dispatcher = configured[0]
