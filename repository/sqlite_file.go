@@ -1,12 +1,29 @@
 package repository
 
 import (
+	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mattn/go-sqlite3"
 )
+
+// privateSQLite connects to the SQLite file at path through dsn, creating the file (and its
+// folder) for the owner only on the first connection (createSQLiteFile).
+type privateSQLite struct{ path, dsn string }
+
+func (c privateSQLite) Connect(context.Context) (driver.Conn, error) {
+	if err := createSQLiteFile(c.path); err != nil {
+		return nil, err
+	}
+	return c.Driver().Open(c.dsn)
+}
+
+func (privateSQLite) Driver() driver.Driver { return &sqlite3.SQLiteDriver{} }
 
 // createSQLiteFile makes sure the database file at path exists before SQLite opens it, created
 // for the owner only: the folder 0700 when it has to be made, the file 0600 (privateFile).
