@@ -83,6 +83,10 @@ type Config struct {
 	Audience          string
 	SkipIssuerCheck   bool
 	SkipAudienceCheck bool
+	// RefusedAudience is the OIDC sign-in client (USERTASKS_OIDC_CLIENT_ID): a bearer token
+	// whose aud names it was issued to the sign-in client (an ID token, say), not to the API,
+	// and is refused. It must differ from Audience.
+	RefusedAudience string
 	// MaxLifetime refuses tokens whose exp lies further ahead than now + MaxLifetime (beyond
 	// the leeway): a leaked long-lived token stays useful only that long.
 	MaxLifetime time.Duration
@@ -180,6 +184,9 @@ func (c Config) Validate() error {
 	}
 	if c.Audience != "" && c.SkipAudienceCheck {
 		return errors.New("USERTASKS_JWT_AUDIENCE and USERTASKS_JWT_SKIP_AUDIENCE_CHECK=true contradict each other; set one")
+	}
+	if c.RefusedAudience != "" && c.RefusedAudience == c.Audience {
+		return errors.New("USERTASKS_JWT_AUDIENCE must differ from USERTASKS_OIDC_CLIENT_ID: the API's audience would accept the ID tokens of the sign-in as bearer tokens; register the API with an audience of its own")
 	}
 	if c.Leeway < 0 {
 		return errors.New("auth: leeway must not be negative")

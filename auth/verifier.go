@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/MicahParks/jwkset"
@@ -158,7 +159,37 @@ func (v *Verifier) Actor(ctx context.Context, rawToken string) (models.Actor, er
 	if err := v.checkLifetime(claims); err != nil {
 		return models.Actor{}, err
 	}
+	if err := v.checkNotIDToken(token, claims); err != nil {
+		return models.Actor{}, err
+	}
 	return v.cfg.ActorFromClaims(claims)
+}
+
+// checkNotIDToken refuses an OpenID Connect ID token presented as a bearer token. An ID token
+// tells a client who signed in; accepting it as an API credential would let anything that saw
+// one (the browser that signed in, a log) act as the person. It is recognised by what it says
+// it is — a typ header of "ID" or "id_token…", Keycloak's typ claim "ID", Cognito's token_use
+// "id" — and by its audience: the OIDC sign-in client (RefusedAudience), to which the provider
+// issues the ID tokens of the web sign-in.
+func (v *Verifier) checkNotIDToken(token *jwt.Token, claims jwt.MapClaims) error {
+	typ, _ := token.Header["typ"].(string)
+	typ = strings.TrimPrefix(strings.ToLower(typ), "application/")
+	if typ == "id" || strings.HasPrefix(typ, "id_token") || strings.HasPrefix(typ, "id+") {
+		return unauthorized("an ID token is not an access token")
+	}
+	if s, _ := claims["typ"].(string); strings.EqualFold(s, "ID") {
+		return unauthorized("an ID token is not an access token")
+	}
+	if s, _ := claims["token_use"].(string); strings.EqualFold(s, "id") {
+		return unauthorized("an ID token is not an access token")
+	}
+	if v.cfg.RefusedAudience != "" {
+		aud, err := claims.GetAudience()
+		if err != nil || slices.Contains(aud, v.cfg.RefusedAudience) {
+			return unauthorized("token issued to the sign-in client, not to the API")
+		}
+	}
+	return nil
 }
 
 // checkLifetime refuses a token whose exp (required by the parser) lies further ahead than

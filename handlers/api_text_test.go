@@ -3,7 +3,9 @@ package handlers_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"usertasks/handlers/handlerstest"
@@ -27,6 +29,7 @@ func TestControlCharactersRefused(t *testing.T) {
 			t.Run("Commands", func(t *testing.T) { testCommandText(t, env) })
 			t.Run("TaskIDs", func(t *testing.T) { testHostileTaskIDs(t, env) })
 			t.Run("RemovedBookmarkIDs", func(t *testing.T) { testRemovedBookmarkText(t, env) })
+			t.Run("Invisible", func(t *testing.T) { testInvisibleText(t, env) })
 		})
 	}
 }
@@ -240,4 +243,48 @@ func testRemovedBookmarkText(t *testing.T, env *handlerstest.Env) {
 			}
 		})
 	}
+}
+
+// invisibleText are the zero-width characters and the line and paragraph separators: refused in
+// identifiers like the direction marks, kept in prose.
+var invisibleText = []string{"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u2028", "\u2029"}
+
+func testInvisibleText(t *testing.T, env *handlerstest.Env) {
+	runtime := handlerstest.RuntimeUser("acme")
+	max := handlerstest.Manager("acme", "max")
+	project := func(bookmark string, task map[string]any) handlerstest.Response {
+		body := map[string]any{"workflowDefinitionId": "invoice", "workflowInstanceId": "wf-" + bookmark,
+			"activityInstanceId": "approve", "bookmarkId": bookmark, "task": task}
+		return env.Do(t, handlerstest.Request{Method: http.MethodPost, Path: "/api/v1/runtime/bookmarks", Token: env.Token(t, runtime), Body: body})
+	}
+	tasksBefore := env.Count(t, "SELECT COUNT(*) FROM user_tasks")
+	for _, bad := range invisibleText {
+		t.Run(fmt.Sprintf("Refused_U+%04X", []rune(bad)[0]), func(t *testing.T) {
+			for _, tt := range []struct {
+				field string
+				task  map[string]any
+			}{
+				{"task.reference", map[string]any{"title": "Approve", "reference": "INV" + bad + "-1", "candidateUsers": []any{map[string]any{"id": "ann"}}}},
+				{"task.candidateUsers[0].id", map[string]any{"title": "Approve", "candidateUsers": []any{map[string]any{"id": "an" + bad + "n"}}}},
+				{"task.tags[0]", map[string]any{"title": "Approve", "tags": []any{"q" + bad + "1"}, "candidateUsers": []any{map[string]any{"id": "ann"}}}},
+			} {
+				p := project("bm-inv-"+models.NewID(), tt.task).WantProblem(t, http.StatusUnprocessableEntity, "validation-failed")
+				if !slices.Equal(p.Fields(), []string{tt.field}) {
+					t.Errorf("%s: fields = %v, want [%s]", tt.field, p.Fields(), tt.field)
+				}
+			}
+			resp := env.Do(t, handlerstest.Request{Method: http.MethodGet, Path: "/api/v1/user-tasks?scope=all&reference=" + url.QueryEscape("R-1"+bad), Token: env.Token(t, max)})
+			if p := resp.WantProblem(t, http.StatusUnprocessableEntity, "validation-failed"); !slices.Equal(p.Fields(), []string{"reference"}) {
+				t.Errorf("filter: fields = %v, want [reference]", p.Fields())
+			}
+		})
+	}
+	if got := env.Count(t, "SELECT COUNT(*) FROM user_tasks"); got != tasksBefore {
+		t.Errorf("tasks %d → %d: a refused projection was written", tasksBefore, got)
+	}
+	t.Run("OK_KeptInProse", func(t *testing.T) {
+		all := strings.Join(invisibleText, "")
+		project("bm-inv-ok-"+models.NewID(), map[string]any{"title": "Kaffee\u200d\u200cpause", "summary": "one" + all + "two",
+			"candidateUsers": []any{map[string]any{"id": "ann"}}}).WantStatus(t, http.StatusCreated)
+	})
 }

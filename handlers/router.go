@@ -77,6 +77,7 @@ func New(d Deps) *echo.Echo {
 		},
 	}))
 	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
+	e.Use(refuseCrossSiteWrites)
 	var observe RequestObserver
 	if d.Metrics != nil {
 		observe = d.Metrics.Requests

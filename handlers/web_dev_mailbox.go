@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/invitations"
+	"usertasks/models"
 	"usertasks/views"
 	"usertasks/views/i18n"
 )
@@ -26,11 +27,15 @@ func (w *web) registerDevMailbox(e *echo.Echo, box DevMailbox, signedIn []echo.M
 	e.GET("/dev/mailbox", w.devMailbox, signedIn...)
 }
 
-// devMailbox handles GET /dev/mailbox: the invitations sent in the signed-in person's tenant,
+// devMailbox handles GET /dev/mailbox: the invitations sent in the signed-in manager's tenant,
 // newest first. A development tool: it shows raw links and codes, which is why it never
-// exists outside dev mode.
+// exists outside dev mode and only managers (who issue invitations) may read it; anyone else
+// gets the 403 page, as on the other manager pages.
 func (w *web) devMailbox(c echo.Context) error {
 	a := webActor(c)
+	if a.Guest != nil || a.System || !a.Manager || !models.ActorCan(a, models.PermSupervise) {
+		return models.ErrForbidden
+	}
 	ch := w.chrome(c, func(t *i18n.Catalog) string { return t.Mailbox.Title })
 	page := views.DevMailboxPage{Chrome: ch}
 	for _, m := range w.mailbox.Messages(a.Tenant) {

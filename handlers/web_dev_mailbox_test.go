@@ -31,8 +31,9 @@ func mailboxFixture(t *testing.T, box handlers.DevMailbox) *webFixture {
 	return f
 }
 
-// TestWebDevMailbox covers /dev/mailbox: dev mode only, the signed-in tenant's messages newest
-// first with a clickable link and the code, hostile values escaped, English and German.
+// TestWebDevMailbox covers /dev/mailbox: dev mode only, managers only, the signed-in tenant's
+// messages newest first with a clickable link and the code, hostile values escaped, English and
+// German.
 func TestWebDevMailbox(t *testing.T) {
 	box := invitations.NewDevMailbox(0)
 	send := func(tenant, recipient, token, code string) {
@@ -48,7 +49,7 @@ func TestWebDevMailbox(t *testing.T) {
 	f := mailboxFixture(t, box)
 
 	t.Run("OK", func(t *testing.T) {
-		p := f.signIn(t, "ann").get("/dev/mailbox").wantStatus(http.StatusOK)
+		p := f.signIn(t, "boss").get("/dev/mailbox").wantStatus(http.StatusOK)
 		p.one("dev-mailbox-note")
 		rows := p.all("dev-mail")
 		if len(rows) != 2 {
@@ -73,18 +74,27 @@ func TestWebDevMailbox(t *testing.T) {
 		}
 	})
 	t.Run("German", func(t *testing.T) {
-		b := f.signIn(t, "ann")
+		b := f.signIn(t, "boss")
 		b.lang = "de"
 		p := b.get("/dev/mailbox").wantStatus(http.StatusOK)
 		if p.lang() != "de" || !strings.Contains(p.text("dev-mailbox-note"), "Entwicklungswerkzeug") {
 			t.Fatalf("lang %q, note %q", p.lang(), p.text("dev-mailbox-note"))
 		}
 	})
-	t.Run("EmptyForAnotherTenant", func(t *testing.T) {
+	t.Run("Empty", func(t *testing.T) {
 		box := invitations.NewDevMailbox(0)
 		f := mailboxFixture(t, box)
-		p := f.signIn(t, "otto").get("/dev/mailbox").wantStatus(http.StatusOK)
+		p := f.signIn(t, "boss").get("/dev/mailbox").wantStatus(http.StatusOK)
 		p.one("dev-mailbox-empty")
+	})
+	t.Run("ErrForbiddenForNonManagers", func(t *testing.T) {
+		// Any signed-in person could otherwise read every guest's link and code in the tenant.
+		for _, who := range []string{"ann", "bob", "eve"} {
+			p := f.signIn(t, who).get("/dev/mailbox").wantStatus(http.StatusForbidden)
+			if strings.Contains(p.body, "tok-first") || strings.Contains(p.body, "111111") {
+				t.Fatalf("%s was refused but saw a code", who)
+			}
+		}
 	})
 	t.Run("SignedOutIsSentToLogin", func(t *testing.T) {
 		if p := f.browser(t).get("/dev/mailbox"); p.status == http.StatusOK || strings.Contains(p.body, "tok-first") {

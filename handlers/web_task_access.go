@@ -14,12 +14,14 @@ import (
 
 // accessPage handles GET /tasks/:id/access?type=user|group&id=: the Manage panel's "Check
 // access". The service decides everything (403 for non-managers before loading, 404 for an
-// invisible task, 422 for a participant it cannot read) and records the check; without an id
-// the page shows the form only and records nothing.
+// invisible task, 422 for a participant it cannot read). Being a GET it records nothing; without
+// an id the page shows the form only.
 func (w *web) accessPage(c echo.Context) error {
 	ctx, a, id := c.Request().Context(), webActor(c), c.Param("id")
 	form := views.AccessForm{Action: taskHref(id) + "/access", Type: c.QueryParam("type"), ID: c.QueryParam("id")}
-	in := tasks.AccessInput{}
+	// A GET records nothing (the API's explanation is the audited one): a top-level link from
+	// another site carries the manager's SameSite=Lax cookie, and must not write history.
+	in := tasks.AccessInput{Unrecorded: true}
 	if form.Type != "" || form.ID != "" {
 		in.Participant = form.Type + ":" + form.ID
 	}

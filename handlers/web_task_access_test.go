@@ -84,8 +84,11 @@ func TestAccessPage(t *testing.T) {
 		webWantContains(t, "claim", page.text("access-claim"), "Is a member of the candidate group finance")
 		webWantContains(t, "verdict", page.text("access-complete"), "Denied")
 		webWantContains(t, "status", page.text("access-complete"), "The status is Available; this needs Assigned.")
-		if n := accessEvents(t, f, task.ID); n != 1 {
-			t.Errorf("%d access-explained events, want 1", n)
+		// A GET changes nothing: a link on another site, followed by a signed-in manager (a
+		// top-level navigation keeps SameSite=Lax cookies), must not write to the task's history.
+		// The JSON API's explanation, under a bearer token, is the audited one.
+		if n := accessEvents(t, f, task.ID); n != 0 {
+			t.Errorf("%d access-explained events, want none from a GET", n)
 		}
 		if got := webAttr(webByID(page.doc, "access-page-id"), "value"); got != "ann" {
 			t.Errorf("the form lost the id: %q", got)
@@ -129,6 +132,15 @@ func TestAccessPage(t *testing.T) {
 		}
 		if accessEvents(t, f, task.ID) != before {
 			t.Errorf("opening the form was recorded")
+		}
+	})
+	t.Run("CrossSiteGETRecordsNothing", func(t *testing.T) {
+		before := accessEvents(t, f, task.ID)
+		boss.header = http.Header{"Sec-Fetch-Site": {"cross-site"}, "Sec-Fetch-Mode": {"navigate"}}
+		defer func() { boss.header = nil }()
+		boss.get("/tasks/" + task.ID + "/access?type=user&id=ann").wantStatus(http.StatusOK).one("access-result")
+		if n := accessEvents(t, f, task.ID); n != before {
+			t.Errorf("a cross-site GET wrote %d access-explained events", n-before)
 		}
 	})
 	t.Run("ErrValidationFailed", func(t *testing.T) {

@@ -18,15 +18,19 @@ type TextKind int
 const (
 	// Identifier is machine text compared exactly: participant ids and providers, workflow and
 	// bookmark ids, references, task types, tags, action keys, operation ids, list filters. The
-	// invisible direction marks (LRM, RLM, ALM) are refused too: in an identifier they only make
-	// two equal-looking values differ.
+	// invisible characters are refused too — the direction marks (LRM, RLM, ALM), the zero-width
+	// space, non-joiner and joiner, the word joiner, the byte order mark (U+200B–U+200D, U+2060,
+	// U+FEFF) and the line and paragraph separators (U+2028, U+2029): in an identifier they only
+	// make two equal-looking values differ.
 	Identifier TextKind = iota
-	// Label is one line of human text: titles, names, display names, labels. Direction marks are
-	// allowed: right-to-left scripts need them to show mixed text correctly, and unlike overrides
-	// and isolates they reorder nothing beyond their neighbours.
+	// Label is one line of human text: titles, names, display names, labels. Direction marks and
+	// the zero-width characters are allowed: right-to-left scripts need the marks to show mixed
+	// text correctly (and unlike overrides and isolates they reorder nothing beyond their
+	// neighbours), Persian and Indic scripts need the joiners, emoji sequences the ZWJ. The line
+	// and paragraph separators are refused like a line feed.
 	Label
 	// Prose is human text that may span lines: summaries and reasons. It admits what Label does,
-	// plus tab, line feed and carriage return.
+	// plus tab, line feed, carriage return and the line and paragraph separators.
 	Prose
 )
 
@@ -71,6 +75,10 @@ func TextProblem(s string, kind TextKind) string {
 			return "must not contain bidirectional formatting characters"
 		case kind == Identifier && (r == 0x200e || r == 0x200f || r == 0x061c):
 			return "must not contain bidirectional formatting characters"
+		case kind == Identifier && (r == 0x200b || r == 0x200c || r == 0x200d || r == 0x2060 || r == 0xfeff):
+			return "must not contain invisible characters"
+		case kind != Prose && (r == 0x2028 || r == 0x2029):
+			return "must not contain line or paragraph separators"
 		}
 	}
 	return ""

@@ -43,11 +43,50 @@ func TestTextProblem(t *testing.T) {
 		{"line\nbreak", Label, false}, {"tab\there", Label, false}, {"cr\r", Identifier, false},
 		{"שלום\u200f 42", Label, true}, {"مرحبا\u061c", Prose, true}, {"a\u200eb", Label, true},
 		{"bob\u200e", Identifier, false}, {"bob\u200f", Identifier, false}, {"bob\u061c", Identifier, false},
+		// Zero-width joiners are part of writing: Persian needs ZWNJ, emoji sequences ZWJ.
+		{"می\u200cخواهم", Label, true}, {"👩\u200d💻", Prose, true},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s_%q", kinds[tt.kind], tt.s), func(t *testing.T) {
 			if got := TextProblem(tt.s, tt.kind); (got == "") != tt.ok {
 				t.Fatalf("TextProblem(%q) = %q, want accepted %v", tt.s, got, tt.ok)
+			}
+		})
+	}
+}
+
+// TestTextProblemInvisible: the zero-width characters and the Unicode line and paragraph
+// separators make two equal-looking identifiers differ (or split one across lines), so an
+// identifier refuses each of them as it refuses the direction marks; prose keeps them all, and a
+// label (one line) keeps the zero-width ones but not the separators.
+func TestTextProblemInvisible(t *testing.T) {
+	zeroWidth := []rune{0x200b, 0x200c, 0x200d, 0x2060, 0xfeff}
+	separators := []rune{0x2028, 0x2029}
+	for _, r := range append(append([]rune{}, zeroWidth...), separators...) {
+		for _, s := range []string{string(r), "bob" + string(r), string(r) + "bob", "b" + string(r) + "ob"} {
+			t.Run(fmt.Sprintf("RefusedInIdentifier_U+%04X_%q", r, s), func(t *testing.T) {
+				if got := TextProblem(s, Identifier); got == "" {
+					t.Fatalf("%q accepted as an identifier", s)
+				}
+			})
+			t.Run(fmt.Sprintf("KeptInProse_U+%04X_%q", r, s), func(t *testing.T) {
+				if got := TextProblem(s, Prose); got != "" {
+					t.Fatalf("%q refused as prose: %s", s, got)
+				}
+			})
+		}
+	}
+	for _, r := range zeroWidth {
+		t.Run(fmt.Sprintf("KeptInLabel_U+%04X", r), func(t *testing.T) {
+			if got := TextProblem("a"+string(r)+"b", Label); got != "" {
+				t.Fatalf("refused as a label: %s", got)
+			}
+		})
+	}
+	for _, r := range separators {
+		t.Run(fmt.Sprintf("RefusedInLabel_U+%04X", r), func(t *testing.T) {
+			if got := TextProblem("a"+string(r)+"b", Label); got == "" {
+				t.Fatal("a line separator accepted in one line of text")
 			}
 		})
 	}

@@ -24,6 +24,11 @@ func BackupSQLite(ctx context.Context, databaseURL, dest string) (int64, error) 
 		return 0, err
 	}
 	defer removeSQLiteFiles(tmp) // a no-op once renamed
+	// VACUUM INTO writes into an empty file; created here, the copy is the owner's only (0600)
+	// rather than SQLite's 0644, and the rename keeps that mode.
+	if err := privateFile(tmp); err != nil {
+		return 0, err
+	}
 	if err := vacuumInto(ctx, databaseURL, tmp); err != nil {
 		return 0, fmt.Errorf("backup: %w", err)
 	}
@@ -41,7 +46,7 @@ func BackupSQLite(ctx context.Context, databaseURL, dest string) (int64, error) 
 	return version, nil
 }
 
-// tempBeside names a file that does not exist yet in dest's folder (VACUUM INTO creates it).
+// tempBeside names a file that does not exist yet in dest's folder (BackupSQLite creates it 0600).
 func tempBeside(dest string) (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {

@@ -9,8 +9,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -193,10 +191,8 @@ func sqliteDSN(path string, cfg Config, role sqliteRole) string {
 // SQLite's busy handler; their transactions begin IMMEDIATE so the write lock is taken before
 // anything is read.
 func (s *Store) connectSQLite(ctx context.Context, path string) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return fmt.Errorf("repository: sqlite folder: %w", err)
-		}
+	if err := createSQLiteFile(path); err != nil {
+		return err
 	}
 	var err error
 	if s.write, err = s.openGorm(sqlite.Open(sqliteDSN(path, s.cfg, sqliteWriter))); err != nil {

@@ -24,10 +24,10 @@ func OpenSQL(rawURL string) (*sql.DB, migrations.Dialect, error) {
 	var db *sql.DB
 	switch t.Dialect {
 	case migrations.SQLite:
-		db, err = sql.Open("sqlite3", sqliteDSN(t.DSN, Config{}.withDefaults(), sqliteTool))
-		if err == nil {
-			db.SetMaxOpenConns(1)
-		}
+		// Opening stays lazy (a command that fails before its first query leaves no file);
+		// the first connection creates the file for the owner only.
+		db = sql.OpenDB(privateSQLite{path: t.DSN, dsn: sqliteDSN(t.DSN, Config{}.withDefaults(), sqliteTool)})
+		db.SetMaxOpenConns(1)
 	case migrations.Postgres:
 		db, err = sql.Open("pgx", t.DSN)
 	case migrations.MySQL:

@@ -15,6 +15,9 @@ import (
 type AccessInput struct {
 	Participant string
 	Provider    string
+	// Unrecorded answers without the access-explained event: the web page's GET, which a link
+	// on another site can make a signed-in manager's browser send, must change nothing.
+	Unrecorded bool
 }
 
 // maxAccessGroupLookups bounds the directory calls of one explanation: the task's first candidate
@@ -24,7 +27,7 @@ const maxAccessGroupLookups = 20
 // Access explains why a participant can or cannot view, claim and complete a task (SPEC 5.1).
 // Managers only: 403 before anything is loaded; a task the manager may not see is 404; a
 // malformed participant 422. Every answer is audited with an access-explained event (no
-// revision bump); the explanation is of the task as loaded, candidate rows included (the
+// revision bump) unless in.Unrecorded; the explanation is of the task as loaded, candidate rows included (the
 // event's append loads the task row alone).
 //
 // What is known of the participant (docs/product.md, "Access explanation"): the caller's own
@@ -56,11 +59,13 @@ func (s *Service) Access(ctx context.Context, a models.Actor, id string, in Acce
 	if err != nil {
 		return models.Access{}, err
 	}
-	_, err = s.store.AppendEvent(ctx, a.Tenant, id, func(now time.Time, cur models.Task) (models.Event, error) {
-		return models.AccessExplained(cur, a, p, now)
-	})
-	if err != nil {
-		return models.Access{}, err
+	if !in.Unrecorded {
+		_, err = s.store.AppendEvent(ctx, a.Tenant, id, func(now time.Time, cur models.Task) (models.Event, error) {
+			return models.AccessExplained(cur, a, p, now)
+		})
+		if err != nil {
+			return models.Access{}, err
+		}
 	}
 	return models.ExplainAccess(t, subject), nil
 }

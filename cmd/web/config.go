@@ -177,7 +177,7 @@ func (c *config) checkAuth() error {
 
 // checkOIDC completes the OIDC sign-in when an issuer is configured, with the callback and the
 // post-logout redirect (unless configured) under the base URL and the claim mapping of bearer
-// tokens; without an issuer there is none.
+// tokens, and keeps its ID tokens from passing as bearer tokens; without an issuer there is none.
 func (c *config) checkOIDC() error {
 	if c.OIDC.Issuer == "" {
 		c.OIDC = oidclogin.Config{}
@@ -185,6 +185,12 @@ func (c *config) checkOIDC() error {
 	}
 	if c.OIDC.ClientID == "" {
 		return fmt.Errorf("USERTASKS_OIDC_CLIENT_ID is required with USERTASKS_OIDC_ISSUER")
+	}
+	// The provider issues the sign-in's ID tokens to the client id: bearer tokens naming it
+	// are refused, and an API audience equal to it would accept them, so it stops the start.
+	c.Auth.RefusedAudience = c.OIDC.ClientID
+	if err := c.Auth.Validate(); err != nil {
+		return err
 	}
 	c.OIDC.RedirectURL = strings.TrimRight(c.BaseURL, "/") + "/login/oidc/callback"
 	if c.OIDC.PostLogoutRedirectURL == "" {

@@ -39,7 +39,7 @@ func devFile(databaseURL, name string, generate func() (string, error)) (string,
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // the database and its secrets: the owner's only
 		return "", err
 	}
 	if err := os.WriteFile(path, []byte(spec+"\n"), 0o600); err != nil {

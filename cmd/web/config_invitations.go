@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"usertasks/invitations"
 )
@@ -11,9 +12,9 @@ import (
 // invitationConfig is how invitations reach guests (SPEC 6): the dispatcher new invitations
 // name, and the settings of each dispatcher that is configured.
 type invitationConfig struct {
-	// Dispatcher names the dispatcher of new invitations (USERTASKS_INVITATION_DISPATCHER):
-	// dev mode defaults to the dev mailbox; empty outside dev mode means invitations cannot
-	// be issued.
+	// Dispatcher names the dispatcher of new invitations (USERTASKS_INVITATION_DISPATCHER).
+	// Unset, it is the one dispatcher configured (SMTP or the webhook), else the dev mailbox
+	// in dev mode; empty outside dev mode means invitations cannot be issued.
 	Dispatcher    string
 	WebhookURL    string // USERTASKS_INVITATION_WEBHOOK_URL
 	WebhookSecret string // USERTASKS_INVITATION_WEBHOOK_SECRET
@@ -64,13 +65,15 @@ func port(dst *int) func(name, v string) error {
 	}
 }
 
-// checkInvitations picks dev mode's default dispatcher and refuses what cannot deliver: a
-// dispatcher without its settings, the dev mailbox or plain-text SMTP outside dev mode, and a
-// base URL that is missing or no absolute URL (guest links start with it).
+// checkInvitations picks the dispatcher of new invitations when none is named and refuses what
+// cannot deliver: a dispatcher without its settings, the dev mailbox or plain-text SMTP outside
+// dev mode, and a base URL that is missing or no absolute URL (guest links start with it).
 func (c *config) checkInvitations() error {
 	i := &c.Invitations
-	if i.Dispatcher == "" && c.Dev {
-		i.Dispatcher = invitations.DispatcherDevMailbox
+	if i.Dispatcher == "" {
+		if err := c.impliedDispatcher(); err != nil {
+			return err
+		}
 	}
 	if !c.Dev {
 		switch {
@@ -79,7 +82,7 @@ func (c *config) checkInvitations() error {
 		case i.SMTP.TLS == invitations.SMTPNoTLS:
 			return fmt.Errorf("USERTASKS_SMTP_TLS=none is for dev mode only: use starttls or tls")
 		case i.Dispatcher != "" && !i.baseURLSet:
-			return fmt.Errorf("USERTASKS_BASE_URL is required with USERTASKS_INVITATION_DISPATCHER: invitation links start with it")
+			return fmt.Errorf("USERTASKS_BASE_URL is required to send invitations (dispatcher %s): invitation links start with it", i.Dispatcher)
 		}
 	}
 	if i.Dispatcher != "" {
@@ -93,12 +96,37 @@ func (c *config) checkInvitations() error {
 	}
 	switch {
 	case i.Dispatcher == invitations.DispatcherSMTP && i.SMTP.Host == "":
-		return fmt.Errorf("USERTASKS_SMTP_HOST and USERTASKS_SMTP_FROM are required with USERTASKS_INVITATION_DISPATCHER=smtp")
+		return fmt.Errorf("USERTASKS_SMTP_HOST and USERTASKS_SMTP_FROM are required for the smtp dispatcher")
 	case i.Dispatcher == invitations.DispatcherWebhook && i.WebhookURL == "":
-		return fmt.Errorf("USERTASKS_INVITATION_WEBHOOK_URL is required with USERTASKS_INVITATION_DISPATCHER=webhook")
+		return fmt.Errorf("USERTASKS_INVITATION_WEBHOOK_URL is required for the webhook dispatcher")
 	}
 	_, err := c.invitationDispatchers(nil)
 	return err
+}
+
+// impliedDispatcher sets the dispatcher of new invitations when USERTASKS_INVITATION_DISPATCHER
+// is unset: the one dispatcher whose settings are given; in dev mode with none, the dev mailbox.
+// Settings of several without a choice stop the start: sending by whichever came first would
+// surprise, and refusing every invitation (invitations-unavailable) with a dispatcher configured
+// is what the variable's absence used to do.
+func (c *config) impliedDispatcher() error {
+	var configured []string
+	if c.Invitations.SMTP.Host != "" || c.Invitations.SMTP.From != "" {
+		configured = append(configured, invitations.DispatcherSMTP)
+	}
+	if c.Invitations.WebhookURL != "" || c.Invitations.WebhookSecret != "" {
+		configured = append(configured, invitations.DispatcherWebhook)
+	}
+	switch {
+	case len(configured) > 1:
+		return fmt.Errorf("SMTP (USERTASKS_SMTP_HOST) and the webhook (USERTASKS_INVITATION_WEBHOOK_URL) are both configured: set USERTASKS_INVITATION_DISPATCHER to %s to say which sends new invitations",
+			strings.Join(configured, " or "))
+	case len(configured) == 1:
+		c.Invitations.Dispatcher = configured[0]
+	case c.Dev:
+		c.Invitations.Dispatcher = invitations.DispatcherDevMailbox
+	}
+	return nil
 }
 
 // invitationDispatchers builds every configured dispatcher by name: SMTP when a host is set,

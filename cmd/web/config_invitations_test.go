@@ -104,6 +104,52 @@ func TestLoadConfigInvitations(t *testing.T) {
 			}
 		})
 	}
+	// Without USERTASKS_INVITATION_DISPATCHER the one configured dispatcher sends new
+	// invitations (configured and then refused with invitations-unavailable was a trap); two
+	// configured refuse the start with a one-line reason naming the variable that chooses.
+	webhookVars := map[string]string{"USERTASKS_BASE_URL": "https://tasks.example.org",
+		"USERTASKS_INVITATION_WEBHOOK_URL": "https://h.example/x", "USERTASKS_INVITATION_WEBHOOK_SECRET": testHookSecret}
+	smtpVars := map[string]string{"USERTASKS_BASE_URL": "https://tasks.example.org",
+		"USERTASKS_SMTP_HOST": "mail.example.org", "USERTASKS_SMTP_FROM": "tasks@example.org"}
+	both := mergeVars(webhookVars, smtpVars)
+	for _, c := range []struct {
+		name string
+		dev  bool
+		vars map[string]string
+		want string
+	}{
+		{"OnlyWebhook", false, webhookVars, invitations.DispatcherWebhook},
+		{"OnlySMTP", false, smtpVars, invitations.DispatcherSMTP},
+		{"OnlyWebhookInDevMode", true, webhookVars, invitations.DispatcherWebhook},
+		{"ExplicitChoiceAmongTwo", false, mergeVars(both, map[string]string{"USERTASKS_INVITATION_DISPATCHER": "smtp"}), invitations.DispatcherSMTP},
+	} {
+		t.Run("OK_Implied"+c.name, func(t *testing.T) {
+			v := vars(t, c.vars)
+			if c.dev {
+				v = devVars(t, c.vars)
+			}
+			cfg, err := loadConfig(env(v), true)
+			if err != nil || cfg.Invitations.Dispatcher != c.want {
+				t.Fatalf("dispatcher %q, %v; want %q", cfg.Invitations.Dispatcher, err, c.want)
+			}
+		})
+	}
+	t.Run("ErrSeveralWithoutAChoice", func(t *testing.T) {
+		for _, dev := range []bool{false, true} {
+			v := vars(t, both)
+			if dev {
+				v = devVars(t, both)
+			}
+			_, err := loadConfig(env(v), true)
+			if err == nil || !strings.Contains(err.Error(), "USERTASKS_INVITATION_DISPATCHER") || strings.Contains(err.Error(), "\n") ||
+				!strings.Contains(err.Error(), "smtp") || !strings.Contains(err.Error(), "webhook") {
+				t.Fatalf("dev %v: %v, want one line naming both and the variable that chooses", dev, err)
+			}
+			if strings.Contains(err.Error(), testHookSecret) {
+				t.Fatalf("the refusal repeats a secret: %v", err)
+			}
+		}
+	})
 	t.Run("PlainSMTPInDevMode", func(t *testing.T) {
 		cfg, err := loadConfig(env(devVars(t, map[string]string{"USERTASKS_INVITATION_DISPATCHER": "smtp",
 			"USERTASKS_SMTP_HOST": "localhost", "USERTASKS_SMTP_PORT": "1025", "USERTASKS_SMTP_FROM": "dev@localhost", "USERTASKS_SMTP_TLS": "none"})), true)
@@ -114,4 +160,16 @@ func TestLoadConfigInvitations(t *testing.T) {
 			t.Fatalf("dispatchers %v, %v", d, err)
 		}
 	})
+}
+
+// mergeVars is a copy of a with b's entries over it.
+func mergeVars(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLoadConfigOIDCPostLogoutRedirect(t *testing.T) {
 	oidc := map[string]string{
@@ -36,6 +39,30 @@ func TestLoadConfigOIDCPostLogoutRedirect(t *testing.T) {
 		}
 		if cfg.OIDC.PostLogoutRedirectURL != "" {
 			t.Fatalf("post-logout redirect %q without OIDC", cfg.OIDC.PostLogoutRedirectURL)
+		}
+	})
+}
+
+// The API's bearer audience and the OIDC sign-in client must differ: with the same value the
+// provider's ID tokens for the sign-in would pass as API bearer tokens. The start is refused,
+// and otherwise the client id becomes the audience bearer tokens must not carry.
+func TestLoadConfigOIDCAudienceOverlap(t *testing.T) {
+	vars := map[string]string{"USERTASKS_BASE_URL": "https://tasks.example/", "USERTASKS_OIDC_ISSUER": "https://idp.example",
+		"USERTASKS_OIDC_CLIENT_ID": "user-tasks"} // productionVars' USERTASKS_JWT_AUDIENCE
+	t.Run("ErrSameAudience", func(t *testing.T) {
+		_, err := loadConfig(env(productionVarsWith(t, vars)), true)
+		if err == nil || !strings.Contains(err.Error(), "USERTASKS_JWT_AUDIENCE must differ from USERTASKS_OIDC_CLIENT_ID") || strings.Contains(err.Error(), "\n") {
+			t.Fatalf("%v, want a one-line refusal naming both variables", err)
+		}
+	})
+	t.Run("OK_SeparateAudience", func(t *testing.T) {
+		vars["USERTASKS_OIDC_CLIENT_ID"] = "tasks-web"
+		cfg, err := loadConfig(env(productionVarsWith(t, vars)), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Auth.RefusedAudience != "tasks-web" {
+			t.Fatalf("refused audience %q, want the sign-in client", cfg.Auth.RefusedAudience)
 		}
 	})
 }
