@@ -163,7 +163,8 @@ func (g *guestPages) setGuestCookie(c echo.Context, value string, maxAge time.Du
 func (g *guestPages) guestChrome(c echo.Context, title, csrf string) views.Chrome {
 	t := catalog(c)
 	c.Response().Header().Set("Content-Language", t.Lang)
-	return views.Chrome{T: t, Title: title, Now: g.now(), Location: time.UTC, CSRF: csrf}
+	return views.Chrome{T: t, Title: title, Now: g.now(), Location: time.UTC, CSRF: csrf,
+		Language: languageSwitch(c, g.sessions.CSRFToken(c.Response(), c.Request(), nil))}
 }
 
 // verifyPage handles GET /guest?t=<token>: the same screen for every token, valid or not.

@@ -25,6 +25,8 @@ type Catalog struct {
 
 	Views ViewsText // the inbox's sorting, status and workflow filters, saved views
 
+	Language LanguageText // the header's language switcher (catalog_language.go)
+
 	// Chrome.
 	AppName       string
 	SkipToContent string

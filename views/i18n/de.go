@@ -350,6 +350,7 @@ var german = &Catalog{
 	Access:        germanAccess,
 	Mailbox:       germanMailbox,
 	Bulk:          germanBulk,
+	Language:      germanLanguage,
 	People:        germanPeople,
 
 	AssigneeFilter: germanAssigneeFilter,

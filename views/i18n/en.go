@@ -346,6 +346,7 @@ var english = &Catalog{
 	Access:        englishAccess,
 	Mailbox:       englishMailbox,
 	Bulk:          englishBulk,
+	Language:      englishLanguage,
 	People:        englishPeople,
 
 	AssigneeFilter: englishAssigneeFilter,
