@@ -70,6 +70,7 @@ func (p *page) waitLive() {
 // typeInto replaces a field's value by typing, as a person would.
 func (p *page) typeInto(sel, value string) {
 	p.t.Helper()
+	p.openDisclosures(sel)
 	p.do("type into "+sel,
 		chromedp.WaitVisible(chromedp.CSS(sel)),
 		chromedp.Focus(chromedp.CSS(sel)),
