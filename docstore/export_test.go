@@ -21,6 +21,7 @@ var ErrKilled = errors.New("killed")
 // The steps CrashAt can stop a store at.
 const (
 	AfterClaim       = afterClaim
+	AfterPlace       = afterPlace
 	AfterRelayInsert = afterRelayInsert
 )
 
@@ -35,6 +36,17 @@ func CrashAt(s *Store, step crashStep) (crashes *int, heal func()) {
 		return nil
 	}
 	return &n, func() { s.crash = nil }
+}
+
+// CancelAt makes s call cancel when it reaches step, as a caller that gives up there would
+// (a client that goes away mid-request), and go on.
+func CancelAt(s *Store, step crashStep, cancel func()) {
+	s.crash = func(at crashStep) error {
+		if at == step {
+			cancel()
+		}
+		return nil
+	}
 }
 
 // SortAssignment puts a task's candidates and exclusions in the order both stores read them.

@@ -66,6 +66,8 @@ type crashStep string
 const (
 	// afterClaim: the version is claimed, the aggregate not yet written.
 	afterClaim crashStep = "after-claim"
+	// afterPlace: a creation took its open-task place, the task is not yet inserted.
+	afterPlace crashStep = "after-place"
 	// afterRelayInsert: the relay inserted the entries into their collections, not yet pulled them.
 	afterRelayInsert crashStep = "after-relay-insert"
 )

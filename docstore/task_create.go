@@ -62,17 +62,11 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		if err := s.reserveResumptionID(ctx, change.Resumption, now); err != nil {
 			return models.Task{}, false, err
 		}
-		if t.Status.CountsAsOpen() {
-			if err := s.reservePlace(ctx, tenant, t.ID, now); err != nil {
-				return models.Task{}, false, err
-			}
-		}
-		_, err = s.tasks().InsertOne(ctx, d)
-		if err != nil && t.Status.CountsAsOpen() {
-			if rerr := s.releasePlace(ctx, tenant, t.ID); rerr != nil {
-				return models.Task{}, false, errors.Join(translate(err), rerr)
-			}
-		}
+		// From the place on the creation is finished even if the caller gives up: a place
+		// left without its task would hold a place of the tenant's cap until the next sweep.
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		err = s.placeAndInsert(wctx, d, now)
+		cancel()
 		if mongo.IsDuplicateKeyError(err) && attempt < 3 {
 			continue // a concurrent delivery won the unique key: read its task on the next pass
 		}
@@ -83,6 +77,36 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		s.changed(tenant, t.ID, t.Revision)
 		return *t, true, nil
 	}
+}
+
+// placeAndInsert takes the open task's place and inserts its aggregate; when the insert
+// fails, the place is given back unless the task was written all the same (an error the
+// driver reports after the server applied the insert).
+func (s *Store) placeAndInsert(ctx context.Context, d *taskDoc, now time.Time) error {
+	open := models.Status(d.Status).CountsAsOpen()
+	if open {
+		if err := s.reservePlace(ctx, d.TenantID, d.ID, now); err != nil {
+			return err
+		}
+	}
+	if s.crash != nil {
+		if err := s.crash(afterPlace); err != nil {
+			return err
+		}
+	}
+	_, err := s.tasks().InsertOne(ctx, d)
+	if err == nil || !open {
+		return err
+	}
+	if !mongo.IsDuplicateKeyError(err) {
+		if n, cerr := s.tasks().CountDocuments(ctx, taskFilter(d.TenantID, d.ID)); cerr == nil && n == 1 {
+			return nil
+		}
+	}
+	if rerr := s.releasePlace(ctx, d.TenantID, d.ID); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
 }
 
 // findExisting returns the id of tenant's task with the materialization key or the bookmark, or "".

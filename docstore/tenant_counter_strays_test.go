@@ -140,3 +140,33 @@ func TestRelayFreesACrashedCreationsPlaceAfterItsGrace(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// A caller that gives up between a creation's place and its task (the client went away, its
+// request's context ended) must not leave the place without its task: only the sweep would
+// free it, up to ten minutes later, and the audit reports it once ClaimGrace is over. The
+// creation finishes what it started, so place and task agree whatever it returns.
+func TestCreationTheCallerGivesUpOnKeepsPlaceAndTaskTogether(t *testing.T) {
+	s := openStore(t, nil)
+	ctx, cancel := context.WithCancel(testContext(t))
+	docstore.CancelAt(s, docstore.AfterPlace, cancel)
+	p := testfactory.Projection(&testfactory.TaskOpts{Tenant: "gone"})
+	key := models.MaterializationKey(p.Tenant, p.Workflow.InstanceID, p.Workflow.ActivityInstanceID)
+	_, _, created := s.Create(ctx, p.Tenant, key, p.Workflow.BookmarkID, func(now time.Time) (models.Change, error) {
+		return models.Project(p, now)
+	})
+	if ctx.Err() == nil {
+		t.Fatal("the step after the place was not reached")
+	}
+	check := testContext(t)
+	tasks, err := s.Database().Collection(docstore.Aggregate).CountDocuments(check, bson.D{{Key: "tenant_id", Value: "gone"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	places := docharness.Harness().CounterStripes(t, s, "gone")
+	if int(tasks) != len(places) {
+		t.Fatalf("create returned %v; %d tasks and %d places, want them equal", created, tasks, len(places))
+	}
+	if created != nil || tasks != 1 {
+		t.Fatalf("create returned %v with %d tasks: a write started is finished even if the caller goes", created, tasks)
+	}
+}
