@@ -160,9 +160,22 @@ func (p *page) navigate(path string) {
 	p.do("navigate to "+path, chromedp.Navigate(p.base+path))
 }
 
+// openDisclosures opens the closed <details> around the element sel names, as a person opens a
+// folded section (the Manage panel's forms) before using what is in it.
+func (p *page) openDisclosures(sel string) {
+	p.t.Helper()
+	p.do("open the sections around "+sel, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+  const el = document.querySelector(%q);
+  for (let d = el && el.closest("details:not([open])"); d; d = d.parentElement && d.parentElement.closest("details:not([open])")) {
+    d.open = true;
+  }
+})()`, sel)))
+}
+
 // submit clicks a button that submits a form and waits for the next page.
 func (p *page) submit(what string, sel string) {
 	p.t.Helper()
+	p.openDisclosures(sel)
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
 	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {

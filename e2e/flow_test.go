@@ -34,7 +34,8 @@ func (p *page) signIn(tenant string, scan bool) {
 	}
 	p.submit("dev login as "+p.user,
 		fmt.Sprintf(`%s[data-user-id=%q][data-tenant=%q] %s`, testid("dev-user"), p.user, tenant, testid("dev-login")))
-	p.waitVisible(testid("user-name"))
+	// On a phone the name is in the folded site menu: there, but not shown.
+	p.do("wait for the user menu", chromedp.WaitReady(chromedp.CSS(testid("user-name"))))
 }
 
 // openTab goes to an inbox tab by its link, as a person would.
@@ -69,6 +70,7 @@ func (p *page) waitLive() {
 // typeInto replaces a field's value by typing, as a person would.
 func (p *page) typeInto(sel, value string) {
 	p.t.Helper()
+	p.openDisclosures(sel)
 	p.do("type into "+sel,
 		chromedp.WaitVisible(chromedp.CSS(sel)),
 		chromedp.Focus(chromedp.CSS(sel)),

@@ -36,6 +36,7 @@ func TestGuestFlow(t *testing.T) {
 		t.Fatalf("%s is not in ava's All tab", travelRef)
 	}
 	ava.navigate("/tasks/" + id)
+	ava.openDisclosures(testid("invitation-form"))
 	ava.waitVisible(testid("invitation-form"))
 	ava.do("allow Approve only", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('[data-testid="invitation-form"] input[name="allowedActions"]')
 		.forEach(b => { b.checked = b.value === "Approve"; })`))

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,10 +109,13 @@ func TestManagerFlow(t *testing.T) {
 		ava.do("select "+ref, chromedp.Click(chromedp.CSS(rowSel(ids[ref])+" "+testid("bulk-select")), chromedp.NodeVisible))
 	}
 	ava.do("open the bulk form", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="bulk-details"]').open = true`))
-	ava.do("choose reschedule", chromedp.SetValue(chromedp.CSS(testid("bulk-action")), "reschedule"))
+	ava.do("choose reschedule", chromedp.Click(chromedp.CSS(testid("bulk-action-reschedule")+" > summary"), chromedp.NodeVisible))
+	if shown := eval[[]string](ava, `[...document.querySelectorAll('[data-testid="bulk-form"] input:not([type=hidden]):not([type=checkbox]), [data-testid="bulk-form"] textarea')]
+		.filter(e => e.checkVisibility()).map(e => e.name)`); !slices.Equal(shown, []string{"due"}) {
+		t.Fatalf("rescheduling shows the fields %v, want only the due date", shown)
+	}
 	due := time.Now().Add(72 * time.Hour).Format("2006-01-02T15:04")
 	ava.do("set the due date", chromedp.SetValue(chromedp.CSS(testid("bulk-due")), due))
-	ava.typeInto("#bulk-reason", "Month-end backlog")
 	ava.shot("bulk-form")
 	ava.axe("needs attention (bulk form)")
 
@@ -124,7 +128,7 @@ func TestManagerFlow(t *testing.T) {
 	// The changed row is checked, so the live update leaves it alone and marks it stale.
 	ava.waitFor(changedRef+"'s row to be marked stale", fmt.Sprintf(`!!document.querySelector(%q + "[data-stale]")`, rowSel(ids[changedRef])), 15*time.Second)
 
-	ava.submit("bulk reschedule", testid("bulk-submit"))
+	ava.submit("bulk reschedule", testid("bulk-submit-reschedule"))
 	ava.waitVisible(testid("bulk-result"))
 	outcomes := eval[map[string]string](ava, `Object.fromEntries([...document.querySelectorAll('[data-testid="bulk-item"]')]
 		.map(r => [r.querySelector('[data-testid="bulk-item-title"]').getAttribute("href"), r.getAttribute("data-outcome")]))`)

@@ -133,9 +133,13 @@ func madeUp(good string) string {
 var hiddenCSRFField = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
 
 // hiddenCSRF is the token of the page's first form (the guest pages have no meta tag).
+// languageSwitchForm is the header's language switcher, whose token is the anonymous binding's
+// on guest pages: hiddenCSRF reads the page's own form.
+var languageSwitchForm = regexp.MustCompile(`(?s)<form[^>]*data-testid="lang-switch".*?</form>`)
+
 func hiddenCSRF(t *testing.T, p *webPage) string {
 	t.Helper()
-	m := hiddenCSRFField.FindStringSubmatch(p.body)
+	m := hiddenCSRFField.FindStringSubmatch(languageSwitchForm.ReplaceAllString(p.body, ""))
 	if m == nil {
 		t.Fatalf("no CSRF field; status %d", p.status)
 	}

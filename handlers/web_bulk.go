@@ -85,7 +85,7 @@ func (w *web) bulkTasks(c echo.Context) error {
 	p := &bulkPosted{form: views.BulkForm{
 		Action: c.FormValue("action"), AllPage: c.FormValue("all") != "" && !isFalseValue(c.FormValue("all")),
 		Assignee: strings.TrimSpace(c.FormValue("assignee")), Priority: strings.TrimSpace(c.FormValue("priority")),
-		Due: strings.TrimSpace(c.FormValue("due")), Reason: strings.TrimSpace(c.FormValue("reason")),
+		Due: strings.TrimSpace(c.FormValue("due")), Reason: strings.TrimSpace(bulkReason(c)),
 	}, selected: map[string]bool{}, errors: map[string]string{}}
 	in, err := p.input(c, t)
 	if err != nil {
@@ -181,6 +181,17 @@ func (p *bulkPosted) input(c echo.Context, t *i18n.Catalog) (tasks.BulkInput, er
 	return in, nil
 }
 
+// bulkReason is the reason of the chosen action: the form's assign and cancel sections each have
+// their own (both are sent); a form with a single "reason" field is read as before.
+func bulkReason(c echo.Context) string {
+	if c.FormValue("action") == "assign" {
+		if r, ok := c.Request().PostForm["assignReason"]; ok && len(r) > 0 {
+			return r[0]
+		}
+	}
+	return c.FormValue("reason")
+}
+
 // refused puts what the service refused next to the fields it came from.
 func (p *bulkPosted) refused(ve *models.ValidationError, t *i18n.Catalog) {
 	for _, fe := range ve.Fields {
@@ -189,6 +200,8 @@ func (p *bulkPosted) refused(ve *models.ValidationError, t *i18n.Catalog) {
 			p.errors["priority"] = t.WholeNumber0to100
 		case field == "dueAt":
 			p.errors["due"] = t.DueInvalid
+		case field == "reason" && p.form.Action == "assign":
+			p.errors["assignReason"] = sentence(t.Bulk.AssignReason, t.FieldMessage(fe.Message))
 		case field == "reason":
 			p.errors["reason"] = sentence(t.CancelReason, t.FieldMessage(fe.Message))
 		case strings.HasPrefix(field, "assignee"):

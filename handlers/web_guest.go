@@ -165,7 +165,8 @@ func (g *guestPages) guestChrome(c echo.Context, title, csrf string) views.Chrom
 	t := catalog(c)
 	c.Response().Header().Set("Content-Language", t.Lang)
 	loc := pageLocation(c, "")
-	return views.Chrome{T: t, Title: title, Now: g.now(), Location: loc, TimeZone: loc.String(), CSRF: csrf}
+	return views.Chrome{T: t, Title: title, Now: g.now(), Location: loc, TimeZone: loc.String(), CSRF: csrf,
+		Language: languageSwitch(c, g.sessions.CSRFToken(c.Response(), c.Request(), nil))}
 }
 
 // verifyPage handles GET /guest?t=<token>: the same screen for every token, valid or not.

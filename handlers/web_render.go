@@ -34,17 +34,13 @@ func (w *web) render(c echo.Context, status int, page templ.Component) error {
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
-// catalog picks the request's language.
-func catalog(c echo.Context) *i18n.Catalog {
-	return i18n.Match(c.Request().Header.Get("Accept-Language"))
-}
-
 // chrome builds what every page shares. It consumes the flash message, if any.
 func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chrome {
 	t := catalog(c)
 	// Times are shown in the zone the person's browser reported to the session, else in the
 	// browser's own (its cookie), UTC until either is known.
 	ch := views.Chrome{T: t, Title: title(t), Now: w.now(), CSRF: w.sessions.PageCSRFToken(c)}
+	ch.Language = languageSwitch(c, ch.CSRF)
 	c.Response().Header().Set("Content-Language", t.Lang)
 	var zone string
 	if d, ok := w.sessions.Current(c.Request()); ok {
@@ -269,6 +265,19 @@ const maxReturnBytes = 2048
 // decoded path is cleaned before the check and the cleaned path is what is returned: the
 // page checked is the page the browser goes to.
 func localPath(raw string) (string, bool) {
+	p, ok := sameSitePath(raw)
+	if !ok {
+		return "", false
+	}
+	if u, _ := url.Parse(p); u.Path != "/inbox" && !strings.HasPrefix(u.Path, "/tasks/") {
+		return "", false
+	}
+	return p, true
+}
+
+// sameSitePath is raw as a path of this site with its query, cleaned, or false: never a
+// scheme, a host, "//" or a backslash a browser reads as one, nor a control character.
+func sameSitePath(raw string) (string, bool) {
 	if raw == "" || len(raw) > maxReturnBytes || !strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "//") ||
 		strings.ContainsFunc(raw, unsafeInURL) {
 		return "", false
@@ -280,11 +289,7 @@ func localPath(raw string) (string, bool) {
 	if strings.ContainsFunc(u.Path, unsafeInURL) { // decoded: %5C, %0A, %09, …
 		return "", false
 	}
-	p := path.Clean(u.Path)
-	if p != "/inbox" && !strings.HasPrefix(p, "/tasks/") {
-		return "", false
-	}
-	return (&url.URL{Path: p, RawQuery: u.RawQuery}).RequestURI(), true
+	return (&url.URL{Path: path.Clean(u.Path), RawQuery: u.RawQuery}).RequestURI(), true
 }
 
 // unsafeInURL reports runes a browser strips or reads as a slash (tab, newline, backslash),

@@ -99,6 +99,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodPost, "/logout", w.logout, page}, // checks the token itself: only a session has one
 		{http.MethodPost, "/logout/everywhere", w.logoutEverywhere, posted},
 		{http.MethodPost, "/session/time-zone", w.setTimeZone, posted},
+		{http.MethodPost, "/language", w.setLanguage, page}, // checks the token itself: sessions and sign-in pages
 
 		{http.MethodGet, "/inbox", w.inbox, signedIn},
 		{http.MethodGet, "/inbox/views", w.manageViews, append(slices.Clip(signedIn), w.withInbox)},

@@ -93,6 +93,17 @@
       toggle.checked = boxes.length > 0 && boxes.every(function (b) { return b.checked; });
     }
   });
+  // Enter in a bulk action's field sends that action (a form's implicit submission would use its
+  // first submit button, the first action's).
+  document.addEventListener("keydown", function (ev) {
+    var field = ev.target;
+    if (ev.key !== "Enter" || !(field instanceof HTMLInputElement) || !field.form || field.form.id !== "bulk-form") { return; }
+    var section = field.closest("details.bulk__action");
+    var button = section && section.querySelector('button[name="action"]');
+    if (!button) { return; }
+    ev.preventDefault();
+    field.form.requestSubmit(button);
+  });
   // "All tasks on this page" sends the rows as the page shows them now: live updates replace
   // rows (and their checkboxes' revisions) but not the form's copy rendered with the page.
   document.addEventListener("submit", function (ev) {

@@ -24,6 +24,9 @@ type Chrome struct {
 	// TimeZone is the IANA zone the page renders times in (the session's, else the browser's
 	// cookie, else UTC), for the page's <meta name="time-zone">.
 	TimeZone string
+
+	// Language is the header's language switcher; a zero value leaves it out.
+	Language LanguageSwitch
 }
 
 // CSRFField is the name of the hidden CSRF input of every form.

@@ -11,15 +11,42 @@ import (
 	"strconv"
 )
 
-// Viewbox size: the SVG scales to its container (width 100%), so it fits a 375 px screen.
+// Sizes, in the viewBox's units. The drawing is never shown smaller than its viewBox (app's
+// manage.css: a minimum width, sideways scrolling below it) nor more than a quarter larger, so a
+// unit is 1 to 1.25 CSS pixels and fontSize units are at least 12 px on every screen. Column
+// charts (days) are as wide as a phone in landscape; row charts (workflows) fit a 375 px phone.
 const (
-	width     = 640.0
-	height    = 260.0
-	left      = 48.0 // room for the value axis labels
-	right     = 12.0
-	marginTop = 12.0
-	bottom    = 56.0 // room for the category labels and the legend
+	columnsWidth = 480.0
+	rowsWidth    = 320.0
+	height       = 240.0
+	left         = 40.0 // room for the value axis labels of a column chart
+	right        = 8.0
+	marginTop    = 12.0
+	bottom       = 36.0 // room for the category labels under the columns
+	fontSize     = 12.0
+	lineH        = 18.0 // a line of text: a legend row, a row chart's category label
+	legendGap    = 6.0
+	// charW is a generous average advance of a character of the pages' sans-serif at 12 units,
+	// bold included (the browser test measures the real boxes): a text laid out by it fits.
+	charW = 0.66 * fontSize
 )
+
+// textWidth is how wide a text of the chart's font may be, at most.
+func textWidth(s string) float64 { return charW * float64(len([]rune(s))) }
+
+// fit shortens s with an ellipsis to at most w units wide; the bar's own <title> and the table
+// keep the whole text.
+func fit(s string, w float64) string {
+	r := []rune(s)
+	n := int(w / charW)
+	if len(r) <= n {
+		return s
+	}
+	if n < 2 {
+		return "…"
+	}
+	return string(r[:n-1]) + "…"
+}
 
 // Series is one named row of values, one per category.
 type Series struct {
@@ -134,9 +161,12 @@ func (c Chart) Table() (header []string, rows [][]string) {
 	return header, rows
 }
 
-// Lay computes the chart's geometry.
+// Lay computes the chart's geometry. Every text is laid out inside the viewBox.
 func Lay(c Chart) Layout {
-	l := Layout{Chart: c, Width: width, Height: height}
+	l := Layout{Chart: c, Width: columnsWidth, Height: height}
+	if c.Horizontal {
+		l.Width = rowsWidth
+	}
 	maxV := c.Max
 	for _, s := range c.Series {
 		for i := range s.Values {
@@ -159,19 +189,30 @@ func Lay(c Chart) Layout {
 	} else {
 		l.layColumns(top)
 	}
-	// The legend sits under the plot, one entry per series.
-	x := left
-	for i, s := range c.Series {
-		l.Legend = append(l.Legend, Legend{X: x, Y: l.Height - 16, Series: i, Name: s.Name})
-		x += 28 + 7*float64(len([]rune(s.Name)))
-	}
+	l.layLegend()
 	return l
+}
+
+// layLegend puts one entry per series under the plot, wrapping to another line where the next
+// would not fit, and makes room for it.
+func (l *Layout) layLegend() {
+	x, y := 4.0, l.Height+lineH-4
+	for i, s := range l.Series {
+		name := fit(s.Name, l.Width-4-18-right)
+		w := 18 + textWidth(name) + 2*legendGap
+		if x > 4 && x+w > l.Width-right {
+			x, y = 4, y+lineH
+		}
+		l.Legend = append(l.Legend, Legend{X: x, Y: y, Series: i, Name: name})
+		x += w
+	}
+	l.Height = y + 8
 }
 
 // layColumns draws categories along x and values up y, with four grid lines.
 func (l *Layout) layColumns(top float64) {
 	c := l.Chart
-	plotW, plotH := width-left-right, height-marginTop-bottom
+	plotW, plotH := l.Width-left-right, height-marginTop-bottom
 	n := max(len(c.Categories), 1)
 	band := plotW / float64(n)
 	gap := math.Min(band*0.2, 6)
@@ -179,10 +220,11 @@ func (l *Layout) layColumns(top float64) {
 	for t := 0; t <= 4; t++ {
 		v := top * float64(t) / 4
 		y := marginTop + plotH - plotH*float64(t)/4
-		l.Grid = append(l.Grid, Line{X1: left, Y1: y, X2: width - right, Y2: y})
-		l.Ticks = append(l.Ticks, Text{X: left - 6, Y: y + 4, Anchor: "end", Text: c.format(v)})
+		l.Grid = append(l.Grid, Line{X1: left, Y1: y, X2: l.Width - right, Y2: y})
+		l.Ticks = append(l.Ticks, Text{X: left - 5, Y: y + 4, Anchor: "end", Text: fit(c.format(v), left-5)})
 	}
 	every := max(c.LabelEvery, 1)
+	room := band * float64(every) // a label may take the width of the columns up to the next
 	for i, cat := range c.Categories {
 		x0 := left + band*float64(i) + gap/2
 		for si, s := range c.Series {
@@ -192,37 +234,63 @@ func (l *Layout) layColumns(top float64) {
 				Title: cat + ", " + s.Name + ": " + c.format(v)})
 		}
 		// Labels count back from the last category (today on the dashboard), so the newest
-		// bar is always named and no label sits one bar off the end.
+		// bar is always named and no label sits one bar off the end. A label centred on its
+		// column is kept inside the drawing: the last one ends at the right edge.
 		if (len(c.Categories)-1-i)%every == 0 {
-			l.Labels = append(l.Labels, Text{X: left + band*(float64(i)+0.5), Y: marginTop + plotH + 16, Anchor: "middle", Text: cat})
+			text := fit(cat, math.Min(room, l.Width-right))
+			x, anchor := left+band*(float64(i)+0.5), "middle"
+			if w := textWidth(text); x+w/2 > l.Width-right {
+				x, anchor = l.Width-right, "end"
+			} else if x-w/2 < 0 {
+				x, anchor = 0, "start"
+			}
+			l.Labels = append(l.Labels, Text{X: x, Y: marginTop + plotH + 17, Anchor: anchor, Text: text})
 		}
 	}
+	l.Height = height
 }
 
 // layRows draws one band per category (its name above the bars) and values along x; each bar
-// carries its value as text.
+// carries its value as text, after the bar, in room kept for the longest value text.
 func (l *Layout) layRows(top float64) {
 	c := l.Chart
-	const labelH, barH, gap = 16.0, 14.0, 10.0
-	band := labelH + barH*float64(max(len(c.Series), 1)) + gap
-	l.Height = marginTop + band*float64(max(len(c.Categories), 1)) + bottom
-	plotW := width - left - right - 70 // room for the value text after the longest bar
+	const barH, gap = 16.0, 10.0
+	const x0 = 4.0
+	band := lineH + barH*float64(max(len(c.Series), 1)) + gap
+	valueRoom := 0.0
+	for i := range c.Categories {
+		for _, s := range c.Series {
+			valueRoom = math.Max(valueRoom, textWidth(s.Name+" "+c.format(value(s, i))))
+		}
+	}
+	valueRoom = math.Min(valueRoom+6, (l.Width-x0-right)*0.6)
+	plotW := l.Width - x0 - right - valueRoom
+	plotBottom := marginTop + band*float64(max(len(c.Categories), 1))
 	for t := 0; t <= 4; t++ {
-		x := left + plotW*float64(t)/4
-		l.Grid = append(l.Grid, Line{X1: x, Y1: marginTop, X2: x, Y2: l.Height - bottom})
-		l.Ticks = append(l.Ticks, Text{X: x, Y: l.Height - bottom + 14, Anchor: "middle", Text: c.format(top * float64(t) / 4)})
+		x := x0 + plotW*float64(t)/4
+		l.Grid = append(l.Grid, Line{X1: x, Y1: marginTop, X2: x, Y2: plotBottom})
+		if t%4 != 0 { // the axis names its ends: a narrow plot has no room for five labels
+			continue
+		}
+		anchor, room := "start", plotW/2-4
+		if t == 4 {
+			anchor, room = "start", l.Width-right-x
+		}
+		l.Ticks = append(l.Ticks, Text{X: x, Y: plotBottom + 15, Anchor: anchor, Text: fit(c.format(top*float64(t)/4), room)})
 	}
 	for i, cat := range c.Categories {
 		y0 := marginTop + band*float64(i)
-		l.Labels = append(l.Labels, Text{X: left, Y: y0 + 12, Anchor: "start", Text: cat})
+		l.Labels = append(l.Labels, Text{X: x0, Y: y0 + 13, Anchor: "start", Text: fit(cat, l.Width-x0-right)})
 		for si, s := range c.Series {
 			v := value(s, i)
 			w := plotW * v / top
-			y := y0 + labelH + barH*float64(si)
-			l.Bars = append(l.Bars, Rect{X: left, Y: y, W: w, H: barH - 2, Series: si, Title: cat + ", " + s.Name + ": " + c.format(v)})
-			l.Values = append(l.Values, Text{X: left + w + 4, Y: y + barH - 4, Anchor: "start", Text: s.Name + " " + c.format(v)})
+			y := y0 + lineH + barH*float64(si)
+			l.Bars = append(l.Bars, Rect{X: x0, Y: y, W: w, H: barH - 2, Series: si, Title: cat + ", " + s.Name + ": " + c.format(v)})
+			l.Values = append(l.Values, Text{X: x0 + w + 4, Y: y + barH - 4, Anchor: "start",
+				Text: fit(s.Name+" "+c.format(v), l.Width-right-(x0+w+4))})
 		}
 	}
+	l.Height = plotBottom + 22
 }
 
 func value(s Series, i int) float64 {

@@ -40,7 +40,7 @@ func Figure(l Layout, tableLabel, emptyText string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var2 = []any{"chart", templ.KV("chart--columns", !l.Horizontal)}
+			var templ_7745c5c3_Var2 = []any{"chart", templ.KV("chart--columns", !l.Horizontal), templ.KV("chart--rows", l.Horizontal)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var2...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -61,7 +61,7 @@ func Figure(l Layout, tableLabel, emptyText string) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression("chart-" + l.ID).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart/chart.templ`, Line: 10, Col: 99}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/chart/chart.templ`, Line: 10, Col: 138}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 			if templ_7745c5c3_Err != nil {

@@ -26,6 +26,8 @@ type Catalog struct {
 	Views ViewsText // the inbox's sorting, status and workflow filters, saved views
 	Lists ListsText // the inbox's status groups
 
+	Language LanguageText // the header's language switcher (catalog_language.go)
+
 	// Chrome.
 	AppName       string
 	SkipToContent string

@@ -2,17 +2,18 @@ package i18n
 
 // BulkText is the text of the bulk actions on a manager's lists and of their result page.
 type BulkText struct {
-	ColSelect   string // the checkbox column's heading (read by screen readers)
-	SelectRow   string // %s: the task's title
-	SelectAll   string // the script's toggle over the page's checkboxes
-	Heading     string
-	AllOnPage   string
-	ActionLabel string
-	Actions     map[string]string // by views.BulkActions
-	Assignee    string
-	Reason      string
-	Submit      string
-	Help        string
+	ColSelect    string // the checkbox column's heading (read by screen readers)
+	SelectRow    string // %s: the task's title
+	SelectAll    string // the script's toggle over the page's checkboxes
+	Heading      string
+	AllOnPage    string
+	ActionLabel  string
+	Actions      map[string]string // by views.BulkActions
+	Assignee     string
+	Reason       string // a cancel's
+	AssignReason string // an assign's
+	Submit       string
+	Help         string
 
 	NoSelection      string
 	TooMany          string // %d: the limit

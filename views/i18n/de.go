@@ -352,6 +352,7 @@ var german = &Catalog{
 	Mailbox:       germanMailbox,
 	DemoUsers:     germanDemoUsers,
 	Bulk:          germanBulk,
+	Language:      germanLanguage,
 	People:        germanPeople,
 
 	AssigneeFilter: germanAssigneeFilter,

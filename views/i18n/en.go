@@ -348,6 +348,7 @@ var english = &Catalog{
 	Mailbox:       englishMailbox,
 	DemoUsers:     englishDemoUsers,
 	Bulk:          englishBulk,
+	Language:      englishLanguage,
 	People:        englishPeople,
 
 	AssigneeFilter: englishAssigneeFilter,
