@@ -174,6 +174,10 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 			m.Form = taskForm(m.Clock(), d, st)
 		}
 	}
+	if b := m.Banners.Conflict; b != nil {
+		kept := st.complete != nil && m.Form != nil && m.Form.Editable
+		b.Message = staleConflict(m.Clock(), nm, a, t, b.Message, kept)
+	}
 	if v.Manager {
 		m.Manage = managePanel(m.T, m.Location, v, st)
 	}
