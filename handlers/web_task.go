@@ -105,7 +105,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		}
 	}
 	if v.Manager && t.Health.Severity != models.SeverityNone {
-		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
+		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code, Form: formTrouble(t)}
 	}
 
 	allowed := func(act string) bool { return slices.Contains(v.AllowedActions, act) }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"usertasks/formsource"
 	"usertasks/models"
 	"usertasks/views"
 )
@@ -41,4 +42,22 @@ func staleConflict(k views.Clock, nm namer, a models.Actor, t models.Task, said 
 		return L.ConflictKept
 	}
 	return said
+}
+
+// formsDirVariable is the configuration variable that sets up the built-in form provider in
+// `web serve` (cmd/web/config_table.go); the health review names it so a manager can pass it on.
+const formsDirVariable = "USERTASKS_FORMS_DIR"
+
+// formTrouble is the form reference of a task whose form did not resolve, for the health
+// review; nil for any other finding.
+func formTrouble(t models.Task) *views.FormTrouble {
+	if t.Health.Code != models.HealthFormProviderMissing && t.Health.Code != models.HealthFormResolutionFailed {
+		return nil
+	}
+	f := t.Protected.Form
+	if f == nil || f.Requested == nil {
+		return nil
+	}
+	return &views.FormTrouble{Provider: f.Requested.Provider, Key: f.Requested.Key, Version: f.Requested.Version,
+		Builtin: formsource.FilesProvider, Variable: formsDirVariable, Failure: models.FormFailureOf(t.Health)}
 }

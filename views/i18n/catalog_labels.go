@@ -1,5 +1,7 @@
 package i18n
 
+import "usertasks/models"
+
 // LabelsText is the words that put the task page's codes and refusals into sentences: what a
 // stale form ran into, where a missing form provider is configured, and the labels shown
 // instead of raw codes (issue 26).
@@ -12,4 +14,14 @@ type LabelsText struct {
 	StaleByYou        string // "you", as the who of the sentences above
 	StaleBySomeone    string // the who when nobody is recorded (the workflow)
 	StaleNothingSaved string // appended: nothing of the refused post was saved
+
+	// A form that did not resolve, in the health review (managers).
+	FormRequested    string // label: the form the workflow asked for
+	FormRef          string // %s: key, %s: version, %s: provider
+	FormRefLatest    string // %s: key, %s: provider (no version named: the latest)
+	FormWhereFiles   string // %s: provider, %s: the configuration variable
+	FormWhereUnknown string // %s: the requested provider, %s: the built-in provider, %s: its variable
+	FormLastAttempt  string // label: why the last resolution failed
+	RetryFailedAgain string // the flash of a retry that failed again; %s: why
+	FormFailures     map[models.FormFailure]string
 }

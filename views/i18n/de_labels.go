@@ -1,5 +1,7 @@
 package i18n
 
+import "usertasks/models"
+
 var germanLabels = LabelsText{
 	ConflictKept:      "Diese Aufgabe wurde geändert, seit Sie sie geöffnet haben; nichts wurde gespeichert. Ihre Eingaben bleiben unten erhalten; laden Sie neu, um den aktuellen Stand zu sehen.",
 	StaleCompleted:    "Diese Aufgabe wurde von %s am %s abgeschlossen.",
@@ -8,4 +10,18 @@ var germanLabels = LabelsText{
 	StaleByYou:        "Ihnen",
 	StaleBySomeone:    "dem Workflow",
 	StaleNothingSaved: "Nichts von dem, was Sie gesendet haben, wurde gespeichert.",
+
+	FormRequested:    "Angefordertes Formular",
+	FormRef:          "„%s“, Version %s, vom Formularanbieter „%s“.",
+	FormRefLatest:    "„%s“, neueste Version, vom Formularanbieter „%s“.",
+	FormWhereFiles:   "Der Formularanbieter „%s“ liest den Ordner, den %s auf diesem Server nennt (<Ordner>/<Formular>/<Version>.json): Prüfen Sie, ob die Datei des Formulars dort liegt und gültig ist, und wiederholen Sie dann die Auflösung.",
+	FormWhereUnknown: "Auf diesem Server ist kein Formularanbieter „%s“ eingerichtet. Der eingebaute Anbieter ist „%s“, eingerichtet mit %s; ein Anbieter mit anderem Namen wird von dem Programm hinzugefügt, das User Tasks einbettet. Richten Sie ihn ein oder lassen Sie den Workflow einen eingerichteten Anbieter nennen, und wiederholen Sie dann die Auflösung.",
+	FormLastAttempt:  "Letzter Versuch",
+	RetryFailedAgain: "Auflösung wiederholt, aber die Aufgabe ist weiterhin blockiert: Sie ist erneut fehlgeschlagen. %s",
+	FormFailures: map[models.FormFailure]string{
+		models.FormProviderUnknown: "Auf diesem Server ist kein Formularanbieter dieses Namens eingerichtet.",
+		models.FormNotFound:        "Der Formularanbieter kennt dieses Formular oder diese Version nicht.",
+		models.FormInvalid:         "Der Formularanbieter hat etwas geliefert, das kein gültiges Formular ist.",
+		models.FormUnavailable:     "Der Formularanbieter hat nicht geantwortet: Er ist nicht erreichbar, hat zu lange gebraucht oder konnte das Formular nicht lesen.",
+	},
 }
