@@ -342,8 +342,12 @@ func formField(clock views.Clock, fv tasks.FieldView, revealed map[string]string
 		}
 	}
 	fl.Value, fl.Checked, fl.HasValue = value, checked, has
-	for _, o := range fv.Options {
-		fl.Options = append(fl.Options, views.Option{Value: o, Label: o, Selected: o == value})
+	for i, o := range fv.Options {
+		label := o
+		if i < len(fv.OptionTitles) {
+			label = fv.OptionTitles[i] // the title people read; the const is what is submitted
+		}
+		fl.Options = append(fl.Options, views.Option{Value: o, Label: label, Selected: o == value})
 	}
 	return fl
 }
