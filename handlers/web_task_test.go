@@ -57,7 +57,10 @@ func TestTaskPageHeader(t *testing.T) {
 	if webText(status) != "Assigned" {
 		t.Fatalf("status %q", webText(status))
 	}
-	webWantContains(t, "priority", webText(webWithin(header, "priority")[0]), "High · 85")
+	prio := webWithin(header, "priority")[0]
+	if got := webText(prio); got != "Priority: High" || webAttr(prio, "title") != "Priority 85 of 100" {
+		t.Fatalf("priority %q (title %q), want the word with the number in the tooltip", got, webAttr(prio, "title"))
+	}
 	due := webText(webWithin(header, "due")[0])
 	webWantContains(t, "due", due, "Due")
 	webWantContains(t, "due", due, "3 hours ago")

@@ -24,4 +24,6 @@ type LabelsText struct {
 	FormLastAttempt  string // label: why the last resolution failed
 	RetryFailedAgain string // the flash of a retry that failed again; %s: why
 	FormFailures     map[models.FormFailure]string
+
+	PriorityTitle string // the priority badge's tooltip; %s: the number
 }

@@ -18,6 +18,7 @@ var germanLabels = LabelsText{
 	FormWhereUnknown: "Auf diesem Server ist kein Formularanbieter „%s“ eingerichtet. Der eingebaute Anbieter ist „%s“, eingerichtet mit %s; ein Anbieter mit anderem Namen wird von dem Programm hinzugefügt, das User Tasks einbettet. Richten Sie ihn ein oder lassen Sie den Workflow einen eingerichteten Anbieter nennen, und wiederholen Sie dann die Auflösung.",
 	FormLastAttempt:  "Letzter Versuch",
 	RetryFailedAgain: "Auflösung wiederholt, aber die Aufgabe ist weiterhin blockiert: Sie ist erneut fehlgeschlagen. %s",
+	PriorityTitle:    "Priorität %s von 100",
 	FormFailures: map[models.FormFailure]string{
 		models.FormProviderUnknown: "Auf diesem Server ist kein Formularanbieter dieses Namens eingerichtet.",
 		models.FormNotFound:        "Der Formularanbieter kennt dieses Formular oder diese Version nicht.",

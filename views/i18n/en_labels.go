@@ -18,6 +18,7 @@ var englishLabels = LabelsText{
 	FormWhereUnknown: "No form provider “%s” is configured on this server. The built-in provider is “%s”, configured with %s; a provider of another name is added by the program that embeds User Tasks. Configure it, or have the workflow name a configured provider, then retry.",
 	FormLastAttempt:  "Last attempt",
 	RetryFailedAgain: "Resolution retried, but the task is still blocked: it failed again. %s",
+	PriorityTitle:    "Priority %s of 100",
 	FormFailures: map[models.FormFailure]string{
 		models.FormProviderUnknown: "No form provider of this name is configured on this server.",
 		models.FormNotFound:        "The form provider does not know this form or version.",
