@@ -26,4 +26,5 @@ type LabelsText struct {
 	FormFailures     map[models.FormFailure]string
 
 	PriorityTitle string // the priority badge's tooltip; %s: the number
+	ZoneLabel     string // the footer's zone; %s: the zone's city, %s: its offset ("UTC+01:00")
 }

@@ -19,6 +19,7 @@ var germanLabels = LabelsText{
 	FormLastAttempt:  "Letzter Versuch",
 	RetryFailedAgain: "Auflösung wiederholt, aber die Aufgabe ist weiterhin blockiert: Sie ist erneut fehlgeschlagen. %s",
 	PriorityTitle:    "Priorität %s von 100",
+	ZoneLabel:        "Ortszeit %s (%s)",
 	FormFailures: map[models.FormFailure]string{
 		models.FormProviderUnknown: "Auf diesem Server ist kein Formularanbieter dieses Namens eingerichtet.",
 		models.FormNotFound:        "Der Formularanbieter kennt dieses Formular oder diese Version nicht.",

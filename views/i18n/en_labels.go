@@ -19,6 +19,7 @@ var englishLabels = LabelsText{
 	FormLastAttempt:  "Last attempt",
 	RetryFailedAgain: "Resolution retried, but the task is still blocked: it failed again. %s",
 	PriorityTitle:    "Priority %s of 100",
+	ZoneLabel:        "%s time (%s)",
 	FormFailures: map[models.FormFailure]string{
 		models.FormProviderUnknown: "No form provider of this name is configured on this server.",
 		models.FormNotFound:        "The form provider does not know this form or version.",
