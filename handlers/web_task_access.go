@@ -3,6 +3,8 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -47,17 +49,44 @@ func (w *web) accessPage(c echo.Context) error {
 	return w.render(c, status, views.AccessView(m))
 }
 
-// accessResult puts an explanation into the page's language.
+// accessResult puts an explanation into the page's language. The permissions another person is
+// assumed to hold (one note per permission and operation) are said once, among the premises.
 func accessResult(t *i18n.Catalog, a models.Access) *views.AccessResult {
 	r := &views.AccessResult{Participant: a.Participant.Label(), Premises: accessSteps(t, a.Premises)}
+	var assumed []string
 	for _, d := range []struct {
 		key string
 		d   models.AccessDecision
 	}{{i18n.AccessView, a.View}, {i18n.AccessClaim, a.Claim}, {i18n.AccessComplete, a.Complete}} {
+		var because []models.Reason
+		for _, rs := range d.d.Because {
+			if rs.Rule == models.RulePermissionAssumed {
+				for _, p := range rs.Args {
+					if !slices.Contains(assumed, p) {
+						assumed = append(assumed, p)
+					}
+				}
+				continue
+			}
+			because = append(because, rs)
+		}
 		r.Decisions = append(r.Decisions, views.AccessDecision{Key: d.key, Label: t.Access.Operations[d.key],
-			Allowed: d.d.Allowed, Steps: accessSteps(t, d.d.Because)})
+			Allowed: d.d.Allowed, Steps: accessSteps(t, because)})
+	}
+	if len(assumed) > 0 {
+		names := make([]string, len(assumed))
+		for i, p := range assumed {
+			names[i] = permissionName(t, p)
+		}
+		r.Premises = append(r.Premises, views.AccessStep{Rule: string(models.RulePermissionAssumed), Effect: string(models.EffectNote),
+			Text: t.Format(t.Labels.AccessAssumed, strings.Join(names, ", ")), Detail: strings.Join(assumed, ", ")})
 	}
 	return r
+}
+
+// permissionName is a permission or grant as people read it, quoted; an unknown one is its code.
+func permissionName(t *i18n.Catalog, code string) string {
+	return t.Format(t.Labels.Quoted, firstNonEmpty(t.Labels.Permissions[code], code))
 }
 
 // accessSteps translates reasons; statuses and health codes among their values are named in
@@ -66,15 +95,19 @@ func accessSteps(t *i18n.Catalog, rs []models.Reason) []views.AccessStep {
 	out := make([]views.AccessStep, 0, len(rs))
 	for _, r := range rs {
 		args := append([]string(nil), r.Args...)
+		var detail string
 		for i, v := range args {
 			switch r.Rule {
 			case models.RuleStatus, models.RuleStatusDenies:
 				args[i] = t.Status(models.Status(v))
 			case models.RuleHealthBlocking, models.RuleHealthBlockingManager:
 				args[i] = t.HealthName(v)
+			case models.RulePermission, models.RulePermissionMissing, models.RulePermissionAssumed:
+				args[i] = permissionName(t, v) // the codes stay in the step's tooltip
+				detail = strings.Join(r.Args, " · ")
 			}
 		}
-		out = append(out, views.AccessStep{Rule: string(r.Rule), Effect: string(r.Effect), Text: t.Access.Rule(r.Rule, args...)})
+		out = append(out, views.AccessStep{Rule: string(r.Rule), Effect: string(r.Effect), Text: t.Access.Rule(r.Rule, args...), Detail: detail})
 	}
 	return out
 }

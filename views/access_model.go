@@ -38,6 +38,7 @@ type AccessStep struct {
 	Rule   string
 	Effect string
 	Text   string
+	Detail string // the codes the sentence names (permissions), for the manager's tooltip
 }
 
 // accessIcon is the icon of a step's effect; the sentence says the same in words.

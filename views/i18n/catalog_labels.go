@@ -27,4 +27,10 @@ type LabelsText struct {
 
 	PriorityTitle string // the priority badge's tooltip; %s: the number
 	ZoneLabel     string // the footer's zone; %s: the zone's city, %s: its offset ("UTC+01:00")
+
+	// Check access: the permissions another person is assumed to hold, said once; %s: their names.
+	AccessAssumed string
+	// Permissions name permissions and grants ("user-tasks:view"); the code stays in a tooltip.
+	Permissions map[string]string
+	Quoted      string // a named thing in a sentence; %s: the name
 }
