@@ -59,3 +59,23 @@ func TestFormOptionsShowTitles(t *testing.T) {
 	after := b.follow(done)
 	webWantContains(t, "shown value", after.text("shown-decision"), "Send it back")
 }
+
+// TestTaskTypeShownByName: the header names the task type in the reader's language and keeps
+// the workflow's code in its tooltip.
+func TestTaskTypeShownByName(t *testing.T) {
+	f := newWebFixture(t)
+	task := f.seed(t, webTaskOpts{mutate: func(p *models.Projection) { p.TaskType = "sign-off" }})
+	other := f.seed(t, webTaskOpts{mutate: func(p *models.Projection) { p.TaskType = "credit_check" }})
+	boss := f.signIn(t, "boss")
+	typ := boss.get("/tasks/" + task.ID).wantStatus(http.StatusOK).one("task-type")
+	if got := webText(typ); got != "Type: Sign-off" || webAttr(typ, "title") != "sign-off" {
+		t.Fatalf("type %q (title %q)", got, webAttr(typ, "title"))
+	}
+	if got := webText(boss.get("/tasks/" + other.ID).one("task-type")); got != "Type: Credit check" {
+		t.Fatalf("unknown type shown as %q", got)
+	}
+	boss.lang = "de"
+	if got := webText(boss.get("/tasks/" + task.ID).one("task-type")); !strings.HasSuffix(got, "Abnahme") {
+		t.Fatalf("German type %q", got)
+	}
+}

@@ -1,6 +1,12 @@
 package i18n
 
-import "usertasks/models"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"usertasks/models"
+)
 
 // LabelsText is the words that put the task page's codes and refusals into sentences: what a
 // stale form ran into, where a missing form provider is configured, and the labels shown
@@ -33,4 +39,23 @@ type LabelsText struct {
 	// Permissions name permissions and grants ("user-tasks:view"); the code stays in a tooltip.
 	Permissions map[string]string
 	Quoted      string // a named thing in a sentence; %s: the name
+
+	// TaskTypes name the task types workflows commonly use (the demo's among them); any other
+	// type is shown as its code made readable ("credit-check" → "Credit check").
+	TaskTypes map[string]string
+}
+
+// TaskType is a task type as people read it: its name in this language when known (matched
+// without regard to case), else the code with dashes and underscores as spaces and a capital
+// first letter. Pages keep the code itself in a tooltip.
+func (c *Catalog) TaskType(code string) string {
+	if name, ok := c.Labels.TaskTypes[strings.ToLower(code)]; ok {
+		return name
+	}
+	s := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(code))
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return code
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

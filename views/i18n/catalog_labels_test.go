@@ -21,3 +21,20 @@ func TestFormFailuresSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskTypeNames: known types by name in each language, others readable, never empty.
+func TestTaskTypeNames(t *testing.T) {
+	for code, want := range map[string]string{"approval": "Approval", "Approval": "Approval", "credit-check": "Credit check", "on_call_handover": "On call handover", "über-prüfung": "Über prüfung", "x": "X"} {
+		if got := english.TaskType(code); got != want {
+			t.Errorf("%q → %q, want %q", code, got, want)
+		}
+	}
+	if got := german.TaskType("approval"); got != "Freigabe" {
+		t.Errorf("German approval: %q", got)
+	}
+	for _, c := range Supported {
+		if len(c.Labels.TaskTypes) != len(english.Labels.TaskTypes) {
+			t.Errorf("%s names %d task types, English %d", c.Lang, len(c.Labels.TaskTypes), len(english.Labels.TaskTypes))
+		}
+	}
+}

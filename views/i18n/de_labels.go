@@ -22,6 +22,10 @@ var germanLabels = LabelsText{
 	ZoneLabel:        "Ortszeit %s (%s)",
 	AccessAssumed:    "Die Berechtigungen einer anderen Person sind hier nicht bekannt; es wird angenommen, dass sie hat, was jeder Schritt braucht: %s.",
 	Quoted:           "„%s“",
+	TaskTypes: map[string]string{
+		"approval": "Freigabe", "review": "Prüfung", "verification": "Verifizierung", "sign-off": "Abnahme",
+		"response": "Antwort", "triage": "Sichtung", "reconciliation": "Abstimmung", "renewal": "Verlängerung",
+	},
 	Permissions: map[string]string{
 		"*":                         "alle Berechtigungen",
 		"user-tasks:*":              "alle Aufgabenberechtigungen",

@@ -22,6 +22,10 @@ var englishLabels = LabelsText{
 	ZoneLabel:        "%s time (%s)",
 	AccessAssumed:    "Another person's permissions are not known here, so they are assumed to hold what each step needs: %s.",
 	Quoted:           "“%s”",
+	TaskTypes: map[string]string{
+		"approval": "Approval", "review": "Review", "verification": "Verification", "sign-off": "Sign-off",
+		"response": "Response", "triage": "Triage", "reconciliation": "Reconciliation", "renewal": "Renewal",
+	},
 	Permissions: map[string]string{
 		"*":                         "every permission",
 		"user-tasks:*":              "every task permission",
