@@ -321,9 +321,8 @@ func formField(clock views.Clock, fv tasks.FieldView, revealed map[string]string
 		if rv, ok := revealed[fv.Key]; ok && value == "" {
 			value, has, fl.Revealed = rv, rv != "", true
 		}
-		if fv.Masked && value != "" {
-			fl.Revealed = true // the person typed or revealed it already
-		}
+		// A replacement the person typed does not reveal the stored value: the field still says
+		// its value is hidden, next to the hint that leaving it empty keeps it.
 	default:
 		raw := fv.Value
 		if rv, ok := revealed[fv.Key]; ok {
