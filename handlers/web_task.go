@@ -182,6 +182,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		m.Manage = managePanel(m.T, m.Location, v, st)
 	}
 	if m.Manage != nil {
+		m.Manage.FindPeople = w.tasks.HasDirectory()
 		m.Manage.Candidates = candidateList(nm, t)
 		if f := m.Manage.Assign; f != nil {
 			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, f.Assignee)

@@ -21,10 +21,14 @@ import (
 func (w *web) accessPage(c echo.Context) error {
 	ctx, a, id := c.Request().Context(), webActor(c), c.Param("id")
 	form := views.AccessForm{Action: taskHref(id) + "/access", Type: c.QueryParam("type"), ID: c.QueryParam("id")}
+	if typ, pid, ok := strings.Cut(c.QueryParam("participant"), ":"); ok {
+		form.Type, form.ID = typ, pid // a choice of the people picker: "type:id"
+	}
 	in := tasks.AccessInput{}
 	if form.Type != "" || form.ID != "" {
 		in.Participant = form.Type + ":" + form.ID
 	}
+	w.accessPeople(c, &form)
 	got, err := w.tasks.Access(ctx, a, id, in)
 	status := http.StatusOK
 	var invalid *models.ValidationError
@@ -110,4 +114,35 @@ func accessSteps(t *i18n.Catalog, rs []models.Reason) []views.AccessStep {
 		out = append(out, views.AccessStep{Rule: string(r.Rule), Effect: string(r.Effect), Text: t.Access.Rule(r.Rule, args...), Detail: detail})
 	}
 	return out
+}
+
+// accessPeople fills the access form's people picker: with a directory, the participant is
+// found by name (users and groups); the search's results are choices whose value is "type:id".
+func (w *web) accessPeople(c echo.Context, form *views.AccessForm) {
+	if !w.tasks.HasDirectory() {
+		return
+	}
+	t := catalog(c)
+	form.FindPeople = true
+	form.People = strings.TrimSpace(c.QueryParam("people"))
+	if form.People == "" {
+		return
+	}
+	form.Searched = true
+	page, err := w.tasks.Participants(c.Request().Context(), webActor(c), tasks.ParticipantQuery{Search: form.People, Limit: pickerSize})
+	var ve *models.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		form.PeopleError = t.People.SearchInvalid
+		return
+	case err != nil:
+		w.log.WarnContext(c.Request().Context(), "check access: the directory search failed", "error", err.Error())
+		form.PeopleError = t.People.Unavailable
+		return
+	}
+	for _, r := range page.Items {
+		value := string(r.Type) + ":" + r.ID
+		form.Choices = append(form.Choices, views.AccessChoice{Value: value, Label: participantLabel(t, r, nil),
+			Checked: string(r.Type) == form.Type && r.ID == form.ID})
+	}
 }

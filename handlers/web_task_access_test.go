@@ -103,7 +103,7 @@ func TestAccessPage(t *testing.T) {
 		if n := accessEvents(t, f, task.ID); n != 1 {
 			t.Errorf("%d access-explained events, want 1", n)
 		}
-		if got := webAttr(webByID(page.doc, "access-page-id"), "value"); got != "ann" {
+		if got := webFormValues(page.one("access-page-form")).Get("id"); got != "ann" {
 			t.Errorf("the form lost the id: %q", got)
 		}
 	})
@@ -124,8 +124,8 @@ func TestAccessPage(t *testing.T) {
 		if got := verdicts(t, page)["claim"]; !strings.HasPrefix(got, "true ") {
 			t.Errorf("claim %q", got)
 		}
-		if sel := webAttr(webByID(page.doc, "access-page-type"), "id"); sel == "" {
-			t.Fatal("no type select")
+		if got := webFormValues(page.one("access-page-form")).Get("type"); got != "group" {
+			t.Fatalf("the form lost the participant's type: %q", got)
 		}
 	})
 	t.Run("HostileIDs", func(t *testing.T) {

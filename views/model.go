@@ -311,6 +311,9 @@ type ManagePanel struct {
 	Candidates *CandidateList // people.go
 	// Invitations are the guest links (task_invitations.go); nil when the panel has none.
 	Invitations *InvitationPanel
+	// FindPeople: a participant directory can be searched, so people are chosen by name
+	// (Check access, the health review's assign fix) instead of typed as ids.
+	FindPeople bool
 }
 
 // AssignForm assigns the task to a user id.

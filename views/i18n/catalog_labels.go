@@ -43,6 +43,10 @@ type LabelsText struct {
 	// TaskTypes name the task types workflows commonly use (the demo's among them); any other
 	// type is shown as its code made readable ("credit-check" → "Credit check").
 	TaskTypes map[string]string
+
+	// Check access with a directory: find the participant by name.
+	AccessFind     string
+	AccessFindHelp string
 }
 
 // TaskType is a task type as people read it: its name in this language when known (matched

@@ -22,6 +22,8 @@ var germanLabels = LabelsText{
 	ZoneLabel:        "Ortszeit %s (%s)",
 	AccessAssumed:    "Die Berechtigungen einer anderen Person sind hier nicht bekannt; es wird angenommen, dass sie hat, was jeder Schritt braucht: %s.",
 	Quoted:           "„%s“",
+	AccessFind:       "Person oder Gruppe",
+	AccessFindHelp:   "Nach Namen suchen und dann aus den Ergebnissen wählen.",
 	TaskTypes: map[string]string{
 		"approval": "Freigabe", "review": "Prüfung", "verification": "Verifizierung", "sign-off": "Abnahme",
 		"response": "Antwort", "triage": "Sichtung", "reconciliation": "Abstimmung", "renewal": "Verlängerung",

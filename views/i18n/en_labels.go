@@ -22,6 +22,8 @@ var englishLabels = LabelsText{
 	ZoneLabel:        "%s time (%s)",
 	AccessAssumed:    "Another person's permissions are not known here, so they are assumed to hold what each step needs: %s.",
 	Quoted:           "“%s”",
+	AccessFind:       "Person or group",
+	AccessFindHelp:   "Search by name, then choose from the results.",
 	TaskTypes: map[string]string{
 		"approval": "Approval", "review": "Review", "verification": "Verification", "sign-off": "Sign-off",
 		"response": "Response", "triage": "Triage", "reconciliation": "Reconciliation", "renewal": "Renewal",
