@@ -61,6 +61,18 @@ func TestManagerFormsChoosePeopleByName(t *testing.T) {
 		}
 	})
 
+	t.Run("PickedSuggestionIsChosen", func(t *testing.T) {
+		// people.js sends the chosen suggestion's name as the search and its id as pick.
+		task := f.seed(t, webTaskOpts{})
+		res := boss.get("/tasks/" + task.ID + "?people=Bob+Builder&pick=u-4711").wantStatus(http.StatusOK)
+		if got := webFormValues(res.one("manage-assign")).Get("assignee"); got != "u-4711" {
+			t.Fatalf("the picked person is not the chosen assignee: %q", got)
+		}
+		if webByID(res.doc, "assign-assignee") != nil {
+			t.Fatal("a second field for the id is shown next to the choices")
+		}
+	})
+
 	t.Run("HostileSearch", func(t *testing.T) {
 		task := f.seed(t, webTaskOpts{})
 		res := boss.get("/tasks/" + task.ID + "/access?people=" + url.QueryEscape("<script>alert(1)</script>")).wantStatus(http.StatusOK)

@@ -32,6 +32,7 @@ type taskState struct {
 	section  views.Section
 	events   string // history cursor
 	people   string // the people picker's search
+	pick     string // the person chosen from the picker's suggestions (their id)
 	conflict string
 	errMsg   string
 	complete *completeState
@@ -55,7 +56,7 @@ type completeState struct {
 // taskPage handles GET /tasks/:id.
 func (w *web) taskPage(c echo.Context) error {
 	id := c.Param("id")
-	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events"), people: c.QueryParam("people")}
+	st := taskState{section: views.Section(c.QueryParam("tab")), events: c.QueryParam("events"), people: c.QueryParam("people"), pick: c.QueryParam("pick")}
 	if f, ok := w.takeRevealFlash(c, id); ok {
 		st.revealed = map[string]string{f.Key: f.Value}
 		if f.Revision > 0 {
@@ -185,7 +186,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		m.Manage.FindPeople = w.tasks.HasDirectory()
 		m.Manage.Candidates = candidateList(nm, t)
 		if f := m.Manage.Assign; f != nil {
-			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, f.Assignee)
+			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, firstNonEmpty(f.Assignee, st.pick))
 		}
 	}
 	if err := w.addInvitations(c, &m, v, st); err != nil {
