@@ -131,7 +131,7 @@ func healthReview(m TaskPage, h *Health) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if why := m.T.Labels.FormFailures[f.Failure]; why != "" {
+			if why := m.T.Labels.FormFailures[f.Failure]; why != "" && f.Failure != models.FormProviderUnknown {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p data-testid=\"health-form-failure\"><strong>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
