@@ -76,9 +76,18 @@ func TestManagerFlow(t *testing.T) {
 	ava.axe("task page (people picker open)")
 	ava.do("pick Cara Cole", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('#people-suggestions [role="option"]')]
 		.find(o => o.textContent.includes("Cara Cole")).dispatchEvent(new MouseEvent("mousedown", {bubbles: true}))`))
-	if got := eval[string](ava, `document.getElementById("assign-assignee").value`); got != "cara" {
-		t.Fatalf("picking Cara Cole filled the assignee with %q, want cara", got)
+	// The page lists Cara Cole as the assign form's choice, chosen; no field shows her id.
+	ava.waitVisible(testid("people-choices"))
+	if got := eval[string](ava, `(document.querySelector('[data-testid="people-choices"] input:checked') || {}).value || ""`); got != "cara" {
+		t.Fatalf("picking Cara Cole chose %q, want cara", got)
 	}
+	if got := eval[string](ava, `document.getElementById("people-q").value`); got != "Cara Cole" {
+		t.Errorf("the search field shows %q after picking, want the name", got)
+	}
+	if eval[bool](ava, `!!document.getElementById("assign-assignee")`) {
+		t.Error("a second field for the id is still shown after picking")
+	}
+	ava.shot("people-picked")
 	ava.submit("assign to Cara", testid("assign-submit"))
 	ava.waitVisible(testid("task-assignee"))
 	if got := eval[string](ava, `document.querySelector('[data-testid="task-assignee"]').textContent`); !strings.Contains(got, "Cara Cole") {
@@ -193,8 +202,15 @@ func TestManagerFlow(t *testing.T) {
 
 	// Check access: why can ben (not) act on the blocked task?
 	ava.navigate("/tasks/" + id)
-	ava.typeInto("#manage-access-id", "ben")
-	ava.submit("check access for ben", testid("manage-access-submit"))
+	// The participant is found by name and chosen from the results, never typed as an id.
+	ava.typeInto("#manage-access-people", "Ben")
+	ava.submit("search for ben", testid("manage-access-search"))
+	ava.waitVisible(testid("access-choices"))
+	ava.shot("access-choices")
+	ava.axe("access page (people found)")
+	ava.do("choose Ben Brooks", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('[data-testid="access-choices"] label')]
+		.find(l => l.textContent.includes("Ben Brooks")).click()`))
+	ava.submit("check access for ben", testid("access-page-submit"))
 	ava.waitVisible(testid("access-result"))
 	if got := eval[string](ava, `document.querySelector('[data-testid="access-result"] h2').textContent`); !strings.Contains(got, "Ben Brooks") {
 		t.Errorf("the access result is headed %q, want ben by name", got)

@@ -34,18 +34,21 @@ const (
 
 // Field describes one input of a form, in display order.
 type Field struct {
-	Key        string   `json:"key"`
-	Label      string   `json:"label"`
-	Type       string   `json:"type"`
-	Required   bool     `json:"required"`
-	Masked     bool     `json:"masked"`
-	Options    []string `json:"options,omitempty"`
-	Help       string   `json:"help,omitempty"`
-	FormatHint string   `json:"formatHint,omitempty"` // x-ui formatHint: what a valid value looks like
-	Min        *float64 `json:"min,omitempty"`
-	Max        *float64 `json:"max,omitempty"`
-	MinLength  *int     `json:"minLength,omitempty"`
-	MaxLength  *int     `json:"maxLength,omitempty"`
+	Key      string   `json:"key"`
+	Label    string   `json:"label"`
+	Type     string   `json:"type"`
+	Required bool     `json:"required"`
+	Masked   bool     `json:"masked"`
+	Options  []string `json:"options,omitempty"`
+	// OptionTitles are the options as people read them (a oneOf option's title), one per
+	// option; nil when the schema gives none (a plain enum shows its options).
+	OptionTitles []string `json:"optionTitles,omitempty"`
+	Help         string   `json:"help,omitempty"`
+	FormatHint   string   `json:"formatHint,omitempty"` // x-ui formatHint: what a valid value looks like
+	Min          *float64 `json:"min,omitempty"`
+	Max          *float64 `json:"max,omitempty"`
+	MinLength    *int     `json:"minLength,omitempty"`
+	MaxLength    *int     `json:"maxLength,omitempty"`
 }
 
 // Form is a parsed, compiled form schema. It is immutable and safe for concurrent use.
@@ -62,7 +65,8 @@ type property struct {
 	jsonType   string // string | number | integer | boolean
 	format     string // date | date-time | email | uri, strings only
 	enum       []string
-	widget     string // textarea | select | radio
+	titles     []string // oneOf titles, parallel to enum; nil for a plain enum
+	widget     string   // textarea | select | radio
 	order      *int
 	masked     bool
 	label      string
@@ -83,6 +87,7 @@ func (f *Form) Fields() []Field {
 	out := make([]Field, len(f.fields))
 	for i, fl := range f.fields {
 		fl.Options = slices.Clone(fl.Options)
+		fl.OptionTitles = slices.Clone(fl.OptionTitles)
 		fl.Min = clonePtr(fl.Min)
 		fl.Max = clonePtr(fl.Max)
 		fl.MinLength = clonePtr(fl.MinLength)
@@ -123,16 +128,17 @@ func orderedProperties(props map[string]*property) []*property {
 // field builds the Field that describes p.
 func (p *property) field() Field {
 	fl := Field{
-		Key:        p.key,
-		Label:      p.label,
-		Type:       p.fieldType(),
-		Required:   p.required,
-		Masked:     p.masked,
-		Options:    slices.Clone(p.enum),
-		Help:       p.help,
-		FormatHint: p.formatHint,
-		MinLength:  clonePtr(p.minLength),
-		MaxLength:  clonePtr(p.maxLength),
+		Key:          p.key,
+		Label:        p.label,
+		Type:         p.fieldType(),
+		Required:     p.required,
+		Masked:       p.masked,
+		Options:      slices.Clone(p.enum),
+		OptionTitles: slices.Clone(p.titles),
+		Help:         p.help,
+		FormatHint:   p.formatHint,
+		MinLength:    clonePtr(p.minLength),
+		MaxLength:    clonePtr(p.maxLength),
 	}
 	if fl.Label == "" {
 		fl.Label = humanize(p.key)

@@ -41,7 +41,7 @@ var (
 		"type", "properties", "required", "additionalProperties",
 	}
 	annotationKeywords = []string{"$comment", "title", "description", "type", uiKeyword}
-	stringKeywords     = []string{"enum", "format", "minLength", "maxLength", "pattern"}
+	stringKeywords     = []string{"enum", "oneOf", "format", "minLength", "maxLength", "pattern"}
 	numberKeywords     = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 	uiKeys             = []string{"label", "widget", "order", "masked", "help", "formatHint"}
 	formats            = []string{"date", "date-time", "email", "uri"}
@@ -289,6 +289,51 @@ func parseProperty(key string, obj map[string]any) (*property, error) {
 	return p, nil
 }
 
+// parseTitledOptions reads the options of a string that people choose by a label while the
+// data keeps a code: `oneOf` of `{const, title}` (JSON Schema's titled enum). The consts are the
+// options; a missing title shows the const.
+func (p *property) parseTitledOptions(raw any, obj map[string]any) error {
+	const shape = "oneOf must be a non-empty array of {const, title} options"
+	if _, both := obj["enum"]; both {
+		return propertyError(p.key, "enum cannot be combined with oneOf")
+	}
+	list, ok := raw.([]any)
+	if !ok || len(list) == 0 {
+		return propertyError(p.key, shape)
+	}
+	for _, item := range list {
+		opt, ok := item.(map[string]any)
+		if !ok {
+			return propertyError(p.key, shape)
+		}
+		for kw := range opt {
+			if kw != "const" && kw != "title" && kw != "description" {
+				return propertyError(p.key, "oneOf options may only have const, title and description")
+			}
+		}
+		c, ok := opt["const"].(string)
+		if !ok {
+			return propertyError(p.key, "each oneOf option needs a string const")
+		}
+		if c == "" || strings.TrimSpace(c) != c {
+			return propertyError(p.key, "enum options must be non-empty and without surrounding spaces")
+		}
+		if slices.Contains(p.enum, c) {
+			return propertyError(p.key, "enum options must be unique")
+		}
+		title, isText := opt["title"].(string)
+		if _, has := opt["title"]; has && !isText {
+			return propertyError(p.key, "a oneOf option's title must be a string")
+		}
+		if strings.TrimSpace(title) == "" {
+			title = c
+		}
+		p.enum = append(p.enum, c)
+		p.titles = append(p.titles, title)
+	}
+	return nil
+}
+
 func (p *property) parseString(obj map[string]any) error {
 	if raw, ok := obj["enum"]; ok {
 		list, ok := raw.([]any)
@@ -309,6 +354,11 @@ func (p *property) parseString(obj map[string]any) error {
 				return propertyError(p.key, "enum options must be unique")
 			}
 			p.enum = append(p.enum, s)
+		}
+	}
+	if raw, ok := obj["oneOf"]; ok {
+		if err := p.parseTitledOptions(raw, obj); err != nil {
+			return err
 		}
 	}
 	if raw, ok := obj["format"]; ok {

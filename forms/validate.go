@@ -272,7 +272,7 @@ func (p *property) message(k jsonschema.ErrorKind) string {
 		case "boolean":
 			return "must be true or false"
 		}
-	case *kind.Enum:
+	case *kind.Enum, *kind.Const, *kind.OneOf:
 		return "must be one of the offered options"
 	case *kind.Format:
 		switch p.format {

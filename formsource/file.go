@@ -65,14 +65,14 @@ func (p *FileProvider) Resolve(ctx context.Context, _ string, ref models.FormRef
 		return models.PinnedForm{}, fmt.Errorf("form %q version %d: %w", ref.Key, version, err)
 	}
 	if info.Size() > models.MaxProtectedPayloadBytes {
-		return models.PinnedForm{}, fmt.Errorf("form %q version %d is larger than %d bytes", ref.Key, version, models.MaxProtectedPayloadBytes)
+		return models.PinnedForm{}, fmt.Errorf("form %q version %d is larger than %d bytes: %w", ref.Key, version, models.MaxProtectedPayloadBytes, ErrInvalidForm)
 	}
 	schema, err := fs.ReadFile(p.fsys, name)
 	if err != nil {
 		return models.PinnedForm{}, fmt.Errorf("form %q version %d: %w", ref.Key, version, err)
 	}
 	if _, err := forms.Parse(schema); err != nil {
-		return models.PinnedForm{}, fmt.Errorf("form %q version %d is not a valid form: %w", ref.Key, version, err)
+		return models.PinnedForm{}, fmt.Errorf("form %q version %d: %w: %w", ref.Key, version, ErrInvalidForm, err)
 	}
 	return models.PinnedForm{Key: ref.Key, Version: strconv.Itoa(version), Schema: schema}, nil
 }

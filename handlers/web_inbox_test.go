@@ -348,7 +348,7 @@ func TestInboxDatesAndOverdue(t *testing.T) {
 	if webText(status) != "Available" || webAttr(status, "data-status") != "Available" {
 		t.Fatalf("status badge %q", webText(status))
 	}
-	webWantContains(t, "priority", webText(webWithin(soonRow, "priority")[0]), "Normal · 50")
+	webWantContains(t, "priority", webText(webWithin(soonRow, "priority")[0]), "Normal")
 }
 
 func TestInboxGerman(t *testing.T) {

@@ -84,6 +84,7 @@ type webFlash struct {
 	TaskID  string `json:"id,omitempty"`
 	Code    string `json:"c,omitempty"` // a health code, put in words by the next page
 	Note    string `json:"n,omitempty"` // a note kept on the server for the next page (web_task_complete_note.go)
+	Why     string `json:"w,omitempty"` // the class of a failed form resolution (models.FormFailure)
 	Expires int64  `json:"exp"`
 }
 
@@ -92,7 +93,7 @@ type webFlash struct {
 func retryFlash(id string, h models.Health) webFlash {
 	f := webFlash{Key: flashRetried, TaskID: id, Code: h.Code}
 	if h.Blocking() {
-		f.Key = flashRetryHeld
+		f.Key, f.Why = flashRetryHeld, string(models.FormFailureOf(h))
 	}
 	return f
 }
@@ -106,6 +107,9 @@ func (w *web) setFlash(c echo.Context, f webFlash) {
 	f.Title = models.Truncate(f.Title, 400)
 	if len(f.Code) > 64 {
 		f.Code = "" // not a health code; the page falls back to the plain message
+	}
+	if len(f.Why) > 64 {
+		f.Why = ""
 	}
 	value, err := w.sessions.Seal(websession.FlashCookie, f)
 	if err != nil {
@@ -152,6 +156,9 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 	}
 	if f.Key == flashRetried && f.Code != "" {
 		msg = t.Format(t.FlashRetryNote, t.HealthText(f.Code))
+	}
+	if why := t.Labels.FormFailures[models.FormFailure(f.Why)]; f.Key == flashRetryHeld && why != "" {
+		msg = t.Format(t.Labels.RetryFailedAgain, why)
 	}
 	kind := views.FlashSuccess
 	switch f.Key {

@@ -51,7 +51,7 @@ func TestTaskPageRetryResolutionSaysWhatHappened(t *testing.T) {
 		flash := after.one("flash")
 		text := webText(flash)
 		webWantContains(t, "flash", text, "still blocked")
-		webWantContains(t, "flash", text, "form provider that is not configured")
+		webWantContains(t, "flash", text, "No form provider of this name is configured")
 		if strings.Contains(text, "Resolution retried.") || !strings.Contains(webAttr(flash, "class"), "banner--warning") {
 			t.Fatalf("the flash reports success: %q (%s)", text, webAttr(flash, "class"))
 		}
@@ -62,7 +62,7 @@ func TestTaskPageRetryResolutionSaysWhatHappened(t *testing.T) {
 		_, after := retryPosted(t, f, "de")
 		text := after.text("flash")
 		webWantContains(t, "flash", text, "weiterhin blockiert")
-		webWantContains(t, "flash", text, "Formularanbieter, der nicht eingerichtet ist")
+		webWantContains(t, "flash", text, "kein Formularanbieter dieses Namens eingerichtet")
 		if visibleHasCode(after, models.HealthFormProviderMissing) {
 			t.Fatal("the raw code is shown")
 		}

@@ -32,6 +32,7 @@ type taskState struct {
 	section  views.Section
 	events   string // history cursor
 	people   string // the people picker's search
+	pick     string // the person chosen from the picker's suggestions (their id)
 	conflict string
 	// conflictCode is a conflict of a refused completion, put in words by the page;
 	// closedMeanwhile says the task closed before the completion arrived (web_task_complete_note.go).
@@ -64,6 +65,7 @@ func (w *web) taskPage(c echo.Context) error {
 		st = n.state()
 	}
 	st.section, st.events, st.people = views.Section(c.QueryParam("tab")), c.QueryParam("events"), c.QueryParam("people")
+	st.pick = c.QueryParam("pick")
 	if f, ok := w.takeRevealFlash(c, id); ok {
 		st.revealed = map[string]string{f.Key: f.Value}
 		if f.Revision > 0 {
@@ -122,7 +124,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 		st.conflict = m.T.Problem(st.conflictCode)
 	}
 	if v.Manager && t.Health.Severity != models.SeverityNone {
-		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code}
+		m.Task.Health = &views.Health{Blocking: t.Health.Blocking(), Code: t.Health.Code, Form: formTrouble(t)}
 	}
 
 	allowed := func(act string) bool { return slices.Contains(v.AllowedActions, act) }
@@ -194,13 +196,18 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 			m.Form = taskForm(m.Clock(), d, st)
 		}
 	}
+	if b := m.Banners.Conflict; b != nil {
+		kept := st.complete != nil && m.Form != nil && m.Form.Editable
+		b.Message = staleConflict(m.Clock(), nm, a, t, b.Message, kept)
+	}
 	if v.Manager {
 		m.Manage = managePanel(m.T, m.Location, v, st)
 	}
 	if m.Manage != nil {
+		m.Manage.FindPeople = w.tasks.HasDirectory()
 		m.Manage.Candidates = candidateList(nm, t)
 		if f := m.Manage.Assign; f != nil {
-			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, f.Assignee)
+			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, firstNonEmpty(f.Assignee, st.pick))
 		}
 	}
 	if err := w.addInvitations(c, &m, v, st); err != nil {
@@ -349,9 +356,8 @@ func formField(clock views.Clock, fv tasks.FieldView, revealed map[string]string
 		if rv, ok := revealed[fv.Key]; ok && value == "" {
 			value, has, fl.Revealed = rv, rv != "", true
 		}
-		if fv.Masked && value != "" {
-			fl.Revealed = true // the person typed or revealed it already
-		}
+		// A replacement the person typed does not reveal the stored value: the field still says
+		// its value is hidden, next to the hint that leaving it empty keeps it.
 	default:
 		raw := fv.Value
 		if rv, ok := revealed[fv.Key]; ok {
@@ -370,8 +376,12 @@ func formField(clock views.Clock, fv tasks.FieldView, revealed map[string]string
 		}
 	}
 	fl.Value, fl.Checked, fl.HasValue = value, checked, has
-	for _, o := range fv.Options {
-		fl.Options = append(fl.Options, views.Option{Value: o, Label: o, Selected: o == value})
+	for i, o := range fv.Options {
+		label := o
+		if i < len(fv.OptionTitles) {
+			label = fv.OptionTitles[i] // the title people read; the const is what is submitted
+		}
+		fl.Options = append(fl.Options, views.Option{Value: o, Label: label, Selected: o == value})
 	}
 	return fl
 }

@@ -74,9 +74,25 @@ func TestAccessPage(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		page := askAccess(t, boss, task.ID, "user", "ann").wantStatus(http.StatusOK)
 		got := verdicts(t, page)
-		if want := "true tenant:allow,permission-assumed:note,permission-assumed:note,candidate-group:allow,status:allow"; got["claim"] != want {
+		// Another person's permissions are assumed: said once among the premises, in words.
+		if want := "true tenant:allow,candidate-group:allow,status:allow"; got["claim"] != want {
 			t.Errorf("claim %q, want %q", got["claim"], want)
 		}
+		premises := page.text("access-premises")
+		if n := strings.Count(premises, "assumed"); n != 1 {
+			t.Errorf("%d assumed-permission sentences among the premises, want 1: %q", n, premises)
+		}
+		webWantContains(t, "premises", premises, "“viewing tasks”, “claiming tasks”")
+		if strings.Contains(page.text("access-result"), "user-tasks:") {
+			t.Errorf("a permission code is shown as text: %q", page.text("access-result"))
+		}
+		var detail string
+		webWalk(page.one("access-premises"), func(n *html.Node) {
+			if webAttr(n, "data-rule") == string(models.RulePermissionAssumed) {
+				detail = webAttr(n, "title")
+			}
+		})
+		webWantContains(t, "the codes in the tooltip", detail, models.PermClaim)
 		if !strings.HasPrefix(got["complete"], "false ") {
 			t.Errorf("complete %q, want denied", got["complete"])
 		}
@@ -90,7 +106,7 @@ func TestAccessPage(t *testing.T) {
 		if n := accessEvents(t, f, task.ID); n != 0 {
 			t.Errorf("%d access-explained events, want none from a GET", n)
 		}
-		if got := webAttr(webByID(page.doc, "access-page-id"), "value"); got != "ann" {
+		if got := webFormValues(page.one("access-page-form")).Get("id"); got != "ann" {
 			t.Errorf("the form lost the id: %q", got)
 		}
 	})
@@ -111,8 +127,8 @@ func TestAccessPage(t *testing.T) {
 		if got := verdicts(t, page)["claim"]; !strings.HasPrefix(got, "true ") {
 			t.Errorf("claim %q", got)
 		}
-		if sel := webAttr(webByID(page.doc, "access-page-type"), "id"); sel == "" {
-			t.Fatal("no type select")
+		if got := webFormValues(page.one("access-page-form")).Get("type"); got != "group" {
+			t.Fatalf("the form lost the participant's type: %q", got)
 		}
 	})
 	t.Run("HostileIDs", func(t *testing.T) {

@@ -57,7 +57,10 @@ func TestTaskPageHeader(t *testing.T) {
 	if webText(status) != "Assigned" {
 		t.Fatalf("status %q", webText(status))
 	}
-	webWantContains(t, "priority", webText(webWithin(header, "priority")[0]), "High · 85")
+	prio := webWithin(header, "priority")[0]
+	if got := webText(prio); got != "Priority: High" || webAttr(prio, "title") != "Priority 85 of 100" {
+		t.Fatalf("priority %q (title %q), want the word with the number in the tooltip", got, webAttr(prio, "title"))
+	}
 	due := webText(webWithin(header, "due")[0])
 	webWantContains(t, "due", due, "Due")
 	webWantContains(t, "due", due, "3 hours ago")
@@ -277,7 +280,7 @@ func TestTaskPageConflict(t *testing.T) {
 	if got := webText(fieldInput(t, res, "comment")); got != "my notes" {
 		t.Fatalf("input in progress lost: %q", got)
 	}
-	webWantContains(t, "fresh header", webText(webWithin(res.one("task-header"), "priority")[0]), "99")
+	webWantContains(t, "fresh header", webAttr(webWithin(res.one("task-header"), "priority")[0], "title"), "99")
 	if f.current(t, task.ID).Status != models.StatusAssigned {
 		t.Fatal("a stale form completed the task")
 	}
@@ -454,7 +457,9 @@ func TestTaskPageManagePanel(t *testing.T) {
 		}
 		after := b.follow(res)
 		webWantContains(t, "flash", after.text("flash"), "saved")
-		webWantContains(t, "priority", webText(webWithin(after.one("task-header"), "priority")[0]), "High · 90")
+		prio := webWithin(after.one("task-header"), "priority")[0]
+		webWantContains(t, "priority", webText(prio), "High")
+		webWantContains(t, "priority tooltip", webAttr(prio, "title"), "90")
 		webWantContains(t, "due", webText(webWithin(after.one("task-header"), "due")[0]), "2 Jan 2030, 08:15 UTC")
 		// The panel rendered before the schedule change now conflicts.
 		stale := b.submit(p, "manage-assign", url.Values{"assignee": {"bob"}}, nil).wantStatus(http.StatusConflict)

@@ -23,8 +23,12 @@ func TestPagesShowTheSessionsTimeZone(t *testing.T) {
 	boss.postTimeZone("Europe/Berlin", page.csrf()).wantStatus(http.StatusNoContent)
 
 	page = boss.get("/tasks/" + task.ID).wantStatus(http.StatusOK)
-	if got := page.text("time-zone-note"); !strings.Contains(got, "Europe/Berlin") {
-		t.Fatalf("footer %q, want it to name Europe/Berlin", got)
+	note := page.one("time-zone-note")
+	if got, want := webText(note), "Times are shown in Berlin time (UTC+01:00)."; got != want && got != "Times are shown in Berlin time (UTC+02:00)." {
+		t.Fatalf("footer %q, want %q: a label people read, not the zone's id", got, want)
+	}
+	if got := webAttr(note, "title"); got != "Europe/Berlin" {
+		t.Fatalf("footer tooltip %q, want the zone's id", got)
 	}
 	form := page.one("manage-schedule")
 	if got := webFormValues(form).Get("due"); got != "2031-03-15T00:30" {

@@ -1,8 +1,9 @@
 // User Tasks — the people picker's suggestions. The picker works without this file: the search
 // is a GET of the task page and its results are the assign form's choices. With it, typing in
 // the search (<input data-people-endpoint data-people-target>) lists matching users from the
-// participants endpoint under the field (an ARIA combobox); choosing one fills the assign
-// form's ID field, or, where the form lists choices instead, searches for that person.
+// participants endpoint under the field (an ARIA combobox); choosing one searches for that person
+// by name and the page lists them as the assign form's choice, already chosen (the bulk form,
+// whose field is the assignee itself, takes the id).
 (function () {
   "use strict";
 
@@ -57,14 +58,24 @@
   function choose(p) {
     close();
     var target = document.getElementById(input.getAttribute("data-people-target"));
-    if (target) {
+    if (target === input) { // the field is the assignee itself (bulk form)
       target.value = p.id;
       status.textContent = p.displayName;
-      target.focus();
       return;
     }
-    input.value = p.id; // the form lists choices: search for exactly this person
-    if (input.form) { input.form.submit(); }
+    // The search is a form of its own: search for the person by name and have the page list
+    // them as the assign form's choice, already chosen. The id never lands in a second field.
+    if (!input.form) { return; }
+    input.value = p.displayName || p.id;
+    var pick = input.form.querySelector('input[name="pick"]');
+    if (!pick) {
+      pick = document.createElement("input");
+      pick.type = "hidden";
+      pick.name = "pick";
+      input.form.appendChild(pick);
+    }
+    pick.value = p.id;
+    input.form.submit();
   }
 
   function show(people) {

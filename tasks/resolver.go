@@ -24,12 +24,10 @@ func (PinnedResolver) Resolve(_ context.Context, t models.Task) (Resolution, err
 		return Resolution{}, nil
 	}
 	if !f.Resolved() {
-		return Resolution{Health: models.Health{Severity: models.SeverityBlocking, Code: models.HealthFormProviderMissing,
-			Message: "No form provider is configured for this task's form."}}, nil
+		return Resolution{Health: models.FormProviderUnknown.Finding()}, nil
 	}
 	if _, err := forms.Parse(f.Schema); err != nil {
-		return Resolution{Health: models.Health{Severity: models.SeverityBlocking, Code: models.HealthFormResolutionFailed,
-			Message: "The task's form is not a valid form schema."}}, nil
+		return Resolution{Health: models.FormInvalid.Finding()}, nil
 	}
 	return Resolution{}, nil
 }

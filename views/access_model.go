@@ -16,6 +16,21 @@ type AccessForm struct {
 	Type   string // "user" or "group"
 	ID     string
 	Error  string // translated; the participant could not be read
+
+	// The people picker, when a directory can be searched: the search, its results as choices
+	// (users and groups by name; the value is "type:id") and what went wrong with it.
+	FindPeople  bool
+	People      string
+	Searched    bool
+	Choices     []AccessChoice
+	PeopleError string
+}
+
+// AccessChoice is one participant found for "Check access".
+type AccessChoice struct {
+	Value   string // "user:ann", "group:finance"
+	Label   string // the name, groups marked as groups
+	Checked bool
 }
 
 // AccessResult is one explanation, every sentence translated.
@@ -38,6 +53,7 @@ type AccessStep struct {
 	Rule   string
 	Effect string
 	Text   string
+	Detail string // the codes the sentence names (permissions), for the manager's tooltip
 }
 
 // accessIcon is the icon of a step's effect; the sentence says the same in words.

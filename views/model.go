@@ -78,6 +78,17 @@ type Option struct {
 type Health struct {
 	Blocking bool
 	Code     string
+	Form     *FormTrouble // a form that did not resolve: what was asked for and where it is set up
+}
+
+// FormTrouble is the form reference a task could not resolve, for the manager who fixes it:
+// the provider and form asked for, whether the provider is the built-in one and the
+// configuration variable that sets it up, and the class of the last failure ("" unknown).
+type FormTrouble struct {
+	Provider, Key, Version string
+	Builtin                string // the built-in provider's name
+	Variable               string // the configuration variable of the built-in provider
+	Failure                models.FormFailure
 }
 
 // Command is the hidden state a state-changing form posts: where, for which revision, and
@@ -303,6 +314,9 @@ type ManagePanel struct {
 	Candidates *CandidateList // people.go
 	// Invitations are the guest links (task_invitations.go); nil when the panel has none.
 	Invitations *InvitationPanel
+	// FindPeople: a participant directory can be searched, so people are chosen by name
+	// (Check access, the health review's assign fix) instead of typed as ids.
+	FindPeople bool
 }
 
 // AssignForm assigns the task to a user id.

@@ -20,8 +20,6 @@ import (
 const (
 	msgDirectoryMissing = "No participant directory is configured to expand the task's groups."
 	msgSnapshotFailed   = "The task's candidate groups could not be expanded."
-	msgProviderMissing  = "The task's form provider is not configured."
-	msgFormFailed       = "The task's form could not be resolved."
 )
 
 // ResolverOptions say where snapshot groups and form references are resolved.
@@ -109,7 +107,7 @@ func (r *Resolver) Resolve(ctx context.Context, t models.Task) (tasks.Resolution
 		case f.Resolved():
 			if _, err := forms.Parse(f.Schema); err != nil {
 				r.log.WarnContext(ctx, "pinned form is not a valid form", "tenant", t.Tenant, "task", t.ID, "error", err)
-				findings = append(findings, blockingFinding(models.HealthFormResolutionFailed, msgFormFailed))
+				findings = append(findings, models.FormInvalid.Finding())
 			}
 		case f.Requested != nil:
 			pinned, h := r.resolveForm(ctx, t.Tenant, *f.Requested)
@@ -119,7 +117,7 @@ func (r *Resolver) Resolve(ctx context.Context, t models.Task) (tasks.Resolution
 				findings = append(findings, h)
 			}
 		default:
-			findings = append(findings, blockingFinding(models.HealthFormResolutionFailed, msgFormFailed))
+			findings = append(findings, models.FormNotFound.Finding())
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -222,19 +220,35 @@ func (r *Resolver) resolveForm(ctx context.Context, tenant string, ref models.Fo
 	p, ok := r.forms[ref.Provider]
 	if !ok {
 		r.log.WarnContext(ctx, "form provider is not configured", "tenant", tenant, "provider", ref.Provider, "key", ref.Key)
-		return unresolved, blockingFinding(models.HealthFormProviderMissing, msgProviderMissing)
+		return unresolved, models.FormProviderUnknown.Finding()
 	}
 	pinned, err := p.Resolve(ctx, tenant, ref)
+	failure := formFailure(err)
 	if err == nil {
-		err = checkPinned(pinned)
+		if err = checkPinned(pinned); err != nil {
+			failure = models.FormInvalid
+		}
 	}
 	if err != nil {
 		r.log.WarnContext(ctx, "form resolution failed", "tenant", tenant, "provider", ref.Provider, "key", ref.Key,
-			"version", ref.Version, "not_found", errors.Is(err, models.ErrNotFound), "error", err)
-		return unresolved, blockingFinding(models.HealthFormResolutionFailed, msgFormFailed)
+			"version", ref.Version, "class", string(failure), "error", err)
+		return unresolved, failure.Finding()
 	}
 	pinned.Provider, pinned.Requested = ref.Provider, &requested
 	return &pinned, models.Health{}
+}
+
+// formFailure classes a provider's error for the finding; the error itself stays in the log.
+func formFailure(err error) models.FormFailure {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, models.ErrNotFound):
+		return models.FormNotFound
+	case errors.Is(err, formsource.ErrInvalidForm):
+		return models.FormInvalid
+	}
+	return models.FormUnavailable
 }
 
 // checkPinned holds a provider to its contract: a concrete version and a valid form.

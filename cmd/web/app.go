@@ -190,7 +190,7 @@ func resolverOptions(cfg config, log *slog.Logger) (workflow.ResolverOptions, er
 		if _, err := os.Stat(cfg.FormsDir); err != nil {
 			return o, fmt.Errorf("USERTASKS_FORMS_DIR: %w", err)
 		}
-		o.Forms["files"] = formsource.NewFileProvider(os.DirFS(cfg.FormsDir))
+		o.Forms[formsource.FilesProvider] = formsource.NewFileProvider(os.DirFS(cfg.FormsDir))
 	}
 	return o, nil
 }

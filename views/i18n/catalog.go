@@ -292,6 +292,8 @@ type Catalog struct {
 	DemoUsers DemoUsersText
 	// Access is "Check access" (catalog_access.go).
 	Access AccessText
+	// Labels puts the task page's codes and refusals into words (catalog_labels.go).
+	Labels LabelsText
 	// Bulk is the managers' bulk actions (catalog_bulk.go).
 	Bulk BulkText
 	// People is the people picker and the participant names (catalog_people.go).

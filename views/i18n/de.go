@@ -201,7 +201,7 @@ var german = &Catalog{
 	FormHasErrors:       "Das Formular enthält Fehler. Korrigieren Sie die markierten Felder und senden Sie es erneut.",
 	ProtectedHidden:     "Anweisungen und Formular sieht nur, wer die Aufgabe bearbeitet.",
 	Reload:              "Neu laden",
-	ConflictRevision:    "Diese Aufgabe wurde geändert, seit Sie sie geöffnet haben. Ihre Eingaben bleiben unten erhalten; laden Sie neu, um den aktuellen Stand zu sehen.",
+	ConflictRevision:    "Diese Aufgabe wurde geändert, seit Sie sie geöffnet haben; nichts wurde gespeichert. Laden Sie neu, um den aktuellen Stand zu sehen.",
 	ConflictTerminal:    "Diese Aufgabe ist bereits geschlossen.",
 	ConflictTransition:  "Diese Aufgabe wird bereits abgeschlossen, läuft ab oder wird abgebrochen.",
 	ConflictClaim:       "Diese Aufgabe kann nicht mehr übernommen werden.",
@@ -349,6 +349,7 @@ var german = &Catalog{
 
 	DefaultAction: "Abschließen",
 	Access:        germanAccess,
+	Labels:        germanLabels,
 	Mailbox:       germanMailbox,
 	DemoUsers:     germanDemoUsers,
 	Bulk:          germanBulk,

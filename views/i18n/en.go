@@ -197,7 +197,7 @@ var english = &Catalog{
 	FormHasErrors:       "The form has errors. Correct the marked fields and submit again.",
 	ProtectedHidden:     "The instructions and the form are shown to the person working on the task.",
 	Reload:              "Reload",
-	ConflictRevision:    "This task changed since you opened it. Your input is kept below; reload to see the latest version.",
+	ConflictRevision:    "This task changed since you opened it, so nothing was saved. Reload to see the latest version.",
 	ConflictTerminal:    "This task is already closed.",
 	ConflictTransition:  "This task is already being completed, timed out or cancelled.",
 	ConflictClaim:       "This task can no longer be claimed.",
@@ -345,6 +345,7 @@ var english = &Catalog{
 
 	DefaultAction: "Complete",
 	Access:        englishAccess,
+	Labels:        englishLabels,
 	Mailbox:       englishMailbox,
 	DemoUsers:     englishDemoUsers,
 	Bulk:          englishBulk,
