@@ -85,3 +85,31 @@ func TestSeededInvitationTasks(t *testing.T) {
 		t.Fatalf("open tasks with invitation definitions: %v, want at least 3 in acme and 1 in globex", open)
 	}
 }
+
+// TestSeededOptionsHaveTitles: every choice a seeded form offers is shown by a title, never by
+// its code (docs/forms.md, "Options people read by name"): EXP-311's decision radio showed
+// "approve" and "reject".
+func TestSeededOptionsHaveTitles(t *testing.T) {
+	checked := 0
+	for _, task := range seededTasks(t) {
+		if !task.Protected.Form.Resolved() {
+			continue
+		}
+		form, err := forms.Parse(task.Protected.Form.Schema)
+		if err != nil {
+			t.Fatalf("%s: %v", task.Reference, err)
+		}
+		for _, f := range form.Fields() {
+			if len(f.Options) == 0 {
+				continue
+			}
+			checked++
+			if len(f.OptionTitles) != len(f.Options) {
+				t.Errorf("%s (%s): field %q shows its codes %v, want a title for each", task.Title, task.Reference, f.Key, f.Options)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no seeded form offers a choice; the check checks nothing")
+	}
+}

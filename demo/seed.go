@@ -69,7 +69,7 @@ const demoExpenseForm = `{
  "type": "object",
  "required": ["decision"],
  "properties": {
-  "decision": {"type": "string", "enum": ["approve", "reject"], "x-ui": {"label": "Decision", "widget": "radio", "order": 1}},
+  "decision": {"type": "string", "oneOf": [{"const": "approve", "title": "Approve"}, {"const": "reject", "title": "Reject"}], "x-ui": {"label": "Decision", "widget": "radio", "order": 1}},
   "cardNumber": {"type": "string", "maxLength": 19, "x-ui": {"label": "Corporate card number", "masked": true, "order": 2}},
   "total": {"type": "number", "minimum": 0, "x-ui": {"label": "Total (EUR)", "order": 3}},
   "note": {"type": "string", "maxLength": 300, "x-ui": {"label": "Note", "widget": "textarea", "order": 4}}
