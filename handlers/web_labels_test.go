@@ -46,7 +46,7 @@ func TestFormOptionsShowTitles(t *testing.T) {
 		t.Fatal("an option title is not escaped")
 	}
 
-	bad := b.submit(p, "task-form", url.Values{"decision": {"Approve the invoice"}}, p.one("action-approve")).wantStatus(http.StatusUnprocessableEntity)
+	bad := b.follow(refusedComplete(t, b, p, task.ID, url.Values{"decision": {"Approve the invoice"}}))
 	webWantContains(t, "error", bad.text("error-decision"), "one of the offered options")
 
 	done := b.submit(p, "task-form", url.Values{"decision": {"reject"}, "route": {"slow"}}, p.one("action-approve"))

@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"net/http"
 	"net/url"
 	"testing"
 )
@@ -14,10 +13,9 @@ func TestMaskedIndicatorSurvivesARefusedForm(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newWebFixture(t)
 			b := f.signIn(t, "ann")
-			_, p := claimed(t, f, b, webTaskOpts{})
+			task, p := claimed(t, f, b, webTaskOpts{})
 			p.one("masked-iban")
-			refused := b.submit(p, "task-form", url.Values{"amount": {"abc"}, "iban": {typed}}, p.one("action-approve")).
-				wantStatus(http.StatusUnprocessableEntity)
+			refused := b.follow(refusedComplete(t, b, p, task.ID, url.Values{"amount": {"abc"}, "iban": {typed}}))
 			if !refused.has("masked-iban") {
 				t.Fatal("the hidden-value indicator is gone after the validation error")
 			}

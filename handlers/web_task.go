@@ -119,7 +119,8 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	}
 	switch {
 	case st.closedMeanwhile:
-		st.conflict = closedMessage(m.T, t, m.Task.OutcomeBy)
+		// staleConflict (below) says who closed it and when.
+		st.conflict = closedMessage(m.T, t)
 	case st.conflictCode != "":
 		st.conflict = m.T.Problem(st.conflictCode)
 	}
@@ -199,6 +200,9 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	if b := m.Banners.Conflict; b != nil {
 		kept := st.complete != nil && m.Form != nil && m.Form.Editable
 		b.Message = staleConflict(m.Clock(), nm, a, t, b.Message, kept)
+		if !t.Status.IsOpen() {
+			b.ReloadHref = "" // the page shows the task as it is now: nothing to reload
+		}
 	}
 	if v.Manager {
 		m.Manage = managePanel(m.T, m.Location, v, st)
@@ -220,12 +224,10 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	return w.render(c, status, views.TaskView(m))
 }
 
-// closedMessage says why a completion was not recorded when the task closed before it
-// arrived: who completed it, or that it closed otherwise.
-func closedMessage(t *i18n.Catalog, task models.Task, by string) string {
+// closedMessage is the refusal of a completion that arrived after the task closed, as its
+// problem code says it; staleConflict replaces it with who closed the task and when.
+func closedMessage(t *i18n.Catalog, task models.Task) string {
 	switch {
-	case (task.Status == models.StatusCompleted || task.Status == models.StatusCompleting) && by != "":
-		return t.Format(t.Submit.CompletedBy, by)
 	case task.Status.IsTransitional():
 		return t.Problem(models.CodeTransitionInProgress)
 	}

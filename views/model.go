@@ -257,7 +257,8 @@ type Banners struct {
 	Error    string // a general error of the last post
 }
 
-// Conflict is a 409 with the link that reloads the task.
+// Conflict is a refused post's banner with the link that reloads the task; no link when the
+// page already shows the task as it is now (it closed meanwhile).
 type Conflict struct {
 	Message    string
 	ReloadHref string

@@ -306,8 +306,6 @@ type Catalog struct {
 	Guest GuestText
 	// Total is a list's total, exact or capped (catalog_total.go).
 	Total TotalText
-	// Submit is what a task page says about a refused completion (catalog_submit.go).
-	Submit SubmitText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

@@ -360,7 +360,6 @@ var german = &Catalog{
 	Invitations:    germanInvitations,
 	Guest:          germanGuest,
 	Total:          germanTotal,
-	Submit:         germanSubmit,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

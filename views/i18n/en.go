@@ -356,5 +356,4 @@ var english = &Catalog{
 	Invitations:    englishInvitations,
 	Guest:          englishGuest,
 	Total:          englishTotal,
-	Submit:         englishSubmit,
 }
