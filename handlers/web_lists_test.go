@@ -21,12 +21,12 @@ func TestClosedTasksAreNeverOverdue(t *testing.T) {
 	ann := f.signIn(t, "ann")
 	past := webPtr(time.Now().Add(-2 * time.Hour))
 
-	late, p := claimed(t, f, ann, webTaskOpts{title: "Late but done", due: past})
+	late, _ := claimed(t, f, ann, webTaskOpts{title: "Late but done", due: past})
 	f.close(t, late.ID, models.MarkOverdue)
 	open, _ := claimed(t, f, ann, webTaskOpts{title: "Late and open", due: past})
 	f.close(t, open.ID, models.MarkOverdue)
 
-	p = ann.get("/tasks/" + late.ID).wantStatus(http.StatusOK)
+	p := ann.get("/tasks/" + late.ID).wantStatus(http.StatusOK)
 	if !p.has("overdue") {
 		t.Fatal("an open task past its due date is not marked overdue")
 	}
