@@ -7,7 +7,9 @@ import (
 )
 
 // chartTextScript lists every chart text that leaves its drawing or is shown smaller than
-// 12 px (its computed size times the drawing's scale), and counts the drawings.
+// 12 px (its computed size times the drawing's scale), and every value text cut short (a
+// label may end in "…", its tooltip and the table keep it whole; a value may not), and counts
+// the drawings.
 const chartTextScript = `(() => {
   const bad = [];
   const svgs = [...document.querySelectorAll("svg.chart__svg")];
@@ -22,6 +24,9 @@ const chartTextScript = `(() => {
       const what = name + " “" + t.textContent + "”";
       if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
         bad.push(what + " leaves the drawing: " + [r.left, r.right, r.top, r.bottom].map(Math.round) + " in " + [box.left, box.right, box.top, box.bottom].map(Math.round));
+      }
+      if (t.classList.contains("chart__value") && t.textContent.endsWith("…")) {
+        bad.push(what + " is a value cut short");
       }
       if (size < 12 || size * scale < 11.95) {
         bad.push(what + " is " + (size * scale).toFixed(1) + " px (" + size + " px at scale " + scale.toFixed(2) + ")");

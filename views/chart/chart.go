@@ -16,16 +16,19 @@ import (
 // unit is 1 to 1.25 CSS pixels and fontSize units are at least 12 px on every screen. Column
 // charts (days) are as wide as a phone in landscape; row charts (workflows) fit a 375 px phone.
 const (
-	columnsWidth = 480.0
-	rowsWidth    = 320.0
-	height       = 240.0
-	left         = 40.0 // room for the value axis labels of a column chart
-	right        = 8.0
-	marginTop    = 12.0
-	bottom       = 36.0 // room for the category labels under the columns
-	fontSize     = 12.0
-	lineH        = 18.0 // a line of text: a legend row, a row chart's category label
-	legendGap    = 6.0
+	columnsWidth  = 480.0
+	rowsWidth     = 320.0 // at least; wider when a value text needs it (layRows)
+	rowsWidthMax  = 440.0
+	rowsWidthStep = 40.0 // a row chart's width is rowsWidth plus whole steps: one CSS class each
+	rowsPlotMin   = 80.0 // the bars' room in a row chart, at least
+	height        = 240.0
+	left          = 40.0 // room for the value axis labels of a column chart
+	right         = 8.0
+	marginTop     = 12.0
+	bottom        = 36.0 // room for the category labels under the columns
+	fontSize      = 12.0
+	lineH         = 18.0 // a line of text: a legend row, a row chart's category label
+	legendGap     = 6.0
 	// charW is a generous average advance of a character of the pages' sans-serif at 12 units,
 	// bold included (the browser test measures the real boxes): a text laid out by it fits.
 	charW = 0.66 * fontSize
@@ -113,6 +116,11 @@ type Layout struct {
 
 // ViewBox is the SVG's viewBox attribute.
 func (l Layout) ViewBox() string { return fmt.Sprintf("0 0 %s %s", num(l.Width), num(l.Height)) }
+
+// SizeClass names the CSS rule (manage.css) that shows the drawing at 1 to 1.25 CSS pixels per
+// unit of its width, so its 12-unit text is 12 to 15 px; a class, not a style attribute, as
+// the pages' Content-Security-Policy allows no inline style.
+func (l Layout) SizeClass() string { return "chart__svg--w" + num(l.Width) }
 
 // PatternID names series i's fill pattern.
 func (l Layout) PatternID(i int) string { return l.ID + "-p" + strconv.Itoa(i%patterns) }
@@ -263,7 +271,12 @@ func (l *Layout) layRows(top float64) {
 			valueRoom = math.Max(valueRoom, textWidth(s.Name+" "+c.format(value(s, i))))
 		}
 	}
-	valueRoom = math.Min(valueRoom+6, (l.Width-x0-right)*0.6)
+	// The value texts are the numbers themselves: the drawing widens for the longest rather
+	// than cut it (up to rowsWidthMax, past which fit shortens it).
+	valueRoom += 6
+	need := x0 + right + rowsPlotMin + valueRoom
+	l.Width = math.Min(rowsWidth+rowsWidthStep*math.Max(0, math.Ceil((need-rowsWidth)/rowsWidthStep)), rowsWidthMax)
+	valueRoom = math.Min(valueRoom, l.Width-x0-right-rowsPlotMin)
 	plotW := l.Width - x0 - right - valueRoom
 	plotBottom := marginTop + band*float64(max(len(c.Categories), 1))
 	for t := 0; t <= 4; t++ {

@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,5 +67,38 @@ func TestLayScalesAndLabels(t *testing.T) {
 	html := render(t, empty)
 	if !empty.Empty || strings.Contains(html, "<svg") || !strings.Contains(html, "No data yet") || !strings.Contains(html, "<table>") {
 		t.Fatalf("an all-zero chart: %s", html)
+	}
+}
+
+// TestRowValuesAreNeverCut: a workflow chart's value text ("90. Perzentil bis 24 Stunden") is
+// the number the bar stands for; the drawing widens for it instead of cutting it, and a CSS
+// rule shows every width the drawing may take at 1 to 1.25 times that width.
+func TestRowValuesAreNeverCut(t *testing.T) {
+	long := func(v float64) string { return "bis " + strconv.Itoa(int(v)) + " Stunden" }
+	c := Chart{ID: "claim", Horizontal: true, Format: long,
+		Categories: []string{"Customer escalation", "Expense report"},
+		Series:     []Series{{Name: "Median", Values: []float64{4, 8}}, {Name: "90. Perzentil", Values: []float64{24, 8}}}}
+	l := Lay(c)
+	for _, v := range l.Values {
+		if strings.HasSuffix(v.Text, "…") {
+			t.Errorf("value text cut to %q", v.Text)
+		}
+		if end := v.X + textWidth(v.Text); end > l.Width-right+0.01 {
+			t.Errorf("value text %q ends at %.1f, past the drawing's %.1f", v.Text, end, l.Width-right)
+		}
+	}
+	html := render(t, l)
+	if want := `class="chart__svg chart__svg--w` + num(l.Width) + `"`; !strings.Contains(html, want) {
+		t.Errorf("the drawing is not sized to its width %.1f: want %s", l.Width, want)
+	}
+	css, err := os.ReadFile("../../static/manage.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []float64{columnsWidth, rowsWidth, rowsWidth + rowsWidthStep, rowsWidth + 2*rowsWidthStep, rowsWidthMax} {
+		rule := ".chart__svg--w" + num(w) + " { min-width: " + num(w) + "px; max-width: " + num(w*1.25) + "px; }"
+		if !strings.Contains(string(css), rule) {
+			t.Errorf("manage.css lacks %s", rule)
+		}
 	}
 }
