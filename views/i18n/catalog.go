@@ -387,24 +387,46 @@ func (c *Catalog) Date(t time.Time) string {
 
 // Relative renders t relative to now: "in 3 days", "2 hours ago", "just now".
 func (c *Catalog) Relative(t, now time.Time) string {
-	d := t.Sub(now)
-	future := d > 0
-	if !future {
-		d = -d
-	}
-	var phrase string
-	switch {
-	case d < time.Minute:
+	d, future := distance(t, now)
+	if d < time.Minute {
 		return c.JustNow
-	case d < time.Hour:
-		phrase = c.Count(c.Minutes, int(d/time.Minute))
-	case d < 48*time.Hour:
-		phrase = c.Count(c.Hours, int(d/time.Hour))
-	case d < 60*24*time.Hour:
-		phrase = c.Count(c.Days, int(d/(24*time.Hour)))
-	default:
-		phrase = c.Count(c.MonthsCount, int(d/(30*24*time.Hour)))
 	}
+	return c.direction(future, c.span(d, false))
+}
+
+// distance is how far t is from now, and whether it lies ahead.
+func distance(t, now time.Time) (time.Duration, bool) {
+	d := t.Sub(now)
+	if d > 0 {
+		return d, true
+	}
+	return -d, false
+}
+
+// span says d in the largest unit of which it holds fewer than the next unit's worth
+// (minutes, hours up to two days, days up to 60, months): whole units, or rounded to the
+// nearest when round is set (Approximate) — the unit then switches after the rounding.
+func (c *Catalog) span(d time.Duration, round bool) string {
+	n := func(unit time.Duration) int {
+		if round {
+			return int((d + unit/2) / unit)
+		}
+		return int(d / unit)
+	}
+	switch {
+	case n(time.Minute) < 60:
+		return c.Count(c.Minutes, n(time.Minute))
+	case n(time.Hour) < 48:
+		return c.Count(c.Hours, n(time.Hour))
+	case n(24*time.Hour) < 60:
+		return c.Count(c.Days, n(24*time.Hour))
+	default:
+		return c.Count(c.MonthsCount, n(30*24*time.Hour))
+	}
+}
+
+// direction puts a span into the future ("in …") or the past ("… ago").
+func (c *Catalog) direction(future bool, phrase string) string {
 	if future {
 		return fmt.Sprintf(c.FutureFormat, phrase)
 	}

@@ -29,28 +29,9 @@ type MailboxText struct {
 // first, as with the dev mailbox's expiries. The units switch where Relative's do, after the
 // rounding: 59 min 45 s is "about 1 hour", 47 h 40 min "about 2 days".
 func (c *Catalog) Approximate(t, now time.Time) string {
-	d := t.Sub(now)
-	future := d > 0
-	if !future {
-		d = -d
-	}
-	in := func(unit time.Duration) int { return int((d + unit/2) / unit) }
-	var phrase string
-	switch {
-	case d < 30*time.Second:
+	d, future := distance(t, now)
+	if d < 30*time.Second {
 		return c.JustNow
-	case in(time.Minute) < 60:
-		phrase = c.Count(c.Minutes, in(time.Minute))
-	case in(time.Hour) < 48:
-		phrase = c.Count(c.Hours, in(time.Hour))
-	case in(24*time.Hour) < 60:
-		phrase = c.Count(c.Days, in(24*time.Hour))
-	default:
-		phrase = c.Count(c.MonthsCount, in(30*24*time.Hour))
 	}
-	phrase = fmt.Sprintf(c.Mailbox.About, phrase)
-	if future {
-		return fmt.Sprintf(c.FutureFormat, phrase)
-	}
-	return fmt.Sprintf(c.PastFormat, phrase)
+	return c.direction(future, fmt.Sprintf(c.Mailbox.About, c.span(d, true)))
 }
