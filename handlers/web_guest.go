@@ -309,7 +309,7 @@ func (g *guestPages) refuse(c echo.Context, st guestState) error {
 func (g *guestPages) renderTask(c echo.Context, d tasks.Detail, st guestState) error {
 	gr, t := guestOf(c), d.Task
 	m := views.GuestTaskPage{Chrome: g.guestChrome(c, t.Title, g.sessions.GuestCSRFToken(gr.credentialHash)),
-		Title: t.Title, Summary: t.Summary, Due: t.DueAt, Overdue: overdue(t, g.now()),
+		Title: t.Title, Summary: t.Summary, Due: t.DueAt, Overdue: t.OverdueAt(g.now()),
 		Conflict: st.conflict, Confirmed: st.confirmed, ConfirmError: st.confirmError}
 	if d.Disclosure.CanViewProtected {
 		m.Instructions = views.ParseMarkdown(c.Request().Context(), t.Protected.Instructions)

@@ -381,7 +381,7 @@ func (w *web) inboxRow(cat *i18n.Catalog, v tasks.TaskView, a models.Actor, scop
 	t := v.Task
 	r := views.InboxRow{
 		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, Reference: t.Reference,
-		Status: t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: overdue(t, w.now()),
+		Status: t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: t.OverdueAt(w.now()),
 		Mine: t.IsAssignee(a.Subject), Updated: t.UpdatedAt, Closed: closing(cat, t, a), Revision: t.Revision,
 	}
 	if t.Assignee != nil {

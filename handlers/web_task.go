@@ -99,7 +99,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 
 	m.Task = views.TaskHeader{
 		ID: t.ID, Href: taskHref(t.ID), Title: t.Title, TaskType: t.TaskType, Summary: t.Summary, Reference: t.Reference,
-		Tags: t.Tags, Status: t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: overdue(t, now),
+		Tags: t.Tags, Status: t.Status, Priority: t.Priority, Due: t.DueAt, Overdue: t.OverdueAt(now),
 		Mine: t.IsAssignee(a.Subject), Created: t.CreatedAt, Updated: t.UpdatedAt, Assigned: t.AssignedAt,
 		Completed: t.CompletedAt, Revision: t.Revision, Users: t.CandidateSummary.Users, Groups: t.CandidateSummary.Groups,
 		WorkflowRef: firstNonEmpty(t.Workflow.DefinitionName, t.Workflow.DefinitionID),
@@ -466,10 +466,6 @@ func actionLabel(t *i18n.Catalog, task models.Task, key string) string {
 	}
 	return key
 }
-
-// overdue reports what the pages mark as overdue (models.Task.OverdueAt): an open task flagged
-// by the due sweep or past its due date, never a submitted or closed one.
-func overdue(t models.Task, now time.Time) bool { return t.OverdueAt(now) }
 
 // sentence joins a field label and a short message: "Decision is required."
 func sentence(label, msg string) string {
