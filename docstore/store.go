@@ -35,6 +35,9 @@ type Config struct {
 	Clock func(dbNow time.Time) time.Time
 	// TotalCap is the most a list total counts (models.TotalCap). Default models.TotalCap.
 	TotalCap int
+	// ShortSearchWindow is the most rows one page of a 1–2 character search examines
+	// (storekit.ShortSearch). Default storekit.ShortSearchWindow; tests lower it.
+	ShortSearchWindow int
 	// OpenTasksPerTenant caps open and transitional tasks per tenant, as on SQL. Default
 	// models.DefaultOpenTasksPerTenant.
 	OpenTasksPerTenant int

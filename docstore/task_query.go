@@ -36,6 +36,9 @@ type taskQuery struct {
 	// check, when set, is the part of the scope the filter cannot say exactly (the available
 	// scope's candidate entries): an aggregate the filter finds is listed only if it passes.
 	check func(d *taskDoc) bool
+	// project, when set, is the projection read instead of a list item's (the short search
+	// reads _id, sort field and search text).
+	project bson.D
 }
 
 // Query returns one page of task summaries f.Actor may see in f.Scope, with the SQL store's
@@ -49,6 +52,9 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 	now, err := s.Now(ctx)
 	if err != nil {
 		return models.TaskPage{}, err
+	}
+	if storekit.ShortNeedle(storekit.SearchNeedle(q.f.Search)) {
+		return s.shortSearch(ctx, q, now) // task_query_short.go
 	}
 	page := models.TaskPage{Now: now}
 	where, err := s.conditions(ctx, q, now)
@@ -73,15 +79,23 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			return models.TaskPage{}, err
 		}
 	}
-	page.Items = make([]models.Task, 0, len(docs))
+	if page.Items, err = s.listItems(docs); err != nil {
+		return models.TaskPage{}, err
+	}
+	return page, nil
+}
+
+// listItems are the list items of docs, read with summaryFields.
+func (s *Store) listItems(docs []taskDoc) ([]models.Task, error) {
+	items := make([]models.Task, 0, len(docs))
 	for i := range docs {
 		t, err := s.fromDoc(&docs[i], 0)
 		if err != nil {
-			return models.TaskPage{}, err
+			return nil, err
 		}
-		page.Items = append(page.Items, t)
+		items = append(items, t)
 	}
-	return page, nil
+	return items, nil
 }
 
 // cappedTotal counts at most TotalCap+1 matches: past the cap the total is the cap, capped.
@@ -156,8 +170,11 @@ func (s *Store) walk(ctx context.Context, q *taskQuery, base []bson.D, nulls boo
 	field := q.sort.Column
 	order := bson.D{{Key: field, Value: dir}, {Key: "_id", Value: dir}}
 	project := summaryFields
+	if q.project != nil {
+		project = q.project
+	}
 	if q.check != nil {
-		project = append(slices.Clip(summaryFields), checkFields...)
+		project = append(slices.Clip(project), checkFields...)
 	}
 	for {
 		conds := slices.Clip(base)

@@ -40,6 +40,9 @@ type Config struct {
 	// TotalCap is the most a list total counts (models.TotalCap). Default models.TotalCap;
 	// tests lower it.
 	TotalCap int
+	// ShortSearchWindow is the most rows one page of a 1–2 character search examines
+	// (storekit.ShortSearch). Default storekit.ShortSearchWindow; tests lower it.
+	ShortSearchWindow int
 	// Clock, when set, adjusts the database clock (tests move time forward with it).
 	Clock func(dbNow time.Time) time.Time
 	// OnSQL, when set, receives every statement the store runs (tests record it).

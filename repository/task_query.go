@@ -37,6 +37,17 @@ type taskQuery struct {
 	// probeCandidates keeps the candidate test a sub-select run per task (availableWalk on
 	// PostgreSQL) rather than a join the planner may drive the list from.
 	probeCandidates bool
+	// columns, when set, are the columns read instead of a list item's (the short search
+	// reads id, sort value and search text).
+	columns []string
+}
+
+// selected are the columns q reads.
+func (q *taskQuery) selected() []string {
+	if q.columns != nil {
+		return q.columns
+	}
+	return summaryColumns
 }
 
 // Query returns one page of task summaries that f.Actor may see in f.Scope, in f.Tenant.
@@ -69,11 +80,11 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 	var page models.TaskPage
 	err = s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		page.Now = now
-		where := q.conditions(now, s.dialect)
-		tasks := func() *gorm.DB { return tx.Model(&taskRecord{}) }
-		if q.f.FiltersHealth() {
-			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
+		if storekit.ShortNeedle(storekit.SearchNeedle(q.f.Search)) {
+			return s.shortSearch(tx, q, now, &page) // task_query_short.go
 		}
+		where := q.conditions(now, s.dialect)
+		tasks := s.listTasks(tx, q)
 		if q.f.IncludeTotal {
 			count := tasks
 			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() {
@@ -88,27 +99,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}
-		if ix, ok := s.availableWalk(q); ok {
-			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
-			if s.dialect == migrations.Postgres {
-				q.probeCandidates = true
-				where = q.conditions(now, s.dialect)
-			}
-		}
-		uncursored := slices.Clip(where)
-		if c, ok := q.cursorCond(); ok {
-			where = append(where, c)
-		}
-		var recs []taskRecord
-		var err error
-		if s.walksStatus(q) {
-			recs, err = s.statusPage(tx, q, where)
-		} else if s.walksNullsLast(q) {
-			recs, err = s.nullsLastPage(tasks, q, uncursored)
-		} else if err = applyConds(tasks().Select(summaryColumns), where).
-			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
-			err = translate(err)
-		}
+		recs, err := s.listRows(tx, q, now, where, tasks)
 		if err != nil {
 			return err
 		}
@@ -126,6 +117,42 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		return models.TaskPage{}, err
 	}
 	return page, nil
+}
+
+// listTasks is where the list's rows are read from: the tasks, through ix_tasks_health when
+// the list filters by health.
+func (s *Store) listTasks(tx *gorm.DB, q *taskQuery) func() *gorm.DB {
+	if q.f.FiltersHealth() {
+		return func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
+	}
+	return func() *gorm.DB { return tx.Model(&taskRecord{}) }
+}
+
+// listRows reads the limit+1 rows of q after its cursor in its order, q's columns only
+// (q.selected), where being q's conditions without the cursor.
+func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond, tasks func() *gorm.DB) ([]taskRecord, error) {
+	if ix, ok := s.availableWalk(q); ok {
+		tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
+		if s.dialect == migrations.Postgres {
+			q.probeCandidates = true
+			where = q.conditions(now, s.dialect)
+		}
+	}
+	uncursored := slices.Clip(where)
+	if c, ok := q.cursorCond(); ok {
+		where = append(where, c)
+	}
+	if s.walksStatus(q) {
+		return s.statusPage(tx, q, where)
+	}
+	if s.walksNullsLast(q) {
+		return s.nullsLastPage(tasks, q, uncursored)
+	}
+	var recs []taskRecord
+	if err := applyConds(tasks().Select(q.selected()), where).Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
+		return nil, translate(err)
+	}
+	return recs, nil
 }
 
 func applyConds(db *gorm.DB, conds []cond) *gorm.DB {

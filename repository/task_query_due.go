@@ -85,7 +85,7 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecor
 			subs = append(subs, walk)
 		}
 		var recs []taskRecord
-		err := tx.Model(&taskRecord{}).Select(summaryColumns).
+		err := tx.Model(&taskRecord{}).Select(q.selected()).
 			// The UNION sits in a derived table (walks): MariaDB runs an IN sub-select that is
 			// itself a UNION once per outer row (seconds per page; see historyCond).
 			Where("tenant_id = ? AND id IN (SELECT id FROM (?) walks)", q.f.Tenant, tx.Raw(strings.Join(parts, " UNION ALL "), subs...)).

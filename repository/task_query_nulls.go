@@ -24,12 +24,12 @@ func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond)
 	}
 	col := q.sort.Column
 	var out []taskRecord
-	undated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NULL")
+	undated := applyConds(tasks().Select(q.selected()), where).Where(col + " IS NULL")
 	switch {
 	case q.after != nil && q.after.Null:
 		undated = undated.Where("id "+op+" ?", q.afterID)
 	default:
-		dated := applyConds(tasks().Select(summaryColumns), where).Where(col + " IS NOT NULL")
+		dated := applyConds(tasks().Select(q.selected()), where).Where(col + " IS NOT NULL")
 		if q.after != nil {
 			v := q.afterValue()
 			dated = dated.Where("("+col+" "+op+"= ? AND ("+col+" "+op+" ? OR id "+op+" ?))", v, v, q.afterID)

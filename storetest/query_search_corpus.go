@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"usertasks/models"
 	"usertasks/store"
@@ -58,15 +59,24 @@ var searchCorpusNeedles = []string{
 // testQuerySearchCorpus pins the search's answers on every store: for each needle of the
 // corpus, paged through with small limits in several sorts, the store lists exactly the
 // tasks whose storekit.SearchText contains storekit.SearchNeedle (the rule, applied here in
-// Go), in the order of the sort, with an exact total. The corpus is far smaller than the
+// Go), in the order of the sort, with an exact total, in the all, available and
+// needs-attention lists (each read its own way). The corpus is far smaller than the
 // short-search window (storekit.ShortSearchWindow), so 1–2 character needles are exact too.
 func testQuerySearchCorpus(t *testing.T, h Harness) {
 	s := h.open(t, Options{})
-	boss := queryActor("t1", "boss", true)
+	boss, me := queryActor("t1", "boss", true), queryActor("t1", "me", false)
 	var tasks []models.Task
 	for i, o := range searchCorpus {
 		o.Priority = queryInt(i * 37 % 101) // an order unlike creation's
+		// Available to me, hence open and unassigned: the available and needs-attention
+		// lists (each read its own way) hold the whole corpus too.
+		o.CandidateUsers = []string{"me"}
 		tasks = append(tasks, CreateTask(t, s, o))
+	}
+	scopes := []models.TaskFilter{
+		{Tenant: "t1", Scope: models.ScopeAll, Actor: boss},
+		{Tenant: "t1", Scope: models.ScopeAvailable, Actor: me},
+		{Tenant: "t1", Scope: models.ScopeNeedsAttention, Actor: boss, UnassignedAfter: time.Nanosecond},
 	}
 	// The same text in another tenant never matches.
 	CreateTask(t, s, TaskOpts{Tenant: "t2", Title: "Über Straße 🚀 a"})
@@ -75,7 +85,7 @@ func testQuerySearchCorpus(t *testing.T, h Harness) {
 		key  models.SortKey
 		desc bool
 	}{{models.SortCreated, false}, {models.SortTitle, true}, {models.SortPriority, false}, {models.SortDue, true}}
-	for _, raw := range searchCorpusNeedles {
+	for n, raw := range searchCorpusNeedles {
 		needle := storekit.SearchNeedle(raw)
 		var want []models.Task
 		for _, task := range tasks {
@@ -86,8 +96,8 @@ func testQuerySearchCorpus(t *testing.T, h Harness) {
 		t.Run(fmt.Sprintf("%q", raw), func(t *testing.T) {
 			for i, so := range sorts {
 				limit := 1 + i%3
-				f := models.TaskFilter{Tenant: "t1", Scope: models.ScopeAll, Actor: boss, Search: raw, Sort: so.key, Descending: so.desc,
-					Limit: limit, IncludeTotal: true}
+				f := scopes[(n+i)%len(scopes)] // every scope meets every sort over the needles
+				f.Search, f.Sort, f.Descending, f.Limit, f.IncludeTotal = raw, so.key, so.desc, limit, true
 				ordered := slices.Clone(want)
 				slices.SortStableFunc(ordered, func(a, b models.Task) int {
 					switch {
@@ -100,10 +110,10 @@ func testQuerySearchCorpus(t *testing.T, h Harness) {
 				})
 				got, total := searchPages(t, s, f)
 				if g, w := searchTitles(got), searchTitles(ordered); !slices.Equal(g, w) {
-					t.Fatalf("sort %s desc %v limit %d: got %q, want %q", so.key, so.desc, limit, g, w)
+					t.Fatalf("scope %s sort %s desc %v limit %d: got %q, want %q", f.Scope, so.key, so.desc, limit, g, w)
 				}
 				if total.Total == nil || *total.Total != len(want) || total.TotalCapped {
-					t.Fatalf("sort %s: total %v capped %v, want %d", so.key, total.Total, total.TotalCapped, len(want))
+					t.Fatalf("scope %s sort %s: total %s capped %v, want %d", f.Scope, so.key, searchTotal(total), total.TotalCapped, len(want))
 				}
 			}
 		})

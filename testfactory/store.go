@@ -71,6 +71,7 @@ type StoreOpts struct {
 	OnSQL              func(sql string)
 	OpenTasksPerTenant int
 	TotalCap           int
+	ShortSearchWindow  int
 	WriteTimeout       time.Duration
 	BusyTimeout        time.Duration
 }
@@ -155,6 +156,7 @@ func openDocuments(t testing.TB, url string, o *StoreOpts) *docstore.Store {
 	}
 	s, err := docstore.Open(context.Background(), docstore.Config{
 		URL: url, Keys: keysOf(o), Clock: o.Clock, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
+		ShortSearchWindow: o.ShortSearchWindow,
 	})
 	if err != nil {
 		t.Fatalf("testfactory: open the document store: %v", err)
@@ -173,7 +175,7 @@ func OpenSQL(t testing.TB, url string, o *StoreOpts) *repository.Store {
 	}
 	s, err := repository.Open(context.Background(), repository.Config{
 		URL: url, Keys: keysOf(o), Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
-		WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
+		ShortSearchWindow: o.ShortSearchWindow, WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
 	})
 	if err != nil {
 		t.Fatalf("testfactory: open store: %v", err)

@@ -1,0 +1,87 @@
+package repository
+
+import (
+	"time"
+
+	"gorm.io/gorm"
+
+	"usertasks/models"
+	"usertasks/storekit"
+)
+
+// shortSearch answers a list whose search is 1–2 characters (storekit.ShortNeedle), which no
+// trigram index serves: storekit.ShortSearch walks a bounded window of the list in its order
+// (the list's own keyset read without the search, listRows, in chunks reading only id, sort
+// column and search text), tests each row in Go, and the page's rows are then read by id.
+// The first page's total counts the window's matches (storekit.ShortSearch's count).
+func (s *Store) shortSearch(tx *gorm.DB, q *taskQuery, now time.Time, page *models.TaskPage) error {
+	needle := storekit.SearchNeedle(q.f.Search)
+	read := func(after *storekit.SortValue, afterID string, n int) ([]storekit.SearchRow, error) {
+		c := *q
+		c.f.Search = "" // tested in Go
+		c.after, c.afterID, c.limit = after, afterID, n-1 // listRows reads limit+1
+		c.columns = []string{"id", q.sort.Column, "search_text"}
+		recs, err := s.listRows(tx, &c, now, c.conditions(now, s.dialect), s.listTasks(tx, &c))
+		if err != nil {
+			return nil, err
+		}
+		rows := make([]storekit.SearchRow, len(recs))
+		for i := range recs {
+			r := &recs[i].TaskRow
+			rows[i] = storekit.SearchRow{ID: r.ID, Value: q.sort.Value(r), Text: r.SearchText}
+		}
+		return rows, nil
+	}
+	// A total counts from the list's start: on a later page it takes a walk of its own.
+	count := q.f.IncludeTotal && q.after == nil
+	sp, err := storekit.ShortSearch(needle, s.cfg.ShortSearchWindow, q.limit, s.cfg.TotalCap, q.after, q.afterID, count, read)
+	if err != nil {
+		return err
+	}
+	if q.f.IncludeTotal && !count {
+		first, err := storekit.ShortSearch(needle, s.cfg.ShortSearchWindow, q.limit, s.cfg.TotalCap, nil, "", true, read)
+		if err != nil {
+			return err
+		}
+		sp.Total, sp.TotalCapped = first.Total, first.TotalCapped
+	}
+	if q.f.IncludeTotal {
+		page.Total, page.TotalCapped = &sp.Total, sp.TotalCapped
+	}
+	page.SearchLimited = sp.Limited
+	if sp.Next != nil {
+		if page.NextCursor, err = storekit.EncodeCursor(q.f.Sort, q.f.Descending, storekit.FilterDigest(q.f), sp.Next.Value, sp.Next.ID); err != nil {
+			return err
+		}
+	}
+	recs, err := s.tasksByID(tx, q.f.Tenant, sp.IDs)
+	if err != nil {
+		return err
+	}
+	page.Items, err = s.safeTasks(recs)
+	return err
+}
+
+// tasksByID reads the list items of ids, in the order of ids (at most a page: one IN list).
+func (s *Store) tasksByID(tx *gorm.DB, tenant string, ids []string) ([]taskRecord, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var recs []taskRecord
+	if err := tx.Model(&taskRecord{}).Select(summaryColumns).Where("tenant_id = ? AND id IN ?", tenant, ids).Find(&recs).Error; err != nil {
+		return nil, translate(err)
+	}
+	byID := make(map[string]taskRecord, len(recs))
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
+	out := make([]taskRecord, 0, len(ids))
+	for _, id := range ids {
+		// A row deleted since the walk read it (a purge, on a database that reads each
+		// statement's own snapshot) is left out, as a later read would.
+		if r, ok := byID[id]; ok {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
