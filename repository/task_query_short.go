@@ -18,7 +18,7 @@ func (s *Store) shortSearch(tx *gorm.DB, q *taskQuery, now time.Time, page *mode
 	needle := storekit.SearchNeedle(q.f.Search)
 	read := func(after *storekit.SortValue, afterID string, n int) ([]storekit.SearchRow, error) {
 		c := *q
-		c.f.Search = "" // tested in Go
+		c.f.Search = ""                                   // tested in Go
 		c.after, c.afterID, c.limit = after, afterID, n-1 // listRows reads limit+1
 		c.columns = []string{"id", q.sort.Column, "search_text"}
 		recs, err := s.listRows(tx, &c, now, c.conditions(now, s.dialect), s.listTasks(tx, &c))
