@@ -10,12 +10,15 @@ import (
 )
 
 // pageJSON is one page of task summaries; totalCount only when asked for, with
-// totalCountCapped: true when the list holds more than totalCount (the cap, models.TotalCap).
+// totalCountCapped: true when the list holds more than totalCount (the cap, models.TotalCap);
+// searchLimited only when true: a 1–2 character search ended the page at the end of its
+// window (models.TaskPage.SearchLimited).
 type pageJSON struct {
 	Items            []summaryJSON `json:"items"`
 	NextCursor       *string       `json:"nextCursor"`
 	TotalCount       *int          `json:"totalCount,omitempty"`
 	TotalCountCapped *bool         `json:"totalCountCapped,omitempty"`
+	SearchLimited    bool          `json:"searchLimited,omitempty"`
 }
 
 // listTasks handles GET /api/v1/user-tasks.
@@ -25,7 +28,8 @@ func (h *taskAPI) listTasks(c echo.Context) error {
 
 // pageOf renders a page of the task list.
 func pageOf(page tasks.Page) pageJSON {
-	out := pageJSON{Items: make([]summaryJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor), TotalCount: page.Total}
+	out := pageJSON{Items: make([]summaryJSON, 0, len(page.Items)), NextCursor: text(page.NextCursor), TotalCount: page.Total,
+		SearchLimited: page.SearchLimited}
 	if page.Total != nil {
 		out.TotalCountCapped = &page.TotalCapped
 	}

@@ -272,7 +272,7 @@ func (w *web) inbox(c echo.Context) error {
 // renderInbox lists one page and renders the inbox; conflict is a row action's 409 banner.
 func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	d, _ := webSession(c)
-	m := views.InboxPage{Scope: q.scope, Filters: q.filters, Filtered: q.filtered(), PageSizes: inboxPageSizes,
+	m := views.InboxPage{Scope: q.scope, Filters: q.filters, Filtered: q.filtered(), PageSizes: inboxPageSizes, SearchWindow: models.ShortSearchWindow,
 		FiltersOpen: q.filtered() || q.filters.Sort != "" || q.filters.Direction != "" || q.filters.PageSize != "",
 		ClearHref:   q.cleared().href(), RetryHref: q.href(), Conflict: conflict, ShowHealth: d.Manager}
 	m.Chrome = w.chrome(c, func(t *i18n.Catalog) string { return t.Scope(q.scope) + " · " + t.InboxTitle })
@@ -337,7 +337,9 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	if len(m.Rows) == 0 {
 		m.State = views.ListEmpty
 	}
-	if page.NextCursor != "" && len(m.Rows) > 0 {
+	m.SearchLimited = page.SearchLimited
+	if page.NextCursor != "" && (len(m.Rows) > 0 || page.SearchLimited) {
+		// A short search's page may be empty and still lead on (its window ended).
 		m.Paging.NextHref = q.next(page.NextCursor).href()
 	}
 	if p, ok := q.previous(); ok {

@@ -7,3 +7,9 @@ package models
 // database (docs/benchmarks.md). Numbers that must be exact, the dashboard's counts, are not
 // list totals.
 const TotalCap = 1000
+
+// ShortSearchWindow is the most tasks of a list one page of a short search (1–2 characters,
+// which no trigram index serves) looks through: the page ends early when it has looked at
+// that many, with TaskPage.SearchLimited set, and its total counts the first window's
+// matches (storekit.ShortSearch).
+const ShortSearchWindow = 5000

@@ -3,12 +3,14 @@ package storekit
 import (
 	"strings"
 	"unicode/utf8"
+
+	"usertasks/models"
 )
 
 // ShortSearchWindow is the most rows of a list one page of a short search examines (a
 // needle of 1–2 characters, which no trigram index can serve): the page then costs a bounded
 // walk of the list's own index, whatever the tenant's size (docs/product.md, "Search").
-const ShortSearchWindow = 5000
+const ShortSearchWindow = models.ShortSearchWindow
 
 // ShortSearchChunk is how many rows one read of a short search asks the store for.
 const ShortSearchChunk = 1000

@@ -15,6 +15,9 @@ type Page struct {
 	Total      *int
 	// TotalCapped: the list holds more than Total, which is then the cap (models.TotalCap).
 	TotalCapped bool
+	// SearchLimited: a 1–2 character search ended the page early at the end of its window
+	// (models.TaskPage.SearchLimited); NextCursor searches on.
+	SearchLimited bool
 }
 
 // List handles the list query of one scope. Authorization is part of the store's query, so
@@ -47,7 +50,7 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if err != nil {
 		return Page{}, err
 	}
-	out := Page{NextCursor: page.NextCursor, Total: page.Total, TotalCapped: page.TotalCapped, Items: make([]TaskView, 0, len(page.Items))}
+	out := Page{NextCursor: page.NextCursor, Total: page.Total, TotalCapped: page.TotalCapped, SearchLimited: page.SearchLimited, Items: make([]TaskView, 0, len(page.Items))}
 	for _, t := range page.Items {
 		v := viewOf(t, a, f.Scope == models.ScopeHistory)
 		if f.Scope == models.ScopeAvailable && !v.Relation.Candidate {

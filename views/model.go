@@ -125,6 +125,11 @@ type InboxPage struct {
 	Rows         []InboxRow
 	Total        *int
 	TotalCapped  bool // the list holds more than Total, the cap ("1,000+ tasks")
+	// SearchLimited: a 1–2 character search ended this page at the end of its window; the
+	// note links Paging.NextHref to search further (even from an empty page).
+	SearchLimited bool
+	// SearchWindow is the short search's window, for the search field's hint.
+	SearchWindow int
 	State        ListState
 	Paging       Paging
 	ClearHref    string

@@ -35,6 +35,9 @@ type Options struct {
 	BusyTimeout  time.Duration
 	// TotalCap is the store's list total cap (repository.Config); zero takes models.TotalCap.
 	TotalCap int
+	// ShortSearchWindow is the store's window of a 1–2 character search (repository.Config);
+	// zero takes storekit.ShortSearchWindow.
+	ShortSearchWindow int
 	// Reconciliation, when set, serves GET /api/v1/reconciliation.
 	Reconciliation handlers.ReconciliationReport
 	// Directory, when set, is the service's participant directory.
@@ -111,7 +114,8 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 	if o.Proxied {
 		proxy, storeURL = testfactory.ProxyDatabase(t, dbURL)
 	}
-	store := testfactory.OpenSQL(t, storeURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap})
+	store := testfactory.OpenSQL(t, storeURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap,
+		ShortSearchWindow: o.ShortSearchWindow})
 
 	secret := make([]byte, 32)
 	rand.Read(secret)

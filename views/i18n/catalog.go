@@ -306,6 +306,8 @@ type Catalog struct {
 	Guest GuestText
 	// Total is a list's total, exact or capped (catalog_total.go).
 	Total TotalText
+	// ShortSearch explains 1–2 character searches (catalog_short_search.go).
+	ShortSearch ShortSearchText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

@@ -360,6 +360,7 @@ var german = &Catalog{
 	Invitations:    germanInvitations,
 	Guest:          germanGuest,
 	Total:          germanTotal,
+	ShortSearch:    germanShortSearch,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

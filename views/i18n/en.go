@@ -356,4 +356,5 @@ var english = &Catalog{
 	Invitations:    englishInvitations,
 	Guest:          englishGuest,
 	Total:          englishTotal,
+	ShortSearch:    englishShortSearch,
 }

@@ -1,0 +1,17 @@
+package i18n
+
+// ShortSearchText explains the short search (1–2 characters), which looks through a list in
+// windows of a few thousand tasks (storekit.ShortSearchWindow) rather than all of it at once.
+type ShortSearchText struct {
+	// Hint sits under the search field: "%s" is the window's size, grouped.
+	Hint string
+	// Limited is the note on a page the window ended early.
+	Limited string
+	// LimitedEmpty heads such a page when it found nothing.
+	LimitedEmpty string
+	// Further is the link to the next window.
+	Further string
+}
+
+// ShortSearchHint is the search field's hint for a window of n tasks.
+func (c *Catalog) ShortSearchHint(n int) string { return c.Format(c.ShortSearch.Hint, c.Number(n)) }
