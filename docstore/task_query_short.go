@@ -46,12 +46,20 @@ func (s *Store) shortSearch(ctx context.Context, q *taskQuery, now time.Time) (m
 	}
 	// A total counts from the list's start: on a later page it takes a walk of its own.
 	count := q.f.IncludeTotal && q.after == nil
-	sp, err := storekit.ShortSearch(needle, window, q.limit, limit, q.after, q.afterID, count, read)
+	// FerretDB 1.x on SQLite pushes no filter but _id down: every find reads the whole
+	// collection, so the window is read at once rather than in chunks (docs/document-store.md).
+	sq := storekit.ShortSearchQuery{Needle: needle, Window: window, Chunk: window, Limit: q.limit, Cap: limit,
+		After: q.after, AfterID: q.afterID, Count: count}
+	if sq.Window <= 0 {
+		sq.Window, sq.Chunk = storekit.ShortSearchWindow, storekit.ShortSearchWindow
+	}
+	sp, err := storekit.ShortSearch(sq, read)
 	if err != nil {
 		return models.TaskPage{}, err
 	}
 	if q.f.IncludeTotal && !count {
-		first, err := storekit.ShortSearch(needle, window, q.limit, limit, nil, "", true, read)
+		sq.After, sq.AfterID, sq.Count = nil, "", true
+		first, err := storekit.ShortSearch(sq, read)
 		if err != nil {
 			return models.TaskPage{}, err
 		}

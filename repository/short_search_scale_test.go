@@ -62,14 +62,14 @@ func TestShortSearchScale(t *testing.T) {
 				{"needs attention created desc", models.TaskFilter{Scope: models.ScopeNeedsAttention, Actor: manager, Sort: models.SortCreated, Descending: true}},
 				{"history created desc", models.TaskFilter{Scope: models.ScopeHistory, Actor: worker, Sort: models.SortCreated, Descending: true}},
 			}
-			windows := []int{1000, 2500, 5000, 10000}
+			windows := []int{1000, 2500, 5000}
 			stores := map[int]*repository.Store{}
 			for _, w := range windows {
 				stores[w] = testfactory.OpenSQL(t, u, &testfactory.StoreOpts{ShortSearchWindow: w})
 			}
 			// ß never occurs in the seed (every page examines its whole window); "e" is common.
 			var b strings.Builder
-			fmt.Fprintf(&b, "\n%s, %d + %d tasks, median ms of 5 (first page with total / page 20 cursors deep):\n", p.Name(), open, terminal)
+			fmt.Fprintf(&b, "\n%s, %d + %d tasks, fastest ms of 7 (first page with total / page 20 cursors deep):\n", p.Name(), open, terminal)
 			fmt.Fprintf(&b, "| list | plain | %s |\n", strings.Join(func() []string {
 				var h []string
 				for _, w := range windows {
@@ -93,8 +93,9 @@ func TestShortSearchScale(t *testing.T) {
 	}
 }
 
-// measurePages is the median time of the first page (with its total) and of the page after
-// 20 pages followed by cursor, over 5 runs each, as "first / deep" in milliseconds.
+// measurePages is the fastest time of the first page (with its total) and of the page after
+// 20 pages followed by cursor, over 7 runs each, as "first / deep" in milliseconds: on a
+// shared machine the fastest run is the one least disturbed.
 func measurePages(t *testing.T, s *repository.Store, f models.TaskFilter) string {
 	t.Helper()
 	ctx := context.Background()
@@ -113,9 +114,9 @@ func measurePages(t *testing.T, s *repository.Store, f models.TaskFilter) string
 		}
 		deep.Cursor = cursor
 	}
-	median := func(f models.TaskFilter) float64 {
+	fastest := func(f models.TaskFilter) float64 {
 		var runs []time.Duration
-		for range 5 {
+		for range 7 {
 			start := time.Now()
 			if _, err := s.Query(ctx, f); err != nil {
 				t.Fatal(err)
@@ -123,11 +124,11 @@ func measurePages(t *testing.T, s *repository.Store, f models.TaskFilter) string
 			runs = append(runs, time.Since(start))
 		}
 		slices.Sort(runs)
-		return float64(runs[2].Microseconds()) / 1000
+		return float64(runs[0].Microseconds()) / 1000
 	}
 	d := "-"
 	if cursor != "" {
-		d = fmt.Sprintf("%.1f", median(deep))
+		d = fmt.Sprintf("%.1f", fastest(deep))
 	}
-	return fmt.Sprintf("%.1f / %s", median(first), d)
+	return fmt.Sprintf("%.1f / %s", fastest(first), d)
 }

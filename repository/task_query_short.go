@@ -34,12 +34,15 @@ func (s *Store) shortSearch(tx *gorm.DB, q *taskQuery, now time.Time, page *mode
 	}
 	// A total counts from the list's start: on a later page it takes a walk of its own.
 	count := q.f.IncludeTotal && q.after == nil
-	sp, err := storekit.ShortSearch(needle, s.cfg.ShortSearchWindow, q.limit, s.cfg.TotalCap, q.after, q.afterID, count, read)
+	sq := storekit.ShortSearchQuery{Needle: needle, Window: s.cfg.ShortSearchWindow, Limit: q.limit, Cap: s.cfg.TotalCap,
+		After: q.after, AfterID: q.afterID, Count: count}
+	sp, err := storekit.ShortSearch(sq, read)
 	if err != nil {
 		return err
 	}
 	if q.f.IncludeTotal && !count {
-		first, err := storekit.ShortSearch(needle, s.cfg.ShortSearchWindow, q.limit, s.cfg.TotalCap, nil, "", true, read)
+		sq.After, sq.AfterID, sq.Count = nil, "", true
+		first, err := storekit.ShortSearch(sq, read)
 		if err != nil {
 			return err
 		}

@@ -51,18 +51,36 @@ type ShortPage struct {
 	TotalCapped bool
 }
 
-// ShortSearch reads one page of the list after (after, afterID) for a short needle: it walks
-// the list in its order in chunks, tests each row's search text for the needle in Go (the
-// rule of SearchNeedle: a literal substring of the lower-cased text), and stops at limit+1
-// matches, at the list's end, or after window rows. Following Next yields exactly the order of
-// one big page of matches: a page that ends early resumes at the last row it examined.
-//
-// With count, the walk goes on to the window's end after the page is full, so Total counts
-// the matches among the window's rows (capped at cap): the total of a short search counts the
-// first window of the list only (count is meant for the first page, after nil).
-func ShortSearch(needle string, window, limit, cap int, after *SortValue, afterID string, count bool, read RowReader) (ShortPage, error) {
+// ShortSearchQuery is one page's short search.
+type ShortSearchQuery struct {
+	Needle string // SearchNeedle's, 1–2 characters
+	// Window is the most rows the page examines (0: ShortSearchWindow); Chunk the rows one
+	// read asks for (0: ShortSearchChunk; a store whose every read costs a scan reads the
+	// window at once).
+	Window, Chunk int
+	Limit         int // the page size
+	Cap           int // the most Total counts (the store's TotalCap)
+	// After and AfterID are the cursor's position; After is nil on the first page.
+	After   *SortValue
+	AfterID string
+	// Count goes on to the window's end after the page is full, so Total counts the window's
+	// matches: the total of a short search counts the first window of the list only (meant
+	// for the first page, After nil).
+	Count bool
+}
+
+// ShortSearch reads one page of the list after the cursor for a short needle: it walks the
+// list in its order in chunks, tests each row's search text for the needle in Go (the rule of
+// SearchNeedle: a literal substring of the lower-cased text), and stops at Limit+1 matches, at
+// the list's end, or after Window rows. Following Next yields exactly the order of one big
+// page of matches: a page that ends early resumes at the last row it examined.
+func ShortSearch(q ShortSearchQuery, read RowReader) (ShortPage, error) {
+	needle, window, chunk, limit, after, afterID, count := q.Needle, q.Window, q.Chunk, q.Limit, q.After, q.AfterID, q.Count
 	if window <= 0 {
 		window = ShortSearchWindow
+	}
+	if chunk <= 0 {
+		chunk = ShortSearchChunk
 	}
 	var (
 		p        ShortPage
@@ -75,8 +93,8 @@ walk:
 	for {
 		// One row more than the window holds tells whether the list continues past it; the
 		// last chunk takes it on rather than costing a read of its own.
-		n := ShortSearchChunk
-		if rest := window - examined + 1; rest <= ShortSearchChunk+1 {
+		n := chunk
+		if rest := window - examined + 1; rest <= chunk+1 {
 			n = rest
 		}
 		rows, err := read(after, afterID, n)
@@ -119,8 +137,8 @@ walk:
 		p.IDs[i] = m.ID
 	}
 	p.TotalCapped = more
-	if p.Total > cap {
-		p.Total, p.TotalCapped = cap, true
+	if p.Total > q.Cap {
+		p.Total, p.TotalCapped = q.Cap, true
 	}
 	return p, nil
 }

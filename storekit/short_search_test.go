@@ -38,7 +38,7 @@ func TestShortSearchPagesYieldEveryMatchInOrder(t *testing.T) {
 			rows[i] = SearchRow{ID: fmt.Sprintf("id-%03d", i), Value: SortValue{Int: i}, Text: string("abcab"[rng.IntN(5)]) + string("xyz"[rng.IntN(3)])}
 		}
 		needle := []string{"a", "bx", "z", "q"}[rng.IntN(4)]
-		window, limit, cap := 1+rng.IntN(12), 1+rng.IntN(5), 1+rng.IntN(20)
+		window, limit, cap, chunk := 1+rng.IntN(12), 1+rng.IntN(5), 1+rng.IntN(20), rng.IntN(4)
 		var want []string
 		firstWindow := 0
 		for i, r := range rows {
@@ -57,7 +57,8 @@ func TestShortSearchPagesYieldEveryMatchInOrder(t *testing.T) {
 				t.Fatalf("trial %d: no end", trial)
 			}
 			served := 0
-			p, err := ShortSearch(needle, window, limit, cap, after, afterID, page == 0, listReader(rows, &served))
+			p, err := ShortSearch(ShortSearchQuery{Needle: needle, Window: window, Chunk: chunk, Limit: limit, Cap: cap,
+				After: after, AfterID: afterID, Count: page == 0}, listReader(rows, &served))
 			if err != nil {
 				t.Fatalf("trial %d: %v", trial, err)
 			}
