@@ -2,10 +2,11 @@ package docstore
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
 	"usertasks/storekit"
@@ -13,8 +14,8 @@ import (
 
 // shortSearch answers a list whose search is 1–2 characters as the SQL store does
 // (repository's shortSearch): storekit.ShortSearch walks a bounded window of the list in its
-// order (page, without the search, reading _id, sort field and search text in chunks), tests
-// each aggregate in Go, and the page's items are then read by _id.
+// order (page, without the search, the window in one read of the list items and their search
+// text), tests each aggregate in Go, and keeps the matches' list items from that read.
 func (s *Store) shortSearch(ctx context.Context, q *taskQuery, now time.Time) (models.TaskPage, error) {
 	page := models.TaskPage{Now: now}
 	needle := storekit.SearchNeedle(q.f.Search)
@@ -24,8 +25,11 @@ func (s *Store) shortSearch(ctx context.Context, q *taskQuery, now time.Time) (m
 	if err != nil {
 		return models.TaskPage{}, err
 	}
-	base.project = bson.D{{Key: "_id", Value: 1}, {Key: q.sort.Column, Value: 1}, {Key: "search_text", Value: 1},
-		{Key: "membership_mode", Value: 1}} // what the available scope's check reads beside its fields
+	// The walk reads the list items whole (and their search text): on FerretDB a read of the
+	// page's items by _id would cost one more scan of the collection, as every read but one
+	// by a single _id does ("What serves a search" in docs/document-store.md).
+	base.project = append(slices.Clip(summaryFields), bson.E{Key: "search_text", Value: 1})
+	items := map[string]*taskDoc{}
 	read := func(after *storekit.SortValue, afterID string, n int) ([]storekit.SearchRow, error) {
 		c := base
 		c.after, c.afterID, c.limit = after, afterID, n-1 // page reads limit+1
@@ -37,6 +41,9 @@ func (s *Store) shortSearch(ctx context.Context, q *taskQuery, now time.Time) (m
 		for i := range docs {
 			r := &docs[i].TaskRow
 			rows[i] = storekit.SearchRow{ID: r.ID, Value: q.sort.Value(r), Text: r.SearchText}
+			if strings.Contains(r.SearchText, needle) {
+				items[r.ID] = &docs[i]
+			}
 		}
 		return rows, nil
 	}
@@ -74,40 +81,12 @@ func (s *Store) shortSearch(ctx context.Context, q *taskQuery, now time.Time) (m
 			return models.TaskPage{}, err
 		}
 	}
-	docs, err := s.docsByID(ctx, q.f.Tenant, sp.IDs)
-	if err != nil {
-		return models.TaskPage{}, err
+	docs := make([]taskDoc, len(sp.IDs))
+	for i, id := range sp.IDs {
+		docs[i] = *items[id]
 	}
 	if page.Items, err = s.listItems(docs); err != nil {
 		return models.TaskPage{}, err
 	}
 	return page, nil
-}
-
-// docsByID reads the list items of ids (summaryFields), in the order of ids; an aggregate
-// deleted since the walk read it is left out, as a later read would.
-func (s *Store) docsByID(ctx context.Context, tenant string, ids []string) ([]taskDoc, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	cur, err := s.tasks().Find(ctx, bson.D{{Key: "tenant_id", Value: tenant}, {Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}},
-		options.Find().SetProjection(summaryFields))
-	if err != nil {
-		return nil, translate(err)
-	}
-	var found []taskDoc
-	if err := cur.All(ctx, &found); err != nil {
-		return nil, translate(err)
-	}
-	byID := make(map[string]taskDoc, len(found))
-	for _, d := range found {
-		byID[d.ID] = d
-	}
-	out := make([]taskDoc, 0, len(ids))
-	for _, id := range ids {
-		if d, ok := byID[id]; ok {
-			out = append(out, d)
-		}
-	}
-	return out, nil
 }
