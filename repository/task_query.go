@@ -37,6 +37,10 @@ type taskQuery struct {
 	// probeCandidates keeps the candidate test a sub-select run per task (availableWalk on
 	// PostgreSQL) rather than a join the planner may drive the list from.
 	probeCandidates bool
+	// searchIDs are a rare needle's matching task ids in the tenant, found through the substring
+	// index (probeSearch), when searchNarrowed; the list is then read among them only.
+	searchIDs      []string
+	searchNarrowed bool
 }
 
 // Query returns one page of task summaries that f.Actor may see in f.Scope, in f.Tenant.
@@ -69,14 +73,17 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 	var page models.TaskPage
 	err = s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		page.Now = now
+		if err := s.probeSearch(tx, q); err != nil {
+			return err
+		}
 		where := q.conditions(now, s.dialect)
 		tasks := func() *gorm.DB { return tx.Model(&taskRecord{}) }
-		if q.f.FiltersHealth() {
+		if q.f.FiltersHealth() && !q.readsPlain() {
 			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
 		}
 		if q.f.IncludeTotal {
 			count := tasks
-			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() {
+			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() && !q.readsPlain() {
 				// Counting stops at the cap: walking each status in creation order meets the
 				// rule's matches evenly, where ix_tasks_status_due would first pass the
 				// status's undated tasks (SQLite orders NULLs first), which rarely match.
@@ -88,7 +95,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}
-		if ix, ok := s.availableWalk(q); ok {
+		if ix, ok := s.availableWalk(q); ok && !q.readsPlain() {
 			tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
 			if s.dialect == migrations.Postgres {
 				q.probeCandidates = true
@@ -101,9 +108,9 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		}
 		var recs []taskRecord
 		var err error
-		if s.walksStatus(q) {
+		if s.walksStatus(q) && !q.readsPlain() {
 			recs, err = s.statusPage(tx, q, where)
-		} else if s.walksNullsLast(q) {
+		} else if s.walksNullsLast(q) && !q.readsPlain() {
 			recs, err = s.nullsLastPage(tasks, q, uncursored)
 		} else if err = applyConds(tasks().Select(summaryColumns), where).
 			Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {
@@ -224,6 +231,9 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 	}
 	if needle := storekit.SearchNeedle(f.Search); needle != "" {
 		where = append(where, cond{"search_text LIKE ? ESCAPE '!'", []any{"%" + escapeLike(needle, dialect) + "%"}})
+	}
+	if c, ok := q.searchCond(); ok {
+		where = append(where, c)
 	}
 	return where
 }

@@ -27,6 +27,10 @@ import (
 type Options struct {
 	OpenTasksPerTenant int
 	TotalCap           int
+	// SearchProbe bounds how many matches of a search a SQL store reads through its substring
+	// index before it walks the sort index instead (repository.Config.SearchProbe): both paths
+	// give the same answers, so a store without it ignores it.
+	SearchProbe int
 	Clock              func(dbNow time.Time) time.Time
 	// OnSQL sees every statement the store sends; SQL providers only (Harness.SQL).
 	OnSQL        func(sql string)
@@ -37,7 +41,7 @@ type Options struct {
 
 // StoreOpts are o as testfactory takes them: the harnesses open their stores there.
 func (o Options) StoreOpts() *testfactory.StoreOpts {
-	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, Clock: o.Clock, OnSQL: o.OnSQL,
+	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, SearchProbe: o.SearchProbe, Clock: o.Clock, OnSQL: o.OnSQL,
 		WriteTimeout: o.WriteTimeout, Keys: o.Keys}
 }
 

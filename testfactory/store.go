@@ -71,6 +71,7 @@ type StoreOpts struct {
 	OnSQL              func(sql string)
 	OpenTasksPerTenant int
 	TotalCap           int
+	SearchProbe        int
 	WriteTimeout       time.Duration
 	BusyTimeout        time.Duration
 }
@@ -172,7 +173,7 @@ func OpenSQL(t testing.TB, url string, o *StoreOpts) *repository.Store {
 		o = &StoreOpts{}
 	}
 	s, err := repository.Open(context.Background(), repository.Config{
-		URL: url, Keys: keysOf(o), Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
+		URL: url, Keys: keysOf(o), Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, SearchProbe: o.SearchProbe,
 		WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
 	})
 	if err != nil {

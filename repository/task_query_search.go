@@ -1,0 +1,85 @@
+package repository
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+
+	"usertasks/migrations"
+	"usertasks/storekit"
+)
+
+// DefaultSearchProbe is Config.SearchProbe's default: the most matches of a search that the
+// list reads through the substring index and sorts (docs/query-plans.md, "Search", measured at
+// a tenth of the scale target).
+const DefaultSearchProbe = 1000
+
+// searchIndexMinRunes is the shortest needle a trigram index can find: shorter needles keep the
+// LIKE walk.
+const searchIndexMinRunes = 3
+
+// searchIndexed reports whether the list's search can be served by the substring index of
+// migration 00013: SQLite's FTS5 trigram table and PostgreSQL's pg_trgm GIN index, for needles
+// of at least three characters. MariaDB, SQL Server and Oracle keep the LIKE walk.
+func (s *Store) searchIndexed(needle string) bool {
+	return (s.dialect == migrations.SQLite || s.dialect == migrations.Postgres) &&
+		utf8.RuneCountInString(needle) >= searchIndexMinRunes
+}
+
+// probeSearch decides how a searched list is read. The index finds a rare needle's rows at
+// once, where the sort index's walk with the LIKE filter would read the whole tenant to fill a
+// page; but a common needle matches tens of thousands of rows, which driving from the index
+// would all sort, where the walk stops after the page (a match every N/matches rows). So the
+// index is asked for at most Config.SearchProbe+1 of the tenant's matching task ids: when it has
+// no more than SearchProbe, the list is narrowed to those ids (q.searchIDs: primary-key lookups,
+// at most SearchProbe rows sorted) and read in the plain shape; otherwise the walk stays, its
+// matches at least SearchProbe in the tenant. Either way the LIKE stays the exact test (the
+// index only narrows), so both give the same answers. It runs in the list's read transaction.
+func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
+	needle := storekit.SearchNeedle(q.f.Search)
+	if needle == "" || !s.searchIndexed(needle) {
+		return nil
+	}
+	limit := s.cfg.SearchProbe
+	var ids []string
+	var err error
+	switch s.dialect {
+	case migrations.SQLite:
+		// A phrase of the trigram tokenizer matches the needle as a substring (case folded);
+		// a double quote inside a phrase is doubled.
+		err = tx.Raw("SELECT r.task_id FROM "+migrations.SQLiteSearchTable+
+			" JOIN "+migrations.SQLiteSearchRows+" r ON r.id = "+migrations.SQLiteSearchTable+".rowid"+
+			" WHERE "+migrations.SQLiteSearchTable+" MATCH ? AND r.tenant_id = ? LIMIT ?",
+			`"`+strings.ReplaceAll(needle, `"`, `""`)+`"`, q.f.Tenant, limit+1).Scan(&ids).Error
+	case migrations.Postgres:
+		// The GIN index serves the LIKE (and rechecks it); tenant_id || '' keeps the planner
+		// from walking the tenant's B-tree entries instead (the tenant is most of the table).
+		err = tx.Raw("SELECT id FROM user_tasks WHERE search_text LIKE ? ESCAPE '!' AND tenant_id || '' = ? LIMIT ?",
+			"%"+escapeLike(needle, s.dialect)+"%", q.f.Tenant, limit+1).Scan(&ids).Error
+	}
+	if err != nil {
+		return translate(err)
+	}
+	if len(ids) <= limit {
+		q.searchIDs, q.searchNarrowed = ids, true
+	}
+	return nil
+}
+
+// searchCond narrows the list to the ids the probe found (rare needles), or nothing when it
+// found none.
+func (q *taskQuery) searchCond() (cond, bool) {
+	if !q.searchNarrowed {
+		return cond{}, false
+	}
+	if len(q.searchIDs) == 0 {
+		return nothing, true
+	}
+	return cond{"id IN ?", []any{q.searchIDs}}, true
+}
+
+// readsPlain reports whether the page is read in the plain shape (one statement, ORDER BY and
+// LIMIT) rather than one of the index walks: a list narrowed to a rare needle's ids, whose few
+// rows are found by primary key and sorted.
+func (q *taskQuery) readsPlain() bool { return q.searchNarrowed }
