@@ -31,7 +31,7 @@ type Options struct {
 	// index before it walks the sort index instead (repository.Config.SearchProbe): both paths
 	// give the same answers, so a store without it ignores it.
 	SearchProbe int
-	Clock              func(dbNow time.Time) time.Time
+	Clock       func(dbNow time.Time) time.Time
 	// OnSQL sees every statement the store sends; SQL providers only (Harness.SQL).
 	OnSQL        func(sql string)
 	WriteTimeout time.Duration
