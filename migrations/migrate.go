@@ -105,7 +105,7 @@ func Up(ctx context.Context, d Dialect, db *sql.DB) error {
 		return err
 	}
 	_, err = p.Up(ctx)
-	return searchExtensionError(err)
+	return UpError(err)
 }
 
 // DownAll rolls every migration back, leaving an empty schema (goose's own table aside).

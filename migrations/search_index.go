@@ -49,9 +49,10 @@ func CheckSQLiteFTS5(ctx context.Context, db *sql.DB) error {
 // extension that the search index (migration 00013) needs.
 var ErrSearchExtension = errors.New("PostgreSQL: the migration's role may not create the extension pg_trgm (the search index needs it): have a superuser run `CREATE EXTENSION pg_trgm;` in this database once, or grant the role CREATE on the database, then start again (docs/deployment.md)")
 
-// searchExtensionError turns PostgreSQL's refusal to create pg_trgm into ErrSearchExtension,
-// which names the fix; any other error is returned as it is.
-func searchExtensionError(err error) error {
+// UpError explains an error of applying migrations where it can: PostgreSQL's refusal to
+// create pg_trgm becomes ErrSearchExtension, which names the fix; any other error is returned
+// as it is. Up applies it; so must any caller that runs the goose provider itself.
+func UpError(err error) error {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && pg.Code == "42501" /* insufficient_privilege */ && strings.Contains(err.Error(), "pg_trgm") {
 		return fmt.Errorf("%w: %s", ErrSearchExtension, pg.Message)

@@ -111,6 +111,33 @@ func TestBuiltBinary(t *testing.T) {
 	}
 }
 
+// A binary built without the sqlite_fts5 tag refuses a SQLite database with one line naming
+// the tag, before it creates the file (the search index is an FTS5 table: migration 00013).
+func TestBuiltWithoutFTS5RefusesSQLite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "web")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=") // no tag, whatever the caller's GOFLAGS
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	path := filepath.Join(t.TempDir(), "x.db")
+	cmd := exec.Command(bin, "migrate", "up")
+	cmd.Env = append(os.Environ(), "USERTASKS_DATABASE_URL=sqlite:"+path)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("migrate up without FTS5 succeeded:\n%s", out)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "sqlite_fts5") {
+		t.Fatalf("want one line naming the sqlite_fts5 build tag, got:\n%s", out)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("the refused binary created %s", path)
+	}
+}
+
 func TestMigrateUpReportsEachMigration(t *testing.T) {
 	vars := map[string]string{"USERTASKS_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "m.db")}
 	code, out, errOut := runCLI(t, vars, "migrate", "up")
