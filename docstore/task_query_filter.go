@@ -108,8 +108,10 @@ func (s *Store) conditions(ctx context.Context, q *taskQuery, now time.Time) ([]
 		where = append(where, fieldEq("tag_keys.tag", tag))
 	}
 	if needle := storekit.SearchNeedle(f.Search); needle != "" {
-		// A literal substring: every regular-expression metacharacter is escaped.
-		where = append(where, fieldEq("search_text", bson.Regex{Pattern: regexp.QuoteMeta(needle), Options: "i"}))
+		// A literal substring: every regular-expression metacharacter is escaped. No "i" option:
+		// search_text and the needle are both lower-cased in Go (storekit.SearchText), and the
+		// regex's case folding would add Unicode's equivalences (σ/ς, s/ſ, µ/μ) the rule has not.
+		where = append(where, fieldEq("search_text", bson.Regex{Pattern: regexp.QuoteMeta(needle)}))
 	}
 	return where, nil
 }
