@@ -108,13 +108,14 @@ func TestSearchIndexSQLiteMigratesAndSurvivesVacuum(t *testing.T) {
 // A search of at least three characters on SQLite and PostgreSQL asks the substring index for
 // at most SearchProbe ids: a rare needle's list is then read among them (an id IN list), a
 // common one by the sort index's walk (no id list); MariaDB has no index and never probes. The
-// contract case Queries/SearchPaths checks that both give the same answers.
+// contract case Queries/SearchPaths checks that both give the same answers. A common needle's
+// total in the all scope is the cap, which the probe has seen: no count runs.
 func TestSearchProbePaths(t *testing.T) {
 	for _, p := range testfactory.SQLProviders {
 		t.Run(p.Name(), func(t *testing.T) {
 			var mu sync.Mutex
 			var stmts []string
-			s := testfactory.OpenSQL(t, testfactory.Database(t, p), &testfactory.StoreOpts{SearchProbe: 3, OnSQL: func(q string) {
+			s := testfactory.OpenSQL(t, testfactory.Database(t, p), &testfactory.StoreOpts{SearchProbe: 3, TotalCap: 3, OnSQL: func(q string) {
 				mu.Lock()
 				stmts = append(stmts, q)
 				mu.Unlock()
@@ -140,8 +141,8 @@ func TestSearchProbePaths(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(page.Items) != c.n || page.Total == nil || *page.Total != c.n {
-					t.Fatalf("%q: %d items, total %v, want %d", c.search, len(page.Items), page.Total, c.n)
+				if len(page.Items) != c.n || page.Total == nil || *page.Total != min(c.n, 3) || page.TotalCapped != (c.n > 3) {
+					t.Fatalf("%q: %d items, total %v (capped %v), want %d (the cap is 3)", c.search, len(page.Items), page.Total, page.TotalCapped, c.n)
 				}
 				mu.Lock()
 				all := strings.Join(stmts, "\n")
@@ -149,8 +150,11 @@ func TestSearchProbePaths(t *testing.T) {
 				indexed := p != testfactory.MySQL && len([]rune(c.search)) >= 3
 				probed := strings.Contains(all, "user_task_search") || strings.Contains(all, "planner:")
 				narrowed := strings.Contains(all, "id IN") || strings.Contains(all, "1 = 0")
-				if probed != indexed || narrowed != (indexed && c.narrowed) {
-					t.Errorf("%q: probed %v, narrowed %v; want %v, %v\n%s", c.search, probed, narrowed, indexed, indexed && c.narrowed, all)
+				// A common needle's total in the all scope is the cap the probe saw: no count.
+				counted := strings.Contains(strings.ToUpper(all), "COUNT(")
+				if probed != indexed || narrowed != (indexed && c.narrowed) || counted != !(indexed && !c.narrowed) {
+					t.Errorf("%q: probed %v, narrowed %v, counted %v; want %v, %v, %v\n%s", c.search, probed, narrowed, counted,
+						indexed, indexed && c.narrowed, !(indexed && !c.narrowed), all)
 				}
 			}
 		})

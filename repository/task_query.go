@@ -41,6 +41,8 @@ type taskQuery struct {
 	// index (probeSearch), when searchNarrowed; the list is then read among them only.
 	searchIDs      []string
 	searchNarrowed bool
+	// searchCommon: the probe found more than SearchProbe matches in the tenant.
+	searchCommon bool
 }
 
 // Query returns one page of task summaries that f.Actor may see in f.Scope, in f.Tenant.
@@ -89,9 +91,11 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 				// status's undated tasks (SQLite orders NULLs first), which rarely match.
 				count = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_status_created") }
 			}
-			total, capped, err := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
-			if err != nil {
-				return err
+			total, capped := 0, false
+			if total, capped = s.searchTotal(q, where); !capped {
+				if total, capped, err = s.cappedTotal(tx, count, where, s.cfg.TotalCap); err != nil {
+					return err
+				}
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}

@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/migrations"
+	"usertasks/models"
 	"usertasks/storekit"
 )
 
@@ -61,8 +62,22 @@ func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
 	}
 	if len(ids) <= limit {
 		q.searchIDs, q.searchNarrowed = ids, true
+	} else {
+		q.searchCommon = true
 	}
 	return nil
+}
+
+// searchTotal is the total of a list the probe already counts: the all scope with a search and
+// nothing else (the tenant and the LIKE are its only conditions) whose needle has more matches
+// than the probe reads, when the probe reads at least the cap: the total is then the cap. The
+// count would walk the tenant with the LIKE filter until the cap's row (PostgreSQL: a Seq Scan
+// under the LIMIT), to learn what the probe has already seen.
+func (s *Store) searchTotal(q *taskQuery, where []cond) (int, bool) {
+	if !q.searchCommon || s.cfg.SearchProbe < s.cfg.TotalCap || q.f.Scope != models.ScopeAll || len(where) != 2 {
+		return 0, false
+	}
+	return s.cfg.TotalCap, true
 }
 
 // searchCond narrows the list to the ids the probe found (rare needles), or nothing when it
