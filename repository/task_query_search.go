@@ -48,12 +48,15 @@ func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
 	var err error
 	switch s.dialect {
 	case migrations.SQLite:
-		// A phrase of the trigram tokenizer matches the needle as a substring (case folded);
-		// a double quote inside a phrase is doubled.
+		// A phrase of the trigram tokenizer matches the needle as a substring, case folded by
+		// Unicode rules, which may fold more than Go's lower-casing did (σ and ς): the LIKE on
+		// the task keeps the probe's ids and count the list's own. A double quote inside a
+		// phrase is doubled.
 		err = tx.Raw("SELECT r.task_id FROM "+migrations.SQLiteSearchTable+
 			" JOIN "+migrations.SQLiteSearchRows+" r ON r.id = "+migrations.SQLiteSearchTable+".rowid"+
-			" WHERE "+migrations.SQLiteSearchTable+" MATCH ? AND r.tenant_id = ? LIMIT ?",
-			`"`+strings.ReplaceAll(needle, `"`, `""`)+`"`, q.f.Tenant, limit+1).Scan(&ids).Error
+			" JOIN user_tasks t ON t.id = r.task_id"+
+			" WHERE "+migrations.SQLiteSearchTable+" MATCH ? AND r.tenant_id = ? AND t.search_text LIKE ? ESCAPE '!' LIMIT ?",
+			`"`+strings.ReplaceAll(needle, `"`, `""`)+`"`, q.f.Tenant, "%"+escapeLike(needle, s.dialect)+"%", limit+1).Scan(&ids).Error
 	case migrations.Postgres:
 		ids, err = s.probeSearchPostgres(tx, q.f.Tenant, needle, limit+1)
 	}
