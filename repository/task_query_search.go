@@ -104,9 +104,10 @@ func (q *taskQuery) readsPlain() bool { return q.searchNarrowed }
 // it). Left to choose, PostgreSQL reads a common needle's first matches by a Seq Scan under the
 // LIMIT (cheap while matches are dense, all of the table when they are not, and its estimate of
 // a pattern's matches is a guess), and a rare one's through the tenant's B-tree entries: so the
-// probe runs with sequential and plain index scans off (searchProbePlanner, set for its
-// statement only and restored after it), leaving the bitmap scan of ix_tasks_search, and
-// tenant_id || ” keeps the tenant's B-tree out of the bitmap.
+// probe runs with sequential and plain index scans off (the settings searchProbeSQL names, set
+// for its statement only and restored after it), leaving the bitmap scan of ix_tasks_search;
+// testing the tenant on an expression (tenant_id concatenated with the empty string) keeps the
+// tenant's B-tree out of the bitmap.
 func (s *Store) probeSearchPostgres(tx *gorm.DB, tenant, needle string, limit int) ([]string, error) {
 	settings := PlannerSettings(searchProbeSQL)
 	var set, restore []string
