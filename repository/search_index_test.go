@@ -127,12 +127,14 @@ func TestSearchProbePaths(t *testing.T) {
 				}
 				storetest.CreateTask(t, s, storetest.TaskOpts{Title: fmt.Sprintf("%s %d", title, i)})
 			}
+			// An id with quotes, a backslash, a comma and braces: the narrowed list still finds it.
+			storetest.CreateTask(t, s, storetest.TaskOpts{ID: `odd"id\,{x}`, Title: "bittern 8"})
 			boss := testfactory.Manager("t1", "boss")
 			for _, c := range []struct {
 				search   string
 				n        int
 				narrowed bool
-			}{{"Bittern", 2, true}, {"kestrel", 6, false}, {"tern 1", 1, true}, {"no such", 0, true}, {"el", 6, false}} {
+			}{{"Bittern", 3, true}, {"kestrel", 6, false}, {"tern 1", 1, true}, {"no such", 0, true}, {"el", 6, false}} {
 				mu.Lock()
 				stmts = nil
 				mu.Unlock()
