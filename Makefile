@@ -1,6 +1,11 @@
 # User Tasks — run `make help` for the targets.
 SHELL := /bin/bash
 GO ?= go
+# The SQLite search index (migration 00013) is an FTS5 table, which go-sqlite3 compiles in only
+# under the sqlite_fts5 build tag: every go command below carries it through GOFLAGS, and so do
+# the `go build`s the tests start (they inherit the environment). A binary built without it
+# refuses to open a SQLite store.
+export GOFLAGS += -tags=sqlite_fts5
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # `web version` reports these; override on the command line (make build VERSION=v1.2.0).
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)

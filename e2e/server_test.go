@@ -59,7 +59,7 @@ func buildWeb(t *testing.T) string {
 			buildErr = fmt.Errorf("the go tool is not on PATH: %w", err)
 			return
 		}
-		cmd := exec.Command(goTool, "build", "-o", webBinary, "./cmd/web")
+		cmd := exec.Command(goTool, "build", "-tags", "sqlite_fts5", "-o", webBinary, "./cmd/web")
 		cmd.Dir = repoRoot
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -52,7 +52,7 @@ func userTables(ctx context.Context, d Dialect, db *sql.DB) ([]string, error) {
 	}
 	var out []string
 	for _, n := range names {
-		if !strings.EqualFold(n, VersionTable) {
+		if !strings.EqualFold(n, VersionTable) && !(d == SQLite && IsSearchIndexTable(n)) {
 			out = append(out, n)
 		}
 	}
@@ -353,7 +353,7 @@ ORDER BY t.relname, i.relname, k.ord`)
 			rows.Close()
 			return out, err
 		}
-		if skip(table) {
+		if skip(table) || iname == PostgresSearchIndex {
 			continue
 		}
 		if partial {

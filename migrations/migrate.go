@@ -92,14 +92,20 @@ func gooseDialect(d Dialect) database.Dialect {
 	return database.DialectCustom
 }
 
-// Up applies every pending migration.
+// Up applies every pending migration. On SQLite it first checks that FTS5 is compiled in
+// (ErrNoFTS5); on PostgreSQL a role that may not create pg_trgm gets ErrSearchExtension.
 func Up(ctx context.Context, d Dialect, db *sql.DB) error {
+	if d == SQLite {
+		if err := CheckSQLiteFTS5(ctx, db); err != nil {
+			return err
+		}
+	}
 	p, err := NewProvider(d, db)
 	if err != nil {
 		return err
 	}
 	_, err = p.Up(ctx)
-	return err
+	return UpError(err)
 }
 
 // DownAll rolls every migration back, leaving an empty schema (goose's own table aside).

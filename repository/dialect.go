@@ -191,6 +191,9 @@ func sqliteDSN(path string, cfg Config, role sqliteRole) string {
 // SQLite's busy handler; their transactions begin IMMEDIATE so the write lock is taken before
 // anything is read.
 func (s *Store) connectSQLite(ctx context.Context, path string) error {
+	if err := requireFTS5(ctx); err != nil {
+		return err
+	}
 	if err := createSQLiteFile(path); err != nil {
 		return err
 	}
@@ -382,4 +385,15 @@ func (r sqlRecorder) Trace(_ context.Context, _ time.Time, fc func() (string, in
 		sql, _ := fc()
 		r.on(sql)
 	}
+}
+
+// requireFTS5 refuses a binary whose SQLite lacks FTS5 (built without the sqlite_fts5 tag)
+// before any file is created: the search index (migration 00013) cannot work without it.
+func requireFTS5(ctx context.Context) error {
+	db, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		return fmt.Errorf("repository: open sqlite: %w", err)
+	}
+	defer db.Close()
+	return migrations.CheckSQLiteFTS5(ctx, db)
 }

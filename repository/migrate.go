@@ -15,7 +15,8 @@ import (
 )
 
 // OpenSQL opens a plain database/sql handle for the URL, for migrations and tooling. SQLite
-// gets the store's settings with their defaults, on one connection.
+// gets the store's settings with their defaults, on one connection; a binary without FTS5
+// (built without the sqlite_fts5 tag) is refused first (migrations.ErrNoFTS5).
 func OpenSQL(rawURL string) (*sql.DB, migrations.Dialect, error) {
 	t, err := ParseURL(rawURL)
 	if err != nil {
@@ -24,6 +25,9 @@ func OpenSQL(rawURL string) (*sql.DB, migrations.Dialect, error) {
 	var db *sql.DB
 	switch t.Dialect {
 	case migrations.SQLite:
+		if err := requireFTS5(context.Background()); err != nil {
+			return nil, "", err
+		}
 		// Opening stays lazy (a command that fails before its first query leaves no file);
 		// the first connection creates the file for the owner only.
 		db = sql.OpenDB(privateSQLite{path: t.DSN, dsn: sqliteDSN(t.DSN, Config{}.withDefaults(), sqliteTool)})

@@ -176,7 +176,7 @@ func (l *sqlLog) selects() []string {
 	var out []string
 	for _, s := range l.stmts {
 		upper := strings.ToUpper(strings.TrimSpace(s))
-		if strings.HasPrefix(upper, "SELECT") && strings.Contains(upper, "USER_TASK") {
+		if (strings.HasPrefix(upper, "SELECT") || strings.HasPrefix(upper, "/* PLANNER:")) && strings.Contains(upper, "USER_TASK") {
 			out = append(out, s)
 		}
 	}

@@ -40,6 +40,11 @@ type Config struct {
 	// TotalCap is the most a list total counts (models.TotalCap). Default models.TotalCap;
 	// tests lower it.
 	TotalCap int
+	// SearchProbe is the most matches of a search (3+ characters, SQLite and PostgreSQL) that a
+	// list reads through the substring index and sorts; a needle with more is read by walking
+	// the sort index with the LIKE filter (probeSearch). Default DefaultSearchProbe; tests lower
+	// it to force both paths.
+	SearchProbe int
 	// ShortSearchWindow is the most rows one page of a 1–2 character search examines
 	// (storekit.ShortSearch). Default storekit.ShortSearchWindow; tests lower it.
 	ShortSearchWindow int
@@ -104,6 +109,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TotalCap <= 0 {
 		c.TotalCap = models.TotalCap
+	}
+	if c.SearchProbe <= 0 {
+		c.SearchProbe = DefaultSearchProbe
 	}
 	return c
 }

@@ -40,6 +40,12 @@ type taskQuery struct {
 	// columns, when set, are the columns read instead of a list item's (the short search
 	// reads id, sort value and search text).
 	columns []string
+	// searchIDs are a rare needle's matching task ids in the tenant, found through the substring
+	// index (probeSearch), when searchNarrowed; the list is then read among them only.
+	searchIDs      []string
+	searchNarrowed bool
+	// searchCommon: the probe found more than SearchProbe matches in the tenant.
+	searchCommon bool
 }
 
 // selected are the columns q reads.
@@ -83,19 +89,24 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		if storekit.ShortNeedle(storekit.SearchNeedle(q.f.Search)) {
 			return s.shortSearch(tx, q, now, &page) // task_query_short.go
 		}
+		if err := s.probeSearch(tx, q); err != nil { // task_query_search.go
+			return err
+		}
 		where := q.conditions(now, s.dialect)
 		tasks := s.listTasks(tx, q)
 		if q.f.IncludeTotal {
 			count := tasks
-			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() {
+			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() && !q.readsPlain() {
 				// Counting stops at the cap: walking each status in creation order meets the
 				// rule's matches evenly, where ix_tasks_status_due would first pass the
 				// status's undated tasks (SQLite orders NULLs first), which rarely match.
 				count = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_status_created") }
 			}
-			total, capped, err := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
-			if err != nil {
-				return err
+			total, capped := 0, false
+			if total, capped = s.searchTotal(q, where); !capped {
+				if total, capped, err = s.cappedTotal(tx, count, where, s.cfg.TotalCap); err != nil {
+					return err
+				}
 			}
 			page.Total, page.TotalCapped = &total, capped
 		}
@@ -122,7 +133,7 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 // listTasks is where the list's rows are read from: the tasks, through ix_tasks_health when
 // the list filters by health.
 func (s *Store) listTasks(tx *gorm.DB, q *taskQuery) func() *gorm.DB {
-	if q.f.FiltersHealth() {
+	if q.f.FiltersHealth() && !q.readsPlain() {
 		return func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_health") }
 	}
 	return func() *gorm.DB { return tx.Model(&taskRecord{}) }
@@ -131,7 +142,7 @@ func (s *Store) listTasks(tx *gorm.DB, q *taskQuery) func() *gorm.DB {
 // listRows reads the limit+1 rows of q after its cursor in its order, q's columns only
 // (q.selected), where being q's conditions without the cursor.
 func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond, tasks func() *gorm.DB) ([]taskRecord, error) {
-	if ix, ok := s.availableWalk(q); ok {
+	if ix, ok := s.availableWalk(q); ok && !q.readsPlain() {
 		tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
 		if s.dialect == migrations.Postgres {
 			q.probeCandidates = true
@@ -142,10 +153,10 @@ func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond,
 	if c, ok := q.cursorCond(); ok {
 		where = append(where, c)
 	}
-	if s.walksStatus(q) {
+	if s.walksStatus(q) && !q.readsPlain() {
 		return s.statusPage(tx, q, where)
 	}
-	if s.walksNullsLast(q) {
+	if s.walksNullsLast(q) && !q.readsPlain() {
 		return s.nullsLastPage(tasks, q, uncursored)
 	}
 	var recs []taskRecord
@@ -251,6 +262,9 @@ func (q *taskQuery) conditions(now time.Time, dialect migrations.Dialect) []cond
 	}
 	if needle := storekit.SearchNeedle(f.Search); needle != "" {
 		where = append(where, cond{"search_text LIKE ? ESCAPE '!'", []any{"%" + escapeLike(needle, dialect) + "%"}})
+	}
+	if c, ok := q.searchCond(); ok {
+		where = append(where, c)
 	}
 	return where
 }

@@ -29,6 +29,7 @@ func testQueries(t *testing.T, h Harness) {
 	t.Run("CursorBoundToFilters", func(t *testing.T) { testQueryCursorFilters(t, h) })
 	t.Run("Totals", func(t *testing.T) { testQueryTotals(t, h) })
 	t.Run("SearchCorpus", func(t *testing.T) { testQuerySearchCorpus(t, h) })
+	t.Run("SearchPaths", func(t *testing.T) { testQuerySearchPaths(t, h) })
 	t.Run("ShortSearchWindow", func(t *testing.T) { testQueryShortSearchWindow(t, h) })
 }
 

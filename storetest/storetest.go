@@ -27,8 +27,12 @@ import (
 type Options struct {
 	OpenTasksPerTenant int
 	TotalCap           int
-	ShortSearchWindow  int
-	Clock              func(dbNow time.Time) time.Time
+	// SearchProbe bounds how many matches of a search a SQL store reads through its substring
+	// index before it walks the sort index instead (repository.Config.SearchProbe): both paths
+	// give the same answers, so a store without it ignores it.
+	SearchProbe       int
+	ShortSearchWindow int
+	Clock             func(dbNow time.Time) time.Time
 	// OnSQL sees every statement the store sends; SQL providers only (Harness.SQL).
 	OnSQL        func(sql string)
 	WriteTimeout time.Duration
@@ -38,8 +42,8 @@ type Options struct {
 
 // StoreOpts are o as testfactory takes them: the harnesses open their stores there.
 func (o Options) StoreOpts() *testfactory.StoreOpts {
-	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, ShortSearchWindow: o.ShortSearchWindow,
-		Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout, Keys: o.Keys}
+	return &testfactory.StoreOpts{OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap, SearchProbe: o.SearchProbe,
+		ShortSearchWindow: o.ShortSearchWindow, Clock: o.Clock, OnSQL: o.OnSQL, WriteTimeout: o.WriteTimeout, Keys: o.Keys}
 }
 
 // Harness opens stores of one provider for the suite and reaches behind them where a case

@@ -71,6 +71,7 @@ type StoreOpts struct {
 	OnSQL              func(sql string)
 	OpenTasksPerTenant int
 	TotalCap           int
+	SearchProbe        int
 	ShortSearchWindow  int
 	WriteTimeout       time.Duration
 	BusyTimeout        time.Duration
@@ -175,7 +176,7 @@ func OpenSQL(t testing.TB, url string, o *StoreOpts) *repository.Store {
 	}
 	s, err := repository.Open(context.Background(), repository.Config{
 		URL: url, Keys: keysOf(o), Clock: o.Clock, OnSQL: o.OnSQL, OpenTasksPerTenant: o.OpenTasksPerTenant, TotalCap: o.TotalCap,
-		ShortSearchWindow: o.ShortSearchWindow, WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
+		SearchProbe: o.SearchProbe, ShortSearchWindow: o.ShortSearchWindow, WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout,
 	})
 	if err != nil {
 		t.Fatalf("testfactory: open store: %v", err)

@@ -96,7 +96,7 @@ func TestBuiltBinary(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "web")
-	build := exec.Command("go", "build", "-o", bin, "-ldflags", "-X main.version=v9.8.7 -X main.commit=abc1234", ".")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, "-ldflags", "-X main.version=v9.8.7 -X main.commit=abc1234", ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -108,6 +108,33 @@ func TestBuiltBinary(t *testing.T) {
 	cmd.Env = append(os.Environ(), "USERTASKS_DATABASE_URL=sqlite:"+filepath.Join(t.TempDir(), "x.db"))
 	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != exitUsage {
 		t.Fatalf("web --bogus: %v, want exit 2", err)
+	}
+}
+
+// A binary built without the sqlite_fts5 tag refuses a SQLite database with one line naming
+// the tag, before it creates the file (the search index is an FTS5 table: migration 00013).
+func TestBuiltWithoutFTS5RefusesSQLite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "web")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=") // no tag, whatever the caller's GOFLAGS
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	path := filepath.Join(t.TempDir(), "x.db")
+	cmd := exec.Command(bin, "migrate", "up")
+	cmd.Env = append(os.Environ(), "USERTASKS_DATABASE_URL=sqlite:"+path)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("migrate up without FTS5 succeeded:\n%s", out)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "sqlite_fts5") {
+		t.Fatalf("want one line naming the sqlite_fts5 build tag, got:\n%s", out)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("the refused binary created %s", path)
 	}
 }
 

@@ -97,7 +97,7 @@ func migrateUp(ctx context.Context, p *goose.Provider, stdout io.Writer) error {
 			break // another node applied the rest meanwhile
 		}
 		if err != nil {
-			return err
+			return migrations.UpError(err)
 		}
 		prog.Line("applied %s (%s)", r.Source.Path, r.Duration.Round(time.Millisecond))
 	}

@@ -75,7 +75,7 @@ func TestSoak(t *testing.T) {
 	}
 	vars["USERTASKS_METRICS_ADDR"] = metricsAddr
 	bin := filepath.Join(t.TempDir(), "web")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	// The server is a built web with vars and nothing else of USERTASKS_ from the test's

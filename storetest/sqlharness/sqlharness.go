@@ -240,9 +240,27 @@ func explain(t *testing.T, s *repository.Store, q string, args ...any) string {
 
 // QueryLines runs q and returns each row as one line, its columns as text joined by spaces
 // (how the suite and the scale test read query plans).
+//
+// A statement that names planner settings (repository.PlannerSettings: PostgreSQL's search
+// probe) runs in a transaction that sets them first, as the store runs it.
 func QueryLines(t *testing.T, db *sql.DB, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(q, args...)
+	var query func(string, ...any) (*sql.Rows, error) = db.Query
+	if settings := repository.PlannerSettings(strings.TrimPrefix(strings.TrimPrefix(
+		strings.TrimPrefix(q, "EXPLAIN (ANALYZE, BUFFERS) "), "EXPLAIN "), "SELECT COUNT(*) FROM (")); len(settings) > 0 {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback() //nolint:errcheck // read only
+		for _, kv := range settings {
+			if _, err := tx.Exec("SELECT set_config($1, $2, true)", kv[0], kv[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		query = tx.Query
+	}
+	rows, err := query(q, args...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, q)
 	}

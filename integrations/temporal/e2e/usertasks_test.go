@@ -57,7 +57,7 @@ func buildWeb(t *testing.T) string {
 			return
 		}
 		webBinary = filepath.Join(dir, "web")
-		cmd := exec.Command("go", "build", "-o", webBinary, "./cmd/web")
+		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", webBinary, "./cmd/web")
 		cmd.Dir = repoRoot(t)
 		cmd.Env = append(os.Environ(), "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {

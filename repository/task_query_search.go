@@ -1,0 +1,161 @@
+package repository
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+
+	"usertasks/migrations"
+	"usertasks/models"
+	"usertasks/storekit"
+)
+
+// DefaultSearchProbe is Config.SearchProbe's default: the most matches of a search that the
+// list reads through the substring index and sorts (docs/query-plans.md, "Search", measured at
+// a tenth of the scale target).
+const DefaultSearchProbe = 1000
+
+// searchIndexMinRunes is the shortest needle a trigram index can find: shorter needles keep the
+// LIKE walk.
+const searchIndexMinRunes = 3
+
+// searchIndexed reports whether the list's search can be served by the substring index of
+// migration 00013: SQLite's FTS5 trigram table and PostgreSQL's pg_trgm GIN index, for needles
+// of at least three characters. MariaDB, SQL Server and Oracle keep the LIKE walk.
+func (s *Store) searchIndexed(needle string) bool {
+	return (s.dialect == migrations.SQLite || s.dialect == migrations.Postgres) &&
+		utf8.RuneCountInString(needle) >= searchIndexMinRunes
+}
+
+// probeSearch decides how a searched list is read. The index finds a rare needle's rows at
+// once, where the sort index's walk with the LIKE filter would read the whole tenant to fill a
+// page; but a common needle matches tens of thousands of rows, which driving from the index
+// would all sort, where the walk stops after the page (a match every N/matches rows). So the
+// index is asked for at most Config.SearchProbe+1 of the tenant's matching task ids: when it has
+// no more than SearchProbe, the list is narrowed to those ids (q.searchIDs: primary-key lookups,
+// at most SearchProbe rows sorted) and read in the plain shape; otherwise the walk stays, its
+// matches at least SearchProbe in the tenant. Either way the LIKE stays the exact test (the
+// index only narrows), so both give the same answers. It runs in the list's read transaction.
+func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
+	needle := storekit.SearchNeedle(q.f.Search)
+	if needle == "" || !s.searchIndexed(needle) {
+		return nil
+	}
+	limit := s.cfg.SearchProbe
+	var ids []string
+	var err error
+	switch s.dialect {
+	case migrations.SQLite:
+		// A phrase of the trigram tokenizer matches the needle as a substring, case folded by
+		// Unicode rules, which may fold more than Go's lower-casing did (σ and ς): the LIKE on
+		// the task keeps the probe's ids and count the list's own. A double quote inside a
+		// phrase is doubled.
+		err = tx.Raw("SELECT r.task_id FROM "+migrations.SQLiteSearchTable+
+			" JOIN "+migrations.SQLiteSearchRows+" r ON r.id = "+migrations.SQLiteSearchTable+".rowid"+
+			" JOIN user_tasks t ON t.id = r.task_id"+
+			" WHERE "+migrations.SQLiteSearchTable+" MATCH ? AND r.tenant_id = ? AND t.search_text LIKE ? ESCAPE '!' LIMIT ?",
+			`"`+strings.ReplaceAll(needle, `"`, `""`)+`"`, q.f.Tenant, "%"+escapeLike(needle, s.dialect)+"%", limit+1).Scan(&ids).Error
+	case migrations.Postgres:
+		ids, err = s.probeSearchPostgres(tx, q.f.Tenant, needle, limit+1)
+	}
+	if err != nil {
+		return translate(err)
+	}
+	if len(ids) <= limit {
+		q.searchIDs, q.searchNarrowed = ids, true
+	} else {
+		q.searchCommon = true
+	}
+	return nil
+}
+
+// searchTotal is the total of a list the probe already counts: the all scope with a search and
+// nothing else (the tenant and the LIKE are its only conditions) whose needle has more matches
+// than the probe reads, when the probe reads at least the cap: the total is then the cap. The
+// count would walk the tenant with the LIKE filter until the cap's row (PostgreSQL: a Seq Scan
+// under the LIMIT), to learn what the probe has already seen.
+func (s *Store) searchTotal(q *taskQuery, where []cond) (int, bool) {
+	if !q.searchCommon || s.cfg.SearchProbe < s.cfg.TotalCap || q.f.Scope != models.ScopeAll || len(where) != 2 {
+		return 0, false
+	}
+	return s.cfg.TotalCap, true
+}
+
+// searchCond narrows the list to the ids the probe found (rare needles), or nothing when it
+// found none.
+func (q *taskQuery) searchCond() (cond, bool) {
+	if !q.searchNarrowed {
+		return cond{}, false
+	}
+	if len(q.searchIDs) == 0 {
+		return nothing, true
+	}
+	return cond{"id IN ?", []any{q.searchIDs}}, true
+}
+
+// readsPlain reports whether the page is read in the plain shape (one statement, ORDER BY and
+// LIMIT) rather than one of the index walks: a list narrowed to a rare needle's ids, whose few
+// rows are found by primary key and sorted.
+func (q *taskQuery) readsPlain() bool { return q.searchNarrowed }
+
+// probeSearchPostgres reads the ids through the GIN index, which serves the LIKE (and rechecks
+// it). Left to choose, PostgreSQL reads a common needle's first matches by a Seq Scan under the
+// LIMIT (cheap while matches are dense, all of the table when they are not, and its estimate of
+// a pattern's matches is a guess), and a rare one's through the tenant's B-tree entries: so the
+// probe runs with sequential and plain index scans off (the settings searchProbeSQL names, set
+// for its statement only and restored after it), leaving the bitmap scan of ix_tasks_search;
+// testing the tenant on an expression (tenant_id concatenated with the empty string) keeps the
+// tenant's B-tree out of the bitmap.
+func (s *Store) probeSearchPostgres(tx *gorm.DB, tenant, needle string, limit int) ([]string, error) {
+	settings := PlannerSettings(searchProbeSQL)
+	var set, restore []string
+	for _, kv := range settings {
+		set = append(set, "current_setting('"+kv[0]+"')", "set_config('"+kv[0]+"', '"+kv[1]+"', true)")
+	}
+	prior := make([]string, 2*len(settings))
+	dest := make([]any, len(prior))
+	for i := range prior {
+		dest[i] = &prior[i]
+	}
+	// A select list is evaluated left to right: each current value is read before it is set.
+	if err := tx.Raw("SELECT " + strings.Join(set, ", ")).Row().Scan(dest...); err != nil {
+		return nil, err
+	}
+	var ids []string
+	err := tx.Raw(searchProbeSQL, "%"+escapeLike(needle, s.dialect)+"%", tenant, limit).Scan(&ids).Error
+	if err != nil {
+		return nil, err
+	}
+	var args []any
+	for i, kv := range settings {
+		restore = append(restore, "set_config('"+kv[0]+"', ?, true)")
+		args = append(args, prior[2*i])
+	}
+	return ids, tx.Exec("SELECT "+strings.Join(restore, ", "), args...).Error
+}
+
+// searchProbeSQL is PostgreSQL's probe, marked with the planner settings it runs under.
+const searchProbeSQL = "/* planner: enable_seqscan=off enable_indexscan=off */ " +
+	"SELECT id FROM user_tasks WHERE search_text LIKE ? ESCAPE '!' AND tenant_id || '' = ? LIMIT ?"
+
+// plannerMark is how a statement names the PostgreSQL planner settings it runs under.
+var plannerMark = regexp.MustCompile(`^/\* planner: ([^*]*) \*/ `)
+
+// PlannerSettings returns the PostgreSQL planner settings (name, value) a statement of the
+// store runs under, as its leading "/* planner: name=value … */" comment names them, so that a
+// tool explaining a recorded statement (the plan tests, the scale test) can set them too.
+func PlannerSettings(stmt string) [][2]string {
+	m := plannerMark.FindStringSubmatch(stmt)
+	if m == nil {
+		return nil
+	}
+	var out [][2]string
+	for _, kv := range strings.Fields(m[1]) {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
+}
