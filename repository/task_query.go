@@ -76,11 +76,16 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		}
 		if q.f.IncludeTotal {
 			count := tasks
-			if q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth() {
+			if s.walksStatus(q) {
 				// Counting stops at the cap: walking each status in creation order meets the
 				// rule's matches evenly, where ix_tasks_status_due would first pass the
-				// status's undated tasks (SQLite orders NULLs first), which rarely match.
-				count = func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_status_created") }
+				// status's undated tasks (SQLite orders NULLs first), which rarely match. A
+				// workflow filter counts its definition's tasks (ix_tasks_workflow_created).
+				ix := "ix_tasks_status_created"
+				if q.f.WorkflowDefinitionID != "" {
+					ix = workflowIndex[models.SortCreated]
+				}
+				count = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
 			}
 			total, capped, err := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
 			if err != nil {
@@ -149,6 +154,7 @@ var (
 	openTransitionalStatuses = storekit.StatusStrings(append(append([]models.Status{}, models.OpenStatuses...), models.TransitionalStatuses...))
 	transitionalStatuses     = storekit.StatusStrings(models.TransitionalStatuses)
 	terminalStatuses         = storekit.StatusStrings(models.TerminalStatuses)
+	allStatuses              = append(slices.Clone(openTransitionalStatuses), terminalStatuses...)
 )
 
 // healthSeverities are the severities of a health finding (no finding is NULL).
