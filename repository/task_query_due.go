@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 
@@ -94,11 +95,11 @@ func walkStatuses(q *taskQuery) []string {
 // statusPage reads the page of a walksStatus query: each status of walkStatuses walked in the
 // sort's order through walkIndex, at most limit+1 ids per status (a walk that stops after its
 // rows), and only those few sorted instead of every match: at most 6 × (limit + 1) rows for
-// needs attention, 9 × (limit + 1) for all. A nullable sort
-// (due, completed) reads in two phases, the tasks with a value first and the ones without
-// after them (NULLs last on every database, whatever its NULL order in an index); the second
-// runs only when the first leaves the page short.
-func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
+// needs attention, 9 × (limit + 1) for all. Each walk states the query's conditions for its
+// status (attentionCond). A nullable sort (due, completed) reads in two phases, the tasks with
+// a value first and the ones without after them (NULLs last on every database, whatever its
+// NULL order in an index); the second runs only when the first leaves the page short.
+func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskRecord, error) {
 	dir := " ASC"
 	if q.f.Descending {
 		dir = " DESC"
@@ -113,6 +114,12 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecor
 		var parts []string
 		var subs []any
 		for _, st := range walkStatuses(q) {
+			w := *q
+			w.walkStatus = st
+			where := w.conditions(now, s.dialect)
+			if c, ok := q.cursorCond(); ok {
+				where = append(where, c)
+			}
 			walk := applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select("id"), where).
 				Where("status = ?", st).Order(col + dir + ", id" + dir).Limit(q.limit + 1)
 			if phase != "" {
