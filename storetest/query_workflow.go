@@ -60,10 +60,16 @@ func testQueryWorkflowSorts(t *testing.T, h Harness) {
 		keep  func(models.Task) bool
 	}{
 		{"all", models.ScopeAll, func(*models.TaskFilter) {}, func(models.Task) bool { return true }},
-		{"all/statuses", models.ScopeAll, func(f *models.TaskFilter) { f.Statuses = []models.Status{models.StatusAssigned, models.StatusCompleted} },
-			func(it models.Task) bool { return it.Status == models.StatusAssigned || it.Status == models.StatusCompleted }},
+		{"all/statuses", models.ScopeAll, func(f *models.TaskFilter) {
+			f.Statuses = []models.Status{models.StatusAssigned, models.StatusCompleted}
+		},
+			func(it models.Task) bool {
+				return it.Status == models.StatusAssigned || it.Status == models.StatusCompleted
+			}},
 		{"all/overdue", models.ScopeAll, func(f *models.TaskFilter) { f.Due = models.DueOverdue },
-			func(it models.Task) bool { return it.Status.IsOpen() && (it.IsOverdue || it.DueAt != nil && it.DueAt.Before(now)) }},
+			func(it models.Task) bool {
+				return it.Status.IsOpen() && (it.IsOverdue || it.DueAt != nil && it.DueAt.Before(now))
+			}},
 		{"needs-attention", models.ScopeNeedsAttention, func(*models.TaskFilter) {}, func(it models.Task) bool { return len(rule.Reasons(it, now)) > 0 }},
 	}
 	for _, v := range variants {
