@@ -49,8 +49,8 @@ type taskQuery struct {
 // page, and rows inserted meanwhile only appear after the cursor, where the order puts them.
 //
 // A total counts at most Config.TotalCap+1 rows: past the cap it is the cap with TotalCapped
-// set. The needs-attention list walks each status in the sort's order (statusPage) instead of
-// sorting every match.
+// set. The needs-attention list, and the all list with a workflow filter, walk each status in
+// the sort's order (statusPage) instead of sorting every match.
 //
 // Needs-attention is models.AttentionRule with f.StaleAfter and f.UnassignedAfter. HealthCodes
 // and HealthSeverity narrow to tasks with such a finding; only managers may use them.
