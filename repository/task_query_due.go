@@ -47,12 +47,16 @@ func (s *Store) walksIndexes() bool {
 // filtered by a workflow definition, whose tasks the definition's sort index holds status by
 // status (ix_tasks_workflow_<sort>). Without it the definition's tasks were all read and
 // sorted, or the tenant's sort index walked past the other definitions' tasks. A health filter
-// keeps ix_tasks_health, which finds the few findings directly.
+// keeps ix_tasks_health, which finds the few findings directly; on the all list a filter that
+// an index finds more narrowly than the definition (an instance, a reference, an assignee, a
+// tag) keeps that index, as SQLite would otherwise be told to walk the definition's tasks.
 func (s *Store) walksStatus(q *taskQuery) bool {
 	if !s.walksIndexes() || q.f.FiltersHealth() {
 		return false
 	}
-	return q.f.Scope == models.ScopeNeedsAttention || (q.f.Scope == models.ScopeAll && q.f.WorkflowDefinitionID != "")
+	f := q.f
+	narrower := f.WorkflowInstanceID != "" || f.Reference != "" || f.Assignee.Participant.ID != "" || models.NormalizeTag(f.Tag) != ""
+	return f.Scope == models.ScopeNeedsAttention || (f.Scope == models.ScopeAll && f.WorkflowDefinitionID != "" && !narrower)
 }
 
 // workflowIndex is the index (tenant_id, workflow_definition_id, status, sort column, id) of
