@@ -15,7 +15,7 @@ import (
 // WorkflowChoices lists the distinct workflow definitions of the tasks f.Actor may see in
 // f.Scope, ordered by id, at most limit, as repository.Store.WorkflowChoices: only the scope and
 // its authorization narrow the tasks, and the manager scopes offer the whole tenant's. The definitions are read one seek at a time (a loose index
-// scan over ix_tasks_definition, tenant_id and workflow_definition_id): the first definition
+// scan over ix_tasks_workflow_created, led by tenant_id and workflow_definition_id): the first definition
 // after the previous one, then that definition's greatest name (SQL's MAX, nulls ignored).
 func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit int) ([]models.WorkflowChoice, error) {
 	q, err := newTaskQuery(models.TaskFilter{Tenant: f.Tenant, Scope: f.Scope, Actor: f.Actor, StaleAfter: f.StaleAfter})

@@ -264,6 +264,13 @@ func parseDDL(d Dialect, statements []string) (ddlSchema, error) {
 			t.Indexes = append(t.Indexes, Index{Name: name, Unique: m[1] != "", Columns: columns})
 			continue
 		}
+		if m := reDropIndex.FindStringSubmatch(s); m != nil {
+			// An index a later migration replaces (00014): it must exist, on the table named.
+			if err := dropIndex(d, out.Tables, m[1], m[3]); err != nil {
+				return ddlSchema{}, err
+			}
+			continue
+		}
 		if m := reInsertSelect.FindStringSubmatch(s); m != nil {
 			// A data move between tables (00008): both must exist, and the target columns.
 			if err := checkDataMove(d, find, m[1], m[2], m[3]); err != nil {
@@ -375,6 +382,31 @@ func dropColumn(d Dialect, find func(string) *Table, rawTable, rawColumn string)
 	}
 	t.Columns = slices.Delete(t.Columns, i, i+1)
 	return nil
+}
+
+// dropIndex removes a created index, as DROP INDEX does. SQL Server names its table, Oracle
+// does not (an index name is unique in the schema).
+func dropIndex(d Dialect, tables []Table, rawName, rawTable string) error {
+	if (d == SQLServer) != (rawTable != "") {
+		return fmt.Errorf("%s: DROP INDEX %s names its table the wrong way", d, rawName)
+	}
+	name, err := ident(d, rawName)
+	if err != nil {
+		return err
+	}
+	for i := range tables {
+		t := &tables[i]
+		if rawTable != "" {
+			if table, err := ident(d, rawTable); err != nil || table != t.Name {
+				continue
+			}
+		}
+		if j := slices.IndexFunc(t.Indexes, func(ix Index) bool { return ix.Name == name }); j >= 0 {
+			t.Indexes = slices.Delete(t.Indexes, j, j+1)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown index %s dropped", name)
 }
 
 // addColumn appends a nullable column to a table created before, as ALTER TABLE … ADD does.
@@ -527,7 +559,8 @@ func parseCreateTable(d Dialect, typeOf physicalType, rawName, body string) (Tab
 }
 
 // parseDown reads the Down statements: DROP TABLE (Oracle: with PURGE, so nothing stays in
-// the recycle bin) and DROP INDEX of an index a later migration added. It returns the dropped
+// the recycle bin), DROP INDEX of an index a later migration added and CREATE INDEX of one it
+// replaced. It returns the dropped
 // tables in order.
 func parseDown(d Dialect, statements []string) ([]string, error) {
 	var dropped []string
@@ -543,6 +576,9 @@ func parseDown(d Dialect, statements []string) ([]string, error) {
 				return nil, fmt.Errorf("%s: %q names its table the wrong way", d, s)
 			}
 			continue
+		}
+		if reCreateIndex.MatchString(s) {
+			continue // a later migration's Down restoring the index it replaced (00014)
 		}
 		if reAddColumn.MatchString(s) || reUpdate.MatchString(s) {
 			continue // a later migration's Down restoring a column it moved (00008)

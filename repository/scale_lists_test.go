@@ -164,14 +164,12 @@ var scaleKnownGaps = []struct {
 	match  *regexp.Regexp // against "<dialect> <scope> <sort> <dir>[ variant] (<page> page): statement <n> <problem>"
 	reason string
 }{
-	{regexp.MustCompile(`^\w+ needs-attention \S+ \w+ (search )?\(\w+ page\): statement \d sorts`),
-		"bounded by design: the needs-attention page sorts the union of one walk per open or transitional status in the sort's index, at most 6 × (page + 1) rows at any size (statusPage)"},
+	{regexp.MustCompile(`^\w+ (needs-attention \S+ \w+ (search |workflow )?|all \S+ \w+ workflow )\(\w+ page\): statement \d sorts`),
+		"bounded by design: the needs-attention page, and the all page with a workflow filter, sort the union of one walk per status in the sort's index (ix_tasks_status_<sort>, ix_tasks_workflow_<sort>), at most 6 (needs attention) or 9 (all) × (page + 1) rows at any size (statusPage)"},
 	{regexp.MustCompile(`^PostgreSQL available \S+ \w+ \(deep page\): statement \d sorts`),
 		"PostgreSQL, on a deep page of the available list, estimates that few of the user's tasks lie past the cursor and sorts them instead of walking the status's sort index (availableWalk): at most the list's rows past the cursor"},
 	{regexp.MustCompile(`^\w+ history .*sorts`),
 		"the history list finds the tasks the user completed or acted on (ix_tasks_completed_by, ix_events_actor), then sorts them: a few thousand rows per person at the target"},
-	{regexp.MustCompile(`^\w+ (all|needs-attention) \S+ \w+ workflow .*sorts`),
-		"a workflow filter reads the definition's tasks through ix_tasks_definition, then sorts them; an index (tenant_id, workflow_definition_id, sort column, id) per sort, or a walk of the sort index, would serve it"},
 	{regexp.MustCompile(`^MariaDB (all|needs-attention) \S+ \w+ search.*(sorts|scans all of user_tasks)`),
 		"MariaDB has no substring index (docs/query-plans.md, Search): a search is the sort index's walk with the LIKE filter, and the total's count stops at the cap"},
 	{regexp.MustCompile(`^(SQLite|PostgreSQL) \S+ \S+ \w+ search rare \(\w+ page\): statement \d sorts`),

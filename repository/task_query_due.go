@@ -2,12 +2,15 @@ package repository
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 
 	"usertasks/migrations"
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // cappedTotal counts the rows of where, at most cap+1 of them (Config.TotalCap), and reports
@@ -39,27 +42,68 @@ func (s *Store) walksIndexes() bool {
 	return s.dialect == migrations.SQLite || s.dialect == migrations.Postgres || s.dialect == migrations.MySQL
 }
 
-// walksStatus reports whether the page is read by walking the status's sort index
-// (statusIndex): the needs-attention list, without a health filter (ix_tasks_health serves
-// those). Its rule matches most open tasks, so sorting all matches is what the walk avoids.
+// walksStatus reports whether the page is read by walking each status in the sort's order
+// (statusPage): the needs-attention list, whose rule matches most open tasks, and the all list
+// filtered by a workflow definition, whose tasks the definition's sort index holds status by
+// status (ix_tasks_workflow_<sort>). Without it the definition's tasks were all read and
+// sorted, or the tenant's sort index walked past the other definitions' tasks. A health filter
+// keeps ix_tasks_health, which finds the few findings directly; on the all list a filter that
+// an index finds more narrowly than the definition (an instance, a reference, an assignee, a
+// tag) keeps that index, as SQLite would otherwise be told to walk the definition's tasks.
 func (s *Store) walksStatus(q *taskQuery) bool {
-	return s.walksIndexes() && q.f.Scope == models.ScopeNeedsAttention && !q.f.FiltersHealth()
+	if !s.walksIndexes() || q.f.FiltersHealth() {
+		return false
+	}
+	f := q.f
+	narrower := f.WorkflowInstanceID != "" || f.Reference != "" || f.Assignee.Participant.ID != "" || models.NormalizeTag(f.Tag) != ""
+	return f.Scope == models.ScopeNeedsAttention || (f.Scope == models.ScopeAll && f.WorkflowDefinitionID != "" && !narrower)
 }
 
-// statusIndex is the index (tenant_id, status, sort column, id) of each sort.
-var statusIndex = map[models.SortKey]string{
-	models.SortCreated: "ix_tasks_status_created", models.SortDue: "ix_tasks_status_due",
-	models.SortPriority: "ix_tasks_status_priority", models.SortTitle: "ix_tasks_status_title",
-	models.SortUpdated: "ix_tasks_status_updated", models.SortCompleted: "ix_tasks_status_completed",
+// workflowIndex is the index (tenant_id, workflow_definition_id, status, sort column, id) of
+// each sort (migration 00014): statusSortIndexes' walk within one workflow definition.
+var workflowIndex = map[models.SortKey]string{
+	models.SortCreated: "ix_tasks_workflow_created", models.SortDue: "ix_tasks_workflow_due",
+	models.SortPriority: "ix_tasks_workflow_priority", models.SortTitle: "ix_tasks_workflow_title",
+	models.SortUpdated: "ix_tasks_workflow_updated", models.SortCompleted: "ix_tasks_workflow_completed",
 }
 
-// statusPage reads the page of a walksStatus query: each open or transitional status walked
-// in the sort's order through its status index, at most limit+1 ids per status (a walk that
-// stops after its rows), and only those few sorted instead of every match. A nullable sort
-// (due, completed) reads in two phases, the tasks with a value first and the ones without
-// after them (NULLs last on every database, whatever its NULL order in an index); the second
-// runs only when the first leaves the page short.
-func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
+// walkIndex is the index statusPage walks for q: the workflow's when q names one.
+func walkIndex(q *taskQuery) string {
+	if q.f.WorkflowDefinitionID != "" {
+		return workflowIndex[q.f.Sort]
+	}
+	return statusSortIndexes[q.f.Sort]
+}
+
+// walkStatuses are the statuses statusPage walks: those its scope can list (open and
+// transitional for needs attention, every status for all), narrowed by a status filter and the
+// overdue filter (open tasks only). A walk of a status the filter excludes would read its whole
+// range and keep nothing.
+func walkStatuses(q *taskQuery) []string {
+	out := openTransitionalStatuses
+	if q.f.Scope == models.ScopeAll {
+		out = allStatuses
+	}
+	keep := func(set []string) {
+		out = slices.DeleteFunc(slices.Clone(out), func(st string) bool { return !slices.Contains(set, st) })
+	}
+	if len(q.f.Statuses) > 0 {
+		keep(storekit.StatusStrings(q.f.Statuses))
+	}
+	if q.f.Due == models.DueOverdue {
+		keep(openStatuses)
+	}
+	return out
+}
+
+// statusPage reads the page of a walksStatus query: each status of walkStatuses walked in the
+// sort's order through walkIndex, at most limit+1 ids per status (a walk that stops after its
+// rows), and only those few sorted instead of every match: at most 6 × (limit + 1) rows for
+// needs attention, 9 × (limit + 1) for all. Each walk states the query's conditions for its
+// status (attentionCond). A nullable sort (due, completed) reads in two phases, the tasks with
+// a value first and the ones without after them (NULLs last on every database, whatever its
+// NULL order in an index); the second runs only when the first leaves the page short.
+func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskRecord, error) {
 	dir := " ASC"
 	if q.f.Descending {
 		dir = " DESC"
@@ -73,8 +117,14 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecor
 	for _, phase := range phases {
 		var parts []string
 		var subs []any
-		for _, st := range openTransitionalStatuses {
-			walk := applyConds(s.tasksIndexedBy(tx, statusIndex[q.f.Sort]).Select("id"), where).
+		for _, st := range walkStatuses(q) {
+			w := *q
+			w.walkStatus = st
+			where := w.conditions(now, s.dialect)
+			if c, ok := q.cursorCond(); ok {
+				where = append(where, c)
+			}
+			walk := applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select("id"), where).
 				Where("status = ?", st).Order(col + dir + ", id" + dir).Limit(q.limit + 1)
 			if phase != "" {
 				// Ordered by the column in the NULL phase too: PostgreSQL does not take
@@ -83,6 +133,9 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, where []cond) ([]taskRecor
 			}
 			parts = append(parts, fmt.Sprintf("SELECT id FROM (?) w%d", len(parts)))
 			subs = append(subs, walk)
+		}
+		if len(parts) == 0 {
+			return nil, nil // the filters exclude every status the scope lists
 		}
 		var recs []taskRecord
 		err := tx.Model(&taskRecord{}).Select(q.selected()).

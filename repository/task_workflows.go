@@ -14,7 +14,7 @@ import (
 // choice's name is that of one of its tasks (a definition's tasks normally share one name).
 //
 // The manager scopes see the whole tenant, so there the definitions are read by skipping
-// through ix_tasks_definition (tenant_id, workflow_definition_id): one index seek per
+// through ix_tasks_workflow_created (tenant_id, workflow_definition_id, …): one index seek per
 // definition, whatever the number of tasks. The personal scopes group the rows of the scope,
 // which costs what counting the tab does.
 func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit int) ([]models.WorkflowChoice, error) {
@@ -59,6 +59,10 @@ func (s *Store) WorkflowChoices(ctx context.Context, f models.TaskFilter, limit 
 	return out, nil
 }
 
+// definitionIndex leads with (tenant_id, workflow_definition_id): any of the workflow filter's
+// indexes (migration 00014, which replaced ix_tasks_definition) serves the seeks.
+const definitionIndex = "ix_tasks_workflow_created"
+
 // skipDefinitions reads a tenant's distinct workflow definitions one index seek at a time: the
 // first definition after the previous one (a "loose index scan" every dialect can run). MariaDB
 // is told the index (tasksForcing): left to choose, it took 60-150 ms per seek at a tenth of the
@@ -71,7 +75,7 @@ func (s *Store) skipDefinitions(tx *gorm.DB, tenant string, limit int) ([]models
 			ID   string  `gorm:"column:workflow_definition_id"`
 			Name *string `gorm:"column:workflow_definition_name"`
 		}
-		q := s.tasksForcing(tx, "ix_tasks_definition").Select("workflow_definition_id, workflow_definition_name").Where("tenant_id = ?", tenant)
+		q := s.tasksForcing(tx, definitionIndex).Select("workflow_definition_id, workflow_definition_name").Where("tenant_id = ?", tenant)
 		if len(out) > 0 { // not `> ''` on the first seek: Oracle reads '' as NULL
 			q = q.Where("workflow_definition_id > ?", after)
 		}

@@ -118,6 +118,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 	checkDashboardPlans(t, h, s, rec)
 	testWorkflowChoicePlans(t, h, s, rec, me, boss)
 	testSearchPlans(t, h, s, rec, boss)
+	testWorkflowFilterPlans(t, h, s, rec, boss)
 }
 
 // planScan returns the plan line that scans user_tasks without an index, or "".

@@ -15,6 +15,7 @@ import (
 func testQueryTotals(t *testing.T, h Harness) {
 	t.Run("TotalIsCapped", func(t *testing.T) { testQueryTotalCap(t, h) })
 	t.Run("NeedsAttentionSorts", func(t *testing.T) { testQueryAttentionSorts(t, h) })
+	t.Run("WorkflowSorts", func(t *testing.T) { testQueryWorkflowSorts(t, h) })
 }
 
 func testQueryTotalCap(t *testing.T, h Harness) {

@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 13
+const Version int64 = 14
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -170,7 +170,6 @@ func Schema() []Table {
 				index("ix_tasks_updated", "tenant_id", "updated_at", "id"),
 				index("ix_tasks_completed", "tenant_id", "completed_at", "id"),
 				index("ix_tasks_title", "tenant_id", "title", "id"),
-				index("ix_tasks_definition", "tenant_id", "workflow_definition_id"),
 				index("ix_tasks_instance", "tenant_id", "workflow_instance_id"),
 				index("ix_tasks_activity", "tenant_id", "activity_instance_id"),
 				index("ix_tasks_health", "tenant_id", "health_severity", "health_code"),
@@ -187,6 +186,14 @@ func Schema() []Table {
 				index("ix_tasks_status_title", "tenant_id", "status", "title", "id"),
 				index("ix_tasks_status_updated", "tenant_id", "status", "updated_at", "id"),
 				index("ix_tasks_status_completed", "tenant_id", "status", "completed_at", "id"),
+				// 00014: the workflow filter walks a definition's tasks status by status in each
+				// sort's order (replaces ix_tasks_definition, their common prefix).
+				index("ix_tasks_workflow_created", "tenant_id", "workflow_definition_id", "status", "created_at", "id"),
+				index("ix_tasks_workflow_due", "tenant_id", "workflow_definition_id", "status", "due_at", "id"),
+				index("ix_tasks_workflow_priority", "tenant_id", "workflow_definition_id", "status", "priority", "id"),
+				index("ix_tasks_workflow_title", "tenant_id", "workflow_definition_id", "status", "title", "id"),
+				index("ix_tasks_workflow_updated", "tenant_id", "workflow_definition_id", "status", "updated_at", "id"),
+				index("ix_tasks_workflow_completed", "tenant_id", "workflow_definition_id", "status", "completed_at", "id"),
 			},
 		},
 		{
