@@ -83,7 +83,7 @@ func (r *dialectRun) seedScale(ctx context.Context, dbURL string) error {
 	defer store.Close()
 	fmt.Fprintf(r.progress, "bench: %s: seeding %d open + %d terminal tasks\n", r.dialect, r.o.Open, r.o.Terminal)
 	start := time.Now()
-	_, err = seed.Load(ctx, db, store.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: matrixTenant, Open: r.o.Open, Terminal: r.o.Terminal}}})
+	_, err = seed.Load(ctx, db, store.Dialect(), seed.Options{Keys: r.keys, Tenants: []seed.Tenant{{Name: matrixTenant, Open: r.o.Open, Terminal: r.o.Terminal}}})
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
