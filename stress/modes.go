@@ -232,17 +232,21 @@ func mixedRound(ctx context.Context, r *round) error {
 		// As a server's runtime would, finalize completions while the workers run.
 		readers.Go(func() { r.finalizeUntil(ctx, fin, completed, done) })
 	}
+	pace := newPacer(r.opts.Pace)
 	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		a := claimer(r.tenant, w)
 		for i := range work {
+			if pace.wait(ctx) != nil {
+				return // cancelled: the checks below count what is missing
+			}
 			var rev int
 			o := wt.observe(writes, func() (Outcome, error) {
 				it, o, err := r.opts.Target.Claim(ctx, a, items[i].ID, items[i].Revision, fmt.Sprintf("mixed-claim-%d", i))
 				rev = it.Revision
 				return o, err
 			})
-			if o != Applied {
+			if o != Applied || pace.wait(ctx) != nil {
 				continue
 			}
 			o = wt.observe(writes, func() (Outcome, error) {
