@@ -24,6 +24,8 @@ const (
 	rawUncontend  = "cas transaction"
 	rawPage       = "indexed SELECT page"
 	rawFullClaim  = "claim transaction, full shape"
+	rawFullMixed  = "claim + complete, full shape"
+	rawFullBurst  = "projection, full shape"
 	pageSize      = 50
 	settleTimeout = 2 * time.Minute
 )
@@ -285,6 +287,9 @@ func mixedRound(ctx context.Context, r *round) error {
 	if err != nil {
 		return err
 	}
+	if err := r.full.claimComplete(ctx, r, r.rep.fullShape(figMixed, rawFullMixed)); err != nil {
+		return err
+	}
 	return r.raw.mixed(ctx, r.rep.meter(rawUncontend, ""), r.rep.meter(rawPage, ""), r.opts.Tasks, r.opts.Writers, r.readers())
 }
 
@@ -419,6 +424,9 @@ func burstRound(ctx context.Context, r *round) error {
 		return f.Events[models.EventCreated] == 1
 	})
 	if err != nil {
+		return err
+	}
+	if err := r.full.burst(ctx, r, r.rep.fullShape(figBurst, rawFullBurst)); err != nil {
 		return err
 	}
 	return r.raw.uncontended(ctx, r.rep.meter(rawUncontend, ""), r.opts.Tasks, r.opts.Writers)
