@@ -31,8 +31,8 @@ func (r *recordingRuntime) Deliver(ctx context.Context, s workflow.Stimulus) err
 	return r.Loopback.Deliver(ctx, s)
 }
 
-// TestSeededDataDelivers starts the dispatcher on a seeded tenant, as a server started on it
-// does: every pending resumption builds its stimulus (the accepted operation's action key,
+// TestSeededDataDelivers starts the workers on a seeded tenant, as a server started on it
+// does. The due sweep has nothing to do; the dispatcher delivers every pending resumption builds its stimulus (the accepted operation's action key,
 // completer and sealed completion data, opened with the server's key ring) and the loopback
 // finalizes its task, with no delivery failing (corrupt-store before issue 27), and the
 // finalized store audits clean.
@@ -56,6 +56,16 @@ func TestSeededDataDelivers(t *testing.T) {
 			}
 		}
 		auditClean(t, s)
+
+		// The due sweep finds the overdue tasks flagged already, with their timeout disabled:
+		// nothing to time out or flag (a storm of timeouts before issue 27).
+		sweep, err := workers.NewDueSweeper(s, workers.SweepOptions{}).RunOnce(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Overdue == 0 || sweep.TimedOut != 0 || sweep.Overdue != 0 || sweep.Skipped != 0 {
+			t.Fatalf("due sweep on seeded data: %+v with %d overdue tasks seeded; want nothing to do", sweep.SweepCounts, res.Overdue)
+		}
 
 		var logs bytes.Buffer
 		rt := &recordingRuntime{Loopback: workflow.NewLoopback(s)}

@@ -9,8 +9,9 @@
 // for a third of the people one of the groups), claimed and finished tasks their events,
 // transitional tasks the rows the model's own transition writes (transition.go: an accepted
 // operation a dispatcher can deliver, completions with a form and their data sealed with the
-// server's key ring, and a pending resumption), each tenant's open-task counter holds its open
-// and transitional tasks, and the daily rollup counts exactly the generated creations, claims
+// server's key ring, and a pending resumption), open tasks past their due date are flagged
+// overdue as the due sweep flags them (their timeout disabled, so a server's sweep finds
+// nothing to time out), each tenant's open-task counter holds its open and transitional tasks, and the daily rollup counts exactly the generated creations, claims
 // and endings.
 package seed
 
@@ -193,7 +194,7 @@ var (
 		"actor_provider", "actor_type", "actor_id", "actor_display", "operation_id", "reason", "metadata"}
 	operationColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "expected_revision",
 		"request_hash", "state", "attempts", "created_at", "updated_at", "action_key", "reason",
-		"actor_provider", "actor_type", "actor_id", "actor_display", "result_json", "payload_enc"}
+		"actor_provider", "actor_type", "actor_id", "actor_display", "result_json", "payload_enc", "completed_at"}
 	resumptionColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "state", "attempts",
 		"available_at", "lease_generation", "created_at", "updated_at"}
 	statColumns = []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket",
@@ -373,6 +374,30 @@ func (g *generator) task(i int) error {
 			ev.add(models.EventTimedOut, done, nil)
 		}
 	}
+	if overdue {
+		// The due sweep flagged it soon after it fell due (or after its claim, when later).
+		markAt := *due
+		if at.After(markAt) {
+			markAt = at
+		}
+		markAt = markAt.Add(time.Duration(g.rng.Int64N(int64(15*time.Minute))) / time.Microsecond * time.Microsecond)
+		if markAt.After(g.now) {
+			markAt = g.now
+		}
+		var who *models.ParticipantRef
+		if status == models.StatusAssigned {
+			who = &models.ParticipantRef{Tenant: g.tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: pid, DisplayName: pname}
+		}
+		if err := g.markOverdue(id, status, who, *due, ev, markAt); err != nil {
+			return err
+		}
+		if markAt.After(updated) {
+			updated = markAt
+		}
+	}
+	// The timeout is enabled only where one was requested: an open task past its due date is
+	// flagged overdue instead, so the due sweep has nothing left to time out.
+	timeoutEnabled := status == models.StatusTimingOut || status == models.StatusTimedOut
 	var hSev, hCode, hMsg any
 	if !status.IsTerminal() && g.rng.IntN(100) == 0 {
 		h := healthFindings[g.rng.IntN(len(healthFindings))]
@@ -391,7 +416,7 @@ func (g *generator) task(i int) error {
 		"mk-"+id, title, reference, search, priority, due, overdue, string(status),
 		created, updated, assignedAt, completedAt, transitionedAt,
 		assignee[0], assignee[1], assignee[2], assignee[3],
-		string(mode), false, users, groups, g.actions, true, true, hSev, hCode, hMsg,
+		string(mode), false, users, groups, g.actions, timeoutEnabled, true, hSev, hCode, hMsg,
 		formEnc, dataEnc, actionKey, completedBy[0], completedBy[1], completedBy[2], completedBy[3], ev.seq, ev.seq)
 	return nil
 }

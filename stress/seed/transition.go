@@ -40,7 +40,7 @@ func (g *generator) transition(id string, status models.Status, person int, due 
 	pid, pname := Person(person)
 	assignee := models.ParticipantRef{Tenant: g.tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: pid, DisplayName: pname}
 	cur := models.Task{ID: id, Tenant: g.tenant, Status: models.StatusAssigned, Assignee: &assignee,
-		Actions: models.DefaultActions(), TimeoutEnabled: true, CancellationEnabled: true, DueAt: due,
+		Actions: models.DefaultActions(), TimeoutEnabled: status == models.StatusTimingOut, CancellationEnabled: true, DueAt: due,
 		Revision: ev.seq, LastEventSeq: ev.seq}
 	cmd := models.Command{OperationID: models.NewID(), ExpectedRevision: cur.Revision}
 	var ch models.Change
@@ -76,9 +76,7 @@ func (g *generator) transition(id string, status models.Status, person int, due 
 		return transitioned{}, err
 	}
 	ev.addRow(c.EventRow(ch.Event))
-	g.ops.add(op.ID, op.TenantID, op.TaskID, op.OperationID, op.Kind, op.ExpectedRevision, op.RequestHash, op.State,
-		op.Attempts, op.CreatedAt, op.UpdatedAt, null(op.ActionKey), null(op.Reason), null(op.ActorProvider), null(op.ActorType),
-		null(op.ActorID), null(op.ActorDisplay), null(op.ResultJSON), null(op.PayloadEnc))
+	g.addOperation(op)
 	r := c.ResumptionRow(ch.Resumption)
 	g.resumes.add(r.ID, r.TenantID, r.TaskID, r.OperationID, r.Kind, r.State, r.Attempts, r.AvailableAt, r.LeaseGeneration,
 		r.CreatedAt, r.UpdatedAt)
@@ -88,6 +86,41 @@ func (g *generator) transition(id string, status models.Status, person int, due 
 
 // null is p bound as a column value: NULL for nil.
 func null(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// markOverdue flags the open task id (in status, assigned to assignee or nil, its events up to
+// ev.seq) overdue at `at`, as the due sweep does for a task whose timeout is disabled
+// (models.MarkOverdue): its overdue event and completed operation. The seeded open tasks have
+// their timeout disabled, so a server's due sweep finds nothing to time out on them.
+func (g *generator) markOverdue(id string, status models.Status, assignee *models.ParticipantRef, due time.Time, ev *eventSeq, at time.Time) error {
+	cur := models.Task{ID: id, Tenant: g.tenant, Status: status, Assignee: assignee, Actions: models.DefaultActions(),
+		CancellationEnabled: true, DueAt: &due, Revision: ev.seq, LastEventSeq: ev.seq}
+	ch, err := models.MarkOverdue(cur, at)
+	if err != nil {
+		return fmt.Errorf("seed: flag task %s overdue: %w", id, err)
+	}
+	op, err := g.codec.OperationRow(ch.Operation)
+	if err != nil {
+		return err
+	}
+	ev.addRow(g.codec.EventRow(ch.Event))
+	g.addOperation(op)
+	return nil
+}
+
+// addOperation adds an operation row.
+func (g *generator) addOperation(op storekit.OperationRow) {
+	g.ops.add(op.ID, op.TenantID, op.TaskID, op.OperationID, op.Kind, op.ExpectedRevision, op.RequestHash, op.State,
+		op.Attempts, op.CreatedAt, op.UpdatedAt, null(op.ActionKey), null(op.Reason), null(op.ActorProvider), null(op.ActorType),
+		null(op.ActorID), null(op.ActorDisplay), null(op.ResultJSON), null(op.PayloadEnc), nullTime(op.CompletedAt))
+}
+
+// nullTime is p bound as a column value: NULL for nil.
+func nullTime(p *time.Time) any {
 	if p == nil {
 		return nil
 	}
