@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"usertasks/models"
 )
@@ -126,8 +127,9 @@ func (b *fullBaseline) completeOnce(ctx context.Context, a models.Actor, tenant,
 }
 
 // claimComplete: T pool tasks projected through the store in a tenant of the round's; W
-// workers each take the next task, claim it and complete it with the raw statements (the mixed
-// mode's writes, without its readers). Every claim and completion applies; the loopback
+// workers each take the next task, claim it and complete it with the raw statements while W/2
+// readers page the inbox through the store, as the mixed mode's do. Every claim and completion
+// applies; the loopback
 // finalizes the tasks through the store, and each reads back Completed with one event of each
 // step and one outbox row, and the tenant audits clean.
 func (b *fullBaseline) claimComplete(ctx context.Context, r *round, m *meter) error {
@@ -154,6 +156,14 @@ func (b *fullBaseline) claimComplete(ctx context.Context, r *round, m *meter) er
 		work <- i
 	}
 	close(work)
+	// Beside the readers ours has: W/2 people paging the tenant's inbox, through the store.
+	done := make(chan struct{})
+	var readers sync.WaitGroup
+	readers.Go(func() {
+		phase(ctx, r.readers(), func(ctx context.Context, j int) {
+			r.read(ctx, b.seed, claimer(tenant, 1000+j), &meter{}, &tally{}, done)
+		})
+	})
 	t := &tally{}
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		a := claimer(tenant, w)
@@ -170,6 +180,8 @@ func (b *fullBaseline) claimComplete(ctx context.Context, r *round, m *meter) er
 			})
 		}
 	}, m)
+	close(done)
+	readers.Wait()
 	r.rep.check("claim + complete (raw, full shape): applied", 2*len(items), t.n(Applied))
 	r.rep.check("claim + complete (raw, full shape): errors and conflicts", 0, t.n(Failed)+t.n(Conflict))
 	if err := b.seed.Finalize(ctx, tenant, ids(items)); err != nil {

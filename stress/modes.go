@@ -225,7 +225,7 @@ func mixedRound(ctx context.Context, r *round) error {
 	var readers sync.WaitGroup
 	readers.Go(func() {
 		phase(ctx, r.readers(), func(ctx context.Context, j int) {
-			r.read(ctx, claimer(r.tenant, 1000+j), pages, pt, done)
+			r.read(ctx, r.opts.Target, claimer(r.tenant, 1000+j), pages, pt, done)
 		}, pages)
 	})
 	// The tasks whose completion was applied, for the in-process runtime below.
@@ -293,9 +293,9 @@ func mixedRound(ctx context.Context, r *round) error {
 	return r.raw.mixed(ctx, r.rep.meter(rawUncontend, ""), r.rep.meter(rawPage, ""), r.opts.Tasks, r.opts.Writers, r.readers())
 }
 
-// read pages the inbox, cycling through the queries, until done is closed; each reader reads
-// at least one page.
-func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, done <-chan struct{}) {
+// read pages the inbox through target, cycling through the queries, until done is closed;
+// each reader reads at least one page.
+func (r *round) read(ctx context.Context, target Target, a models.Actor, m *meter, t *tally, done <-chan struct{}) {
 	qs := pageQueries()
 	for n := 0; ; n++ {
 		q := qs[n%len(qs)]
@@ -303,7 +303,7 @@ func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, do
 		for pages := 0; pages < 4; pages++ {
 			var next string
 			t.observe(m, func() (Outcome, error) {
-				p, err := r.opts.Target.List(ctx, a, q)
+				p, err := target.List(ctx, a, q)
 				if err != nil {
 					return Failed, err
 				}
