@@ -39,7 +39,7 @@ type Dialect struct {
 	Pages          []Page          `json:"pages"`
 	WriteSeconds   float64         `json:"writeSeconds"`          // the write phase, server start to stop
 	SeedSeconds    float64         `json:"seedSeconds"`           // seeding the scale target
-	MatrixSeconds  float64         `json:"matrixSeconds"`         // the inbox matrix under the mixed load
+	MatrixSeconds  float64         `json:"matrixSeconds"`         // the inbox matrix's three passes
 	ProfileMode    string          `json:"profileMode,omitempty"` // the write mode furthest below its target
 	ProfileSeconds int             `json:"profileSeconds,omitempty"`
 	Profile        []string        `json:"profileTop,omitempty"`

@@ -11,8 +11,8 @@
 // operation a dispatcher can deliver, completions with a form and their data sealed with the
 // server's key ring, and a pending resumption), open tasks past their due date are flagged
 // overdue as the due sweep flags them (their timeout disabled, so a server's sweep finds
-// nothing to time out), each tenant's open-task counter holds its open and transitional tasks, and the daily rollup counts exactly the generated creations, claims
-// and endings.
+// nothing to time out), each tenant's open-task counter holds its open and transitional tasks,
+// and the daily rollup counts exactly the generated creations, claims and endings.
 package seed
 
 import (
