@@ -65,7 +65,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 	}
 	start := time.Now()
 	var phases = map[seed.Phase]time.Time{}
-	results, err := seed.Load(ctx, db, d, seed.Options{Tenants: []seed.Tenant{{Name: "scale", Open: open, Terminal: terminal},
+	results, err := seed.Load(ctx, db, d, seed.Options{Keys: testfactory.Keys(), Tenants: []seed.Tenant{{Name: "scale", Open: open, Terminal: terminal},
 		{Name: "scale-other", Open: max(1, open/100), Terminal: max(1, terminal/100)}}, // rows of another tenant to skip
 		Progress: func(p seed.Progress) {
 			if _, ok := phases[p.Phase]; !ok {

@@ -23,6 +23,7 @@ const (
 	InvOverdueFlag      = "overdue-flag"        // is_overdue only with a due date that has passed
 	InvOperationState   = "operation-state"     // an accepted operation exactly while transitional, of the matching kind
 	InvResumption       = "resumption-outbox"   // a resumption row for a transitional task's operation, none pending otherwise
+	InvResumeStimulus   = "resume-stimulus"     // the accepted operation holds what its delivery and finalization read
 	InvCiphertext       = "ciphertext"          // every sealed value opens with the configured keys
 	InvChildTenant      = "child-tenant"        // a task's rows all carry the task's tenant
 	InvTenantCounter    = "tenant-counter"      // the tenant's open-task counter counts its open and transitional tasks
@@ -37,7 +38,7 @@ const (
 var Invariants = []string{
 	InvEventSequence, InvEventRevision, InvStatusEvent, InvStatusFields, InvCandidateStatus,
 	InvCandidateSummary, InvTagRows, InvSearchText, InvOverdueFlag, InvOperationState, InvResumption,
-	InvCiphertext, InvChildTenant, InvTenantCounter, InvInvitationGuest, InvInvitationGroup,
+	InvResumeStimulus, InvCiphertext, InvChildTenant, InvTenantCounter, InvInvitationGuest, InvInvitationGroup,
 	InvGuestSession, InvDeliveryState, InvTokenHash,
 }
 

@@ -130,6 +130,9 @@ func (c taskCheck) all() error {
 	c.candidates()
 	c.projections()
 	c.operations()
+	if err := c.stimulus(); err != nil {
+		return err
+	}
 	c.childTenants()
 	c.invitations()
 	return c.ciphertexts()

@@ -1,6 +1,8 @@
 package storekit
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 	"strings"
 
@@ -298,4 +300,70 @@ func (c taskCheck) ciphertexts() error {
 		c.report(row, InvCiphertext, "%s.%s does not open with the configured keys", v.Table, v.Column)
 	}
 	return nil
+}
+
+// stimulus: the accepted operation of a transitional task holds what the dispatcher builds its
+// stimulus from and what the finalization records (workflow.NewStimulus, models.Finalize): the
+// task's outcome names the action its status waits on, a completion names its action and its
+// completer, and its payload is the completion data the task holds (both sealed; a value that
+// does not open is the ciphertext rule's). A store the audit calls clean so never fails a
+// delivery with corrupt-store.
+func (c taskCheck) stimulus() error {
+	st := models.Status(c.r.Status)
+	kind, transitional := TransitionKind[st]
+	if !transitional {
+		return nil
+	}
+	var op *OperationRow
+	for i := range c.t.Operations {
+		if o := &c.t.Operations[i]; models.OperationState(o.State) == models.OperationAccepted {
+			if op != nil {
+				return nil // the operation-state rule's
+			}
+			op = o
+		}
+	}
+	if op == nil || models.OperationKind(op.Kind) != kind {
+		return nil
+	}
+	want := map[models.OperationKind]string{models.OpComplete: Str(op.ActionKey), models.OpCancel: models.ActionCancelled,
+		models.OpTimeout: models.ActionTimeout}[kind]
+	switch {
+	case kind == models.OpComplete && want == "":
+		c.report(op.ID, InvResumeStimulus, "the accepted completion names no action key")
+		return nil
+	case kind == models.OpComplete && (op.ActorProvider == nil || op.ActorID == nil):
+		c.report(op.ID, InvResumeStimulus, "the accepted completion names no completer")
+		return nil
+	case Str(c.r.CompletionActionKey) != want:
+		c.report("", InvResumeStimulus, "status %s with the outcome action %q, its operation waits on %q", st, Str(c.r.CompletionActionKey), want)
+		return nil
+	case kind != models.OpComplete:
+		return nil
+	}
+	payload, err := c.opened(op.TaskID, op.ID, ColPayload, op.PayloadEnc)
+	if err != nil || payload == nil && op.PayloadEnc != nil && *op.PayloadEnc != "" {
+		return err // does not open: the ciphertext rule's
+	}
+	data, err := c.opened(c.r.ID, c.r.ID, ColCompletionData, c.r.CompletionDataEnc)
+	if err != nil || data == nil && c.r.CompletionDataEnc != nil && *c.r.CompletionDataEnc != "" {
+		return err
+	}
+	switch {
+	case payload == nil && data != nil:
+		c.report(op.ID, InvResumeStimulus, "the accepted completion has no payload, the task holds %d bytes of completion data", len(data))
+	case !bytes.Equal(payload, data):
+		c.report(op.ID, InvResumeStimulus, "the accepted completion's payload is not the completion data the task holds")
+	}
+	return nil
+}
+
+// opened is the value sealed in column of row rowID, nil when none is stored or it does not
+// open (then the ciphertext rule reports it); an error is the key ring's.
+func (c taskCheck) opened(taskID, rowID, column string, env *string) ([]byte, error) {
+	plain, err := c.a.Codec.Open(taskID, rowID, column, env)
+	if errors.Is(err, models.ErrCorrupt) {
+		return nil, nil
+	}
+	return plain, err
 }

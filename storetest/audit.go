@@ -146,6 +146,7 @@ func auditCorruptions() []auditCorruption {
 		{storekit.InvOverdueFlag, "Unassigned"},
 		{storekit.InvOperationState, "Completed"},
 		{storekit.InvResumption, "Completing"},
+		{storekit.InvResumeStimulus, "Completing"},
 		{storekit.InvCiphertext, "Available"},
 		{storekit.InvChildTenant, "Assigned"},
 		{storekit.InvTenantCounter, "Cancelled"},

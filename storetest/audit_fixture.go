@@ -3,6 +3,7 @@ package storetest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -14,7 +15,8 @@ import (
 // status name, plus "Released" (claimed, then released), "Overdue" (flagged by the due sweep),
 // "Removed" (an open task whose bookmark the runtime removed) and "Guest" (assigned to the guest
 // of a consumed invitation, with a live session and a revoked sibling). The Available task
-// has tags, protected values, candidates and an undispatched invitation.
+// has tags, protected values, candidates and an undispatched invitation; the Completing task a
+// form and the completion data its accepted operation carries.
 func EveryStatus(t *testing.T, h Harness, s store.Store, tenant string) map[string]models.Task {
 	t.Helper()
 	ann := queryActor(tenant, "ann", false)
@@ -49,9 +51,13 @@ func EveryStatus(t *testing.T, h Harness, s store.Store, tenant string) map[stri
 		o.CandidateGroups = []string{"clerks"}
 		return CreateTask(t, s, o)
 	}
-	complete := func(task models.Task) models.Task {
+	complete := func(task models.Task, data string) models.Task {
 		return mutate(claim(task), func(now time.Time, cur models.Task) (models.Change, error) {
-			return models.Complete(cur, cmd(ann, cur), models.ActionComplete, nil, now)
+			var raw json.RawMessage
+			if data != "" {
+				raw = json.RawMessage(data)
+			}
+			return models.Complete(cur, cmd(ann, cur), models.ActionComplete, raw, now)
 		})
 	}
 	timeout := func(task models.Task) models.Task {
@@ -71,10 +77,10 @@ func EveryStatus(t *testing.T, h Harness, s store.Store, tenant string) map[stri
 	out["Available"] = open(TaskOpts{Tags: []string{"urgent", "Finance"}, Instructions: "Check the invoice", Data: `{"amount":12}`})
 	issue(t, s, out["Available"], "raw-"+models.NewID())
 	out["Assigned"] = claim(open(TaskOpts{}))
-	out["Completing"] = complete(open(TaskOpts{}))
+	out["Completing"] = complete(open(TaskOpts{Form: `{"type":"object"}`}), `{"approved":true}`)
 	out["TimingOut"] = timeout(open(TaskOpts{Timeout: true, DueAt: &past}))
 	out["Cancelling"] = cancel(open(TaskOpts{Cancellation: true}))
-	out["Completed"] = finalize(complete(open(TaskOpts{})))
+	out["Completed"] = finalize(complete(open(TaskOpts{}), ""))
 	out["TimedOut"] = finalize(timeout(open(TaskOpts{Timeout: true, DueAt: &past})))
 	out["Cancelled"] = finalize(cancel(open(TaskOpts{Cancellation: true})))
 	out["Removed"] = finalize(open(TaskOpts{}))

@@ -53,6 +53,7 @@ type TaskOpts struct {
 	Data            string
 	Timeout         bool
 	Cancellation    bool
+	Form            string // a JSON schema pinned as the task's form
 }
 
 var fixtureSeq atomic.Int64
@@ -102,6 +103,9 @@ func NewTask(o TaskOpts, now time.Time) models.Change {
 	t.MaterializationKey = models.MaterializationKey(t.Tenant, t.Workflow.InstanceID, t.Workflow.ActivityInstanceID)
 	if o.Data != "" {
 		t.Protected.Data = json.RawMessage(o.Data)
+	}
+	if o.Form != "" {
+		t.Protected.Form = &models.PinnedForm{Key: "approval", Version: "1", Schema: json.RawMessage(o.Form)}
 	}
 	for _, id := range o.CandidateUsers {
 		t.Assignment.Candidates = append(t.Assignment.Candidates, models.Candidate{Participant: User(o.Tenant, id), Source: models.SourceDirectUser})

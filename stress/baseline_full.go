@@ -121,11 +121,7 @@ func (b *fullBaseline) claimOnce(ctx context.Context, a models.Actor, tenant, id
 		return Failed, fmt.Errorf("task %s not found", id)
 	}
 	task := tasks[0]
-	assignment, err := rowsOf(tx.QueryContext(ctx, b.q("SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, "+
-		"source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = ? AND tenant_id = ? "+
-		"UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL "+
-		"FROM user_task_exclusions WHERE task_id = ? AND tenant_id = ? "+
-		"ORDER BY row_kind, source, provider, participant_type, participant_id, source_key"), id, tenant, id, tenant))
+	assignment, err := rowsOf(tx.QueryContext(ctx, b.q(assignmentSQL), id, tenant, id, tenant))
 	if err != nil {
 		return Failed, err
 	}
@@ -182,7 +178,7 @@ func (b *fullBaseline) claimOnce(ctx context.Context, a models.Actor, tenant, id
 		}
 		return Failed, retryable(err)
 	}
-	if err := b.countDaily(ctx, tx, task, models.DurationBucket(now.Sub(created)), now); err != nil {
+	if err := b.countDaily(ctx, tx, task, models.MetricClaimed, models.DurationBucket(now.Sub(created)), now); err != nil {
 		return Failed, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -210,14 +206,14 @@ func (b *fullBaseline) now(ctx context.Context, tx *sql.Tx) (time.Time, error) {
 	return now.UTC().Truncate(time.Microsecond), nil
 }
 
-// countDaily raises the day's claimed counter in the task's stripe: the guarded UPDATE, or the
-// INSERT of the stripe's first count of the day.
-func (b *fullBaseline) countDaily(ctx context.Context, tx *sql.Tx, task map[string]any, bucket int, now time.Time) error {
+// countDaily raises the day's counter of metric in the task's stripe: the guarded UPDATE, or
+// the INSERT of the stripe's first count of the day.
+func (b *fullBaseline) countDaily(ctx context.Context, tx *sql.Tx, task map[string]any, metric string, bucket int, now time.Time) error {
 	day, flow, name := now.UTC().Format(time.DateOnly), asString(task["workflow_definition_id"]), task["workflow_definition_name"]
 	tenant, stripe := asString(task["tenant_id"]), b.stripeOf(asString(task["id"]))
 	res, err := tx.ExecContext(ctx, b.q("UPDATE `user_task_daily_stats` SET `event_count`=event_count + 1,`updated_at`=?,`workflow_definition_name`=? "+
 		"WHERE tenant_id = ? AND stat_day = ? AND workflow_definition_id = ? AND metric = ? AND bucket = ? AND stripe = ?"),
-		now, name, tenant, day, flow, models.MetricClaimed, bucket, stripe)
+		now, name, tenant, day, flow, metric, bucket, stripe)
 	if err != nil {
 		return retryable(err)
 	}
@@ -225,20 +221,24 @@ func (b *fullBaseline) countDaily(ctx context.Context, tx *sql.Tx, task map[stri
 		return err
 	}
 	_, err = tx.ExecContext(ctx, b.q("INSERT INTO `user_task_daily_stats` (`tenant_id`,`stat_day`,`workflow_definition_id`,`metric`,`bucket`,`stripe`,"+
-		"`workflow_definition_name`,`event_count`,`updated_at`) VALUES (?,?,?,?,?,?,?,1,?)"), tenant, day, flow, models.MetricClaimed, bucket, stripe, name, now)
+		"`workflow_definition_name`,`event_count`,`updated_at`) VALUES (?,?,?,?,?,?,?,1,?)"), tenant, day, flow, metric, bucket, stripe, name, now)
 	return retryable(err)
 }
 
-// stripeOf is the rollup stripe of a task, as the store picks it (repository/tenant_counter.go):
+// stripeOf is the rollup and counter stripe of a task, as the store picks it (repository/tenant_counter.go):
 // FNV-1a of the id over 16 stripes, one on SQLite, whose single writer has nothing to spread.
 func (b *fullBaseline) stripeOf(taskID string) int {
-	n := uint32(16)
-	if b.dialect == migrations.SQLite {
-		n = 1
-	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(taskID))
-	return int(h.Sum32() % n)
+	return int(h.Sum32() % uint32(b.stripes()))
+}
+
+// stripes is how many stripes the store spreads a counter over on the dialect.
+func (b *fullBaseline) stripes() int {
+	if b.dialect == migrations.SQLite {
+		return 1
+	}
+	return 16
 }
 
 // retryable marks the errors after which the transaction runs again: a duplicate key (the

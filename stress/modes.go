@@ -24,6 +24,8 @@ const (
 	rawUncontend  = "cas transaction"
 	rawPage       = "indexed SELECT page"
 	rawFullClaim  = "claim transaction, full shape"
+	rawFullMixed  = "claim + complete, full shape"
+	rawFullBurst  = "projection, full shape"
 	pageSize      = 50
 	settleTimeout = 2 * time.Minute
 )
@@ -223,7 +225,7 @@ func mixedRound(ctx context.Context, r *round) error {
 	var readers sync.WaitGroup
 	readers.Go(func() {
 		phase(ctx, r.readers(), func(ctx context.Context, j int) {
-			r.read(ctx, claimer(r.tenant, 1000+j), pages, pt, done)
+			r.read(ctx, r.opts.Target, claimer(r.tenant, 1000+j), pages, pt, done)
 		}, pages)
 	})
 	// The tasks whose completion was applied, for the in-process runtime below.
@@ -232,17 +234,21 @@ func mixedRound(ctx context.Context, r *round) error {
 		// As a server's runtime would, finalize completions while the workers run.
 		readers.Go(func() { r.finalizeUntil(ctx, fin, completed, done) })
 	}
+	pace := newPacer(r.opts.Pace)
 	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		a := claimer(r.tenant, w)
 		for i := range work {
+			if pace.wait(ctx) != nil {
+				return // cancelled: the checks below count what is missing
+			}
 			var rev int
 			o := wt.observe(writes, func() (Outcome, error) {
 				it, o, err := r.opts.Target.Claim(ctx, a, items[i].ID, items[i].Revision, fmt.Sprintf("mixed-claim-%d", i))
 				rev = it.Revision
 				return o, err
 			})
-			if o != Applied {
+			if o != Applied || pace.wait(ctx) != nil {
 				continue
 			}
 			o = wt.observe(writes, func() (Outcome, error) {
@@ -281,12 +287,15 @@ func mixedRound(ctx context.Context, r *round) error {
 	if err != nil {
 		return err
 	}
+	if err := r.full.claimComplete(ctx, r, r.rep.fullShape(figMixed, rawFullMixed)); err != nil {
+		return err
+	}
 	return r.raw.mixed(ctx, r.rep.meter(rawUncontend, ""), r.rep.meter(rawPage, ""), r.opts.Tasks, r.opts.Writers, r.readers())
 }
 
-// read pages the inbox, cycling through the queries, until done is closed; each reader reads
-// at least one page.
-func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, done <-chan struct{}) {
+// read pages the inbox through target, cycling through the queries, until done is closed;
+// each reader reads at least one page.
+func (r *round) read(ctx context.Context, target Target, a models.Actor, m *meter, t *tally, done <-chan struct{}) {
 	qs := pageQueries()
 	for n := 0; ; n++ {
 		q := qs[n%len(qs)]
@@ -294,7 +303,7 @@ func (r *round) read(ctx context.Context, a models.Actor, m *meter, t *tally, do
 		for pages := 0; pages < 4; pages++ {
 			var next string
 			t.observe(m, func() (Outcome, error) {
-				p, err := r.opts.Target.List(ctx, a, q)
+				p, err := target.List(ctx, a, q)
 				if err != nil {
 					return Failed, err
 				}
@@ -415,6 +424,9 @@ func burstRound(ctx context.Context, r *round) error {
 		return f.Events[models.EventCreated] == 1
 	})
 	if err != nil {
+		return err
+	}
+	if err := r.full.burst(ctx, r, r.rep.fullShape(figBurst, rawFullBurst)); err != nil {
 		return err
 	}
 	return r.raw.uncontended(ctx, r.rep.meter(rawUncontend, ""), r.opts.Tasks, r.opts.Writers)

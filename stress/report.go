@@ -16,6 +16,7 @@ type Report struct {
 	Tasks   int      `json:"tasks"`
 	Writers int      `json:"writers"`
 	Rounds  int      `json:"rounds"`
+	Pace    int      `json:"pace,omitempty"` // the mixed mode's writes per second, 0 unthrottled
 	Figures []Figure `json:"figures"`
 	Checks  []Check  `json:"checks"`
 	Notes   []string `json:"notes,omitempty"`
@@ -146,7 +147,11 @@ func (r Report) Print(w io.Writer) {
 	if r.Dialect != "" {
 		where += " on " + r.Dialect
 	}
-	fmt.Fprintf(w, "== %s (%s): %d tasks × %d writers × %d rounds\n", r.Mode, where, r.Tasks, r.Writers, r.Rounds)
+	paced := ""
+	if r.Pace > 0 {
+		paced = fmt.Sprintf(", writes paced at %d/s", r.Pace)
+	}
+	fmt.Fprintf(w, "== %s (%s): %d tasks × %d writers × %d rounds%s\n", r.Mode, where, r.Tasks, r.Writers, r.Rounds, paced)
 	fmt.Fprintf(w, "  %-34s %8s %9s %8s %8s %8s %9s %6s\n", "figure", "ops", "per s", "p50 ms", "p95 ms", "p99 ms", "conflicts", "errors")
 	for _, f := range r.Figures {
 		printFigure(w, f.Name, f)

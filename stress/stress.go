@@ -28,6 +28,10 @@ type Options struct {
 	Tasks   int // tasks per round (T)
 	Writers int // concurrent writers (W); readers in the mixed mode are half as many, at least one
 	Rounds  int // repetitions, each in a fresh tenant
+	// Pace caps the mixed mode's writes (claims and completions) at this many a second across
+	// all writers, a busy tenant's steady load beside which lists are measured; 0 is
+	// unthrottled. The other modes ignore it.
+	Pace int
 	// Target is the system under load: the store directly (NewStoreTarget) or a server (NewHTTPTarget).
 	Target Target
 	// Inspector reads the facts the invariants are checked against. Nil: the Target, when it
@@ -79,6 +83,9 @@ var ErrUnknownMode = errors.New("stress: unknown mode")
 func Run(ctx context.Context, mode string, o Options) ([]Report, error) {
 	if o.Target == nil {
 		return nil, errors.New("stress: no target")
+	}
+	if o.Pace < 0 {
+		return nil, ErrPace
 	}
 	o = o.withDefaults()
 	if o.Inspector == nil {
@@ -145,6 +152,11 @@ func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 		if full, err = openFullBaseline(o.SQL); err != nil {
 			return rep, fmt.Errorf("baseline: %w", err)
 		}
+	}
+	if mode == "mixed" && o.Pace > 0 {
+		rep.Pace = o.Pace
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the writes were paced at %d a second across the %d writers (--pace): "+
+			"the write figures measure the pace, the page figures the reads beside it", o.Pace, o.Writers))
 	}
 	for i := 1; i <= o.Rounds; i++ {
 		r := &round{opts: o, rep: &rep, tenant: fmt.Sprintf("stress-%s-%s-%d", run, mode, i), raw: raw, full: full}

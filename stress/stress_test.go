@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"usertasks/models"
@@ -105,8 +106,9 @@ func TestRoundsUseFreshTenants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tenants) != 3 {
-		t.Fatalf("tenants %q, want one per round", tenants)
+	rounds := slices.DeleteFunc(slices.Clone(tenants), func(t string) bool { return strings.HasSuffix(t, "-full") })
+	if len(rounds) != 3 || len(tenants) != 6 {
+		t.Fatalf("tenants %q, want one per round and one per round's raw full shape", tenants)
 	}
 }
 

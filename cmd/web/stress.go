@@ -16,6 +16,7 @@ const (
 	maxStressTasks   = 100_000
 	maxStressWriters = 256
 	maxStressRounds  = 100
+	maxStressPace    = 100_000 // writes per second
 )
 
 // stressCommands is the `web stress` table, one line per subcommand, like commands().
@@ -66,7 +67,12 @@ func stressMode(mode string) func(ctx context.Context, args []string, env enviro
 		rounds := fs.Int("rounds", 1, "rounds, each in a fresh tenant")
 		asJSON := fs.Bool("json", false, "print the reports as JSON")
 		serverURL := fs.String("url", "", "load a running server over HTTP instead of the store (e.g. http://127.0.0.1:8080)")
-		fs.Usage = commandUsage(fs, "web stress "+mode+" [--tasks N] [--writers W] [--rounds R] [--json] [--url URL]", `
+		usage, pace := "web stress "+mode+" [--tasks N] [--writers W] [--rounds R] [--json] [--url URL]", new(int)
+		if mode == "mixed" {
+			fs.IntVar(pace, "pace", 0, fmt.Sprintf("cap the writes (claims and completions) at N a second across all writers, 0 to %d; 0 is unthrottled", maxStressPace))
+			usage = "web stress mixed [--tasks N] [--writers W] [--rounds R] [--pace N] [--json] [--url URL]"
+		}
+		fs.Usage = commandUsage(fs, usage, `
 Loads the store directly (USERTASKS_DATABASE_URL), or with --url a running server through its
 API, in fresh tenants named stress-…, then checks exact invariants (counts, one event and one
 outbox row where due, the store's audit) and prints throughput, p50/p95/p99, conflicts and
@@ -82,11 +88,14 @@ scratch or staging database.`, stressEnvironment())
 		if err := checkStressBounds(*tasks, *writers, *rounds); err != nil {
 			return err
 		}
+		if *pace < 0 || *pace > maxStressPace {
+			return fmt.Errorf("%w: --pace must be 0 (unthrottled) to %d writes per second", errUsage, maxStressPace)
+		}
 		cfg, _, err := loadToolConfig(env, stderr)
 		if err != nil {
 			return err
 		}
-		opts := stress.Options{Tasks: *tasks, Writers: *writers, Rounds: *rounds, Progress: stderr}
+		opts := stress.Options{Tasks: *tasks, Writers: *writers, Rounds: *rounds, Pace: *pace, Progress: stderr}
 		if *serverURL != "" {
 			if opts.Target, err = stressHTTPTarget(env, *serverURL); err != nil {
 				return err

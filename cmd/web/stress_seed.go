@@ -38,8 +38,11 @@ func stressSeedCommand(ctx context.Context, args []string, env environment, stdo
 Loads generated tenants for load tests and query plans at the scale target (by default one
 tenant of 100,000 open + 1,000,000 terminal tasks) straight into the tables: tasks with their
 candidates (people and groups), events, operations and pending resumptions, the open-task
-counter and the daily rollup, consistent enough that 'web audit' finds nothing. Then it
-refreshes the planner statistics (ANALYZE; VACUUM ANALYZE; ANALYZE TABLE).
+counter and the daily rollup, written as the store writes them: 'web audit' finds nothing and a
+server's dispatcher delivers every pending resumption. The completing tasks' form and data are
+sealed with USERTASKS_ENCRYPTION_KEYS (in dev mode the dev keys), so seed with the keys the
+server will use. Then it refreshes the planner statistics (ANALYZE; VACUUM ANALYZE; ANALYZE
+TABLE).
 
 SQLite, PostgreSQL and MariaDB/MySQL; the schema must be current ('web migrate up'). A tenant
 that already holds tasks is refused before anything is written: choose another --tenant. On
@@ -77,12 +80,16 @@ Exit status: 0 loaded, 1 failed or a tenant is not empty, 2 bad invocation.`, to
 		return err
 	}
 	defer store.Close()
+	// The completions' data is sealed with the server's keys, or its dispatcher cannot open it.
+	if err := cfg.requireKeys(); err != nil {
+		return err
+	}
 	db, err := store.DB()
 	if err != nil {
 		return err
 	}
 
-	opts := seed.Options{Seed: *seedValue, Batch: *batch}
+	opts := seed.Options{Seed: *seedValue, Batch: *batch, Keys: cfg.Keys}
 	for _, n := range names {
 		opts.Tenants = append(opts.Tenants, seed.Tenant{Name: n, Open: *open, Terminal: *terminal})
 	}

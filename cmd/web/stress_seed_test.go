@@ -6,18 +6,35 @@ import (
 	"errors"
 	"flag"
 	"strings"
+	"sync"
 	"testing"
 
+	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/store"
 	"usertasks/testfactory"
 )
 
-// stressSeed runs the seed command with args against the database at url.
+// seedKeys is the key ring the seed command seals with in these tests, and its spec.
+var seedKeys = sync.OnceValues(func() (string, *keyring.Keyring) {
+	spec, err := keyring.Generate("seed")
+	if err != nil {
+		panic(err)
+	}
+	ring, err := keyring.Parse(spec)
+	if err != nil {
+		panic(err)
+	}
+	return spec, ring
+})
+
+// stressSeed runs the seed command with args against the database at url, with seedKeys.
 func stressSeed(t *testing.T, url string, args ...string) (string, string, error) {
 	t.Helper()
+	spec, _ := seedKeys()
 	var out, errOut bytes.Buffer
-	err := stressSeedCommand(context.Background(), args, env(map[string]string{"USERTASKS_DATABASE_URL": url}), &out, &errOut)
+	err := stressSeedCommand(context.Background(), args, env(map[string]string{"USERTASKS_DATABASE_URL": url,
+		"USERTASKS_ENCRYPTION_KEYS": spec}), &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
@@ -41,7 +58,8 @@ func TestStressSeedCommand(t *testing.T) {
 				}
 			}
 
-			s := testfactory.Open(t, url, nil)
+			_, ring := seedKeys()
+			s := testfactory.Open(t, url, &testfactory.StoreOpts{Keys: ring})
 			for _, tenant := range []string{"acme-1", "acme-2"} {
 				page, err := s.Query(ctx, models.TaskFilter{Tenant: tenant, Actor: testfactory.Manager(tenant, "boss"),
 					Scope: models.ScopeAll, IncludeTotal: true, Limit: 10})
@@ -122,6 +140,15 @@ func TestStressSeedCommandInvocations(t *testing.T) {
 		_, _, err := stressSeed(t, "mongodb://127.0.0.1:1/usertasks", "--open", "1", "--terminal", "0")
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "SQL database only") {
 			t.Fatalf("err = %v, want a usage error naming SQL", err)
+		}
+	})
+	t.Run("NoKeys", func(t *testing.T) {
+		// The completions' data is sealed with the keys the server will open it with.
+		var out, errOut bytes.Buffer
+		err := stressSeedCommand(context.Background(), []string{"--open", "1", "--terminal", "0"},
+			env(map[string]string{"USERTASKS_DATABASE_URL": url}), &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), "USERTASKS_ENCRYPTION_KEYS") {
+			t.Fatalf("err = %v, want the missing keys named", err)
 		}
 	})
 	t.Run("HostileTenantName", func(t *testing.T) {

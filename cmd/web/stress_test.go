@@ -116,6 +116,8 @@ func TestStressRefusesBadInvocations(t *testing.T) {
 		{"ZeroTasks", []string{"stress", "cas", "--tasks", "0"}, "--tasks must be between"},
 		{"TooManyWriters", []string{"stress", "claim", "--writers", "100000"}, "--writers must be between"},
 		{"Argument", []string{"stress", "cas", "extra"}, "takes no arguments"},
+		{"NegativePace", []string{"stress", "mixed", "--pace", "-5"}, "--pace must be 0 (unthrottled)"},
+		{"PaceOutsideMixed", []string{"stress", "claim", "--pace", "10"}, "flag provided but not defined: -pace"},
 		{"NotHTTP", []string{"stress", "cas", "--url", "ftp://example.com"}, "must be http(s)"},
 		{"ControlCharacterURL", []string{"stress", "cas", "--url", "http://exa\x00mple"}, "must be http(s)"},
 	} {
@@ -126,6 +128,12 @@ func TestStressRefusesBadInvocations(t *testing.T) {
 			}
 		})
 	}
+	t.Run("MixedHelpNamesPace", func(t *testing.T) {
+		code, _, errOut := runCLI(t, vars, "stress", "mixed", "--help")
+		if code != exitOK || !strings.Contains(errOut, "[--pace N]") || !strings.Contains(errOut, "0 is unthrottled") {
+			t.Fatalf("exit %d, help %q: want --pace documented", code, errOut)
+		}
+	})
 	t.Run("NoSecret", func(t *testing.T) {
 		v := productionVars(t.TempDir() + "/ut.db")
 		delete(v, "USERTASKS_JWT_HS256_SECRET")

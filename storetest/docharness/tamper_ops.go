@@ -96,6 +96,13 @@ func tamperOps(t *testing.T, db *mongo.Database, what storetest.Tampering, args 
 			ops[i] = setField(ops[i], "state", completed)
 		}
 		return true, setTask(t, db, args[0], bson.D{{Key: "operations", Value: ops}})
+	case breakInv(storekit.InvResumeStimulus):
+		// The accepted operation is the aggregate's until the finalization: its payload dropped.
+		ops := readTask(t, db, args[0]).Operations
+		for i := range ops {
+			ops[i] = setField(ops[i], "payload_enc", nil)
+		}
+		return true, setTask(t, db, args[0], bson.D{{Key: "operations", Value: ops}})
 	case storetest.ForceCompleted:
 		d := readTask(t, db, args[0])
 		return true, setTask(t, db, args[0], bson.D{{Key: "status", Value: string(models.StatusCompleted)}, {Key: "completed_at", Value: d.UpdatedAt}})

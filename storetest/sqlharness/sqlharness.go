@@ -125,6 +125,7 @@ var tamperings = map[storetest.Tampering][]string{
 	storetest.BreakInvariant(storekit.InvOverdueFlag):      {"UPDATE user_tasks SET is_overdue = (1 = 1) WHERE id = ?"},
 	storetest.BreakInvariant(storekit.InvOperationState):   {"UPDATE user_task_operations SET state = 'accepted' WHERE kind = 'complete' AND task_id = ?"},
 	storetest.BreakInvariant(storekit.InvResumption):       {"UPDATE user_task_resumptions SET state = 'settled' WHERE task_id = ?"},
+	storetest.BreakInvariant(storekit.InvResumeStimulus):   {"UPDATE user_task_operations SET payload_enc = NULL WHERE kind = 'complete' AND task_id = ?"},
 	storetest.BreakInvariant(storekit.InvCiphertext):       {"UPDATE user_tasks SET task_data_enc = instructions_enc WHERE id = ?"},
 	storetest.BreakInvariant(storekit.InvChildTenant):      {"UPDATE user_task_events SET tenant_id = 't9' WHERE seq = 2 AND task_id = ?"},
 	storetest.BreakInvariant(storekit.InvTenantCounter):    {"UPDATE user_task_tenant_counters SET open_tasks = open_tasks + 1 WHERE stripe = 0 AND tenant_id = (SELECT x.tenant_id FROM (SELECT tenant_id FROM user_tasks WHERE id = ?) x)"},

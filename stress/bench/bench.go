@@ -2,7 +2,8 @@
 // "make bench"): per SQL dialect, on fresh databases, the write modes of package stress over
 // HTTP against `web serve` in a child process beside the raw-SQL baseline and against the store
 // in process, a CPU profile of the server, the scale target seeded by stress/seed, the server's
-// startup, the inbox matrix under the mixed load and the server's peak RSS; then the report,
+// startup, the inbox matrix read-only, beside the paced and beside the unthrottled mixed load,
+// and the server's peak RSS; then the report,
 // as JSON or as the generated section of docs/benchmarks.md. Timings are reported, never judged.
 package bench
 

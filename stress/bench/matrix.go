@@ -84,16 +84,43 @@ func cases() []matrixCase {
 	return out
 }
 
-// Page is one measured page: the server's p95 over the repetitions and the raw SELECTs'.
+// Page is one measured page: the server's p95 over the repetitions and the raw SELECTs' (both
+// read-only), and the server's p95 beside the paced and beside the unthrottled mixed load (0
+// where that pass did not reach the page).
 type Page struct {
-	Page   string  `json:"page"` // "<scope> <sort> <dir>[ variant] (first|deep)"
-	Scope  string  `json:"scope"`
-	P95    float64 `json:"p95Ms"`
-	RawP95 float64 `json:"rawP95Ms"`
-	Ratio  float64 `json:"ratio"`
-	Status int     `json:"status"`
+	Page        string  `json:"page"` // "<scope> <sort> <dir>[ variant] (first|deep)"
+	Scope       string  `json:"scope"`
+	P95         float64 `json:"p95Ms"`
+	RawP95      float64 `json:"rawP95Ms"`
+	Ratio       float64 `json:"ratio"`
+	P95Paced    float64 `json:"p95PacedMs"`
+	P95Loaded   float64 `json:"p95LoadedMs"`
+	Status      int     `json:"status"`
+	ours, raw   []float64
+	paced, load []float64
+}
 
-	ours, raw []float64
+// besideLoads returns the read-only pages with the p95 (and requests) of the same pages of the
+// paced and the unthrottled passes beside each.
+func besideLoads(readOnly, paced, loaded []Page) []Page {
+	out := slices.Clone(readOnly)
+	byName := func(pages []Page) map[string]*Page {
+		m := map[string]*Page{}
+		for i := range pages {
+			m[pages[i].Page] = &pages[i]
+		}
+		return m
+	}
+	p, l := byName(paced), byName(loaded)
+	for i := range out {
+		if x := p[out[i].Page]; x != nil {
+			out[i].P95Paced, out[i].paced = x.P95, x.ours
+		}
+		if x := l[out[i].Page]; x != nil {
+			out[i].P95Loaded, out[i].load = x.P95, x.ours
+		}
+	}
+	return out
 }
 
 // matrix requests every page of the matrix reps times over HTTP, timed by the server's

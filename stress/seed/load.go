@@ -65,7 +65,7 @@ func Load(ctx context.Context, db *sql.DB, d migrations.Dialect, o Options) ([]R
 	var out []Result
 	done := 0
 	for i, t := range o.Tenants {
-		g := newGenerator(t.Name, t.Open, t.Terminal, w.rollupStripes(), o.Now, o.Seed+uint64(i))
+		g := newGenerator(t.Name, t.Open, t.Terminal, w.rollupStripes(), o.Now, o.Seed+uint64(i), o.Keys)
 		err := w.load(ctx, g, func(n int) {
 			o.Progress(Progress{Phase: PhaseTasks, Done: done + n, Total: total, Tenant: t.Name})
 		})
@@ -308,7 +308,9 @@ func (w *writer) load(ctx context.Context, g *generator, progress func(int)) err
 	for start := 0; start < total; start += w.batch {
 		end := min(total, start+w.batch)
 		for i := start; i < end; i++ {
-			g.task(i)
+			if err := g.task(i); err != nil {
+				return err
+			}
 		}
 		if err := w.flush(ctx, nil, &g.tasks, &g.cands, &g.events, &g.ops, &g.resumes); err != nil {
 			return err

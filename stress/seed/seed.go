@@ -7,9 +7,12 @@
 // JSON actions, the lower-cased search projection) and are consistent with each other, so that
 // `web audit` finds nothing: every task has its created event and one candidate row (a user, or
 // for a third of the people one of the groups), claimed and finished tasks their events,
-// transitional tasks an accepted operation and a pending resumption, each tenant's open-task
-// counter holds its open and transitional tasks, and the daily rollup counts exactly the
-// generated creations, claims and endings.
+// transitional tasks the rows the model's own transition writes (transition.go: an accepted
+// operation a dispatcher can deliver, completions with a form and their data sealed with the
+// server's key ring, and a pending resumption), open tasks past their due date are flagged
+// overdue as the due sweep flags them (their timeout disabled, so a server's sweep finds
+// nothing to time out), each tenant's open-task counter holds its open and transitional tasks,
+// and the daily rollup counts exactly the generated creations, claims and endings.
 package seed
 
 import (
@@ -22,8 +25,10 @@ import (
 	"strings"
 	"time"
 
+	"usertasks/keyring"
 	"usertasks/models"
 	"usertasks/repository"
+	"usertasks/storekit"
 )
 
 // Tenant is one tenant to load: its name and how many tasks of each kind.
@@ -36,6 +41,9 @@ type Tenant struct {
 // Options say what to load. The zero value of a field takes the default named on it.
 type Options struct {
 	Tenants []Tenant // loaded in this order; each must hold no task yet
+	// Keys seal the completing tasks' forms and completion data: the key ring the server that
+	// reads the data opens them with (USERTASKS_ENCRYPTION_KEYS). Required.
+	Keys *keyring.Keyring
 	// Now is the load's reference time (default: now, UTC); created times spread over the 90
 	// days before it.
 	Now  time.Time
@@ -87,6 +95,9 @@ var ErrTenantNotEmpty = errors.New("seed: the tenant already holds tasks")
 func (o Options) validate() error {
 	if len(o.Tenants) == 0 {
 		return errors.New("seed: no tenant to load")
+	}
+	if o.Keys == nil {
+		return errors.New("seed: no key ring: the completions' data is sealed with the server's keys")
 	}
 	seen := map[string]bool{}
 	for _, t := range o.Tenants {
@@ -175,14 +186,15 @@ var (
 		"assignee_provider", "assignee_type", "assignee_id", "assignee_display",
 		"membership_mode", "allow_exclusion_override", "candidate_users", "candidate_groups", "actions_json",
 		"timeout_enabled", "cancellation_enabled", "health_severity", "health_code", "health_message",
-		"completion_action_key", "completed_by_provider", "completed_by_type", "completed_by_id",
+		"form_enc", "completion_data_enc", "completion_action_key", "completed_by_provider", "completed_by_type", "completed_by_id",
 		"completed_by_display", "revision", "last_event_seq"}
 	candidateColumns = []string{"id", "tenant_id", "task_id", "provider", "participant_type", "participant_id",
 		"display_name", "source", "source_key", "task_status", "created_at", "updated_at"}
 	eventColumns = []string{"id", "tenant_id", "task_id", "seq", "revision", "event_type", "occurred_at",
-		"actor_provider", "actor_type", "actor_id", "actor_display"}
+		"actor_provider", "actor_type", "actor_id", "actor_display", "operation_id", "reason", "metadata"}
 	operationColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "expected_revision",
-		"request_hash", "state", "attempts", "created_at", "updated_at"}
+		"request_hash", "state", "attempts", "created_at", "updated_at", "action_key", "reason",
+		"actor_provider", "actor_type", "actor_id", "actor_display", "result_json", "payload_enc", "completed_at"}
 	resumptionColumns = []string{"id", "tenant_id", "task_id", "operation_id", "kind", "state", "attempts",
 		"available_at", "lease_generation", "created_at", "updated_at"}
 	statColumns = []string{"tenant_id", "stat_day", "workflow_definition_id", "metric", "bucket",
@@ -195,6 +207,7 @@ type generator struct {
 	open, terminal  int
 	now             time.Time
 	rng             *rand.Rand
+	codec           storekit.Codec // seals as the store does
 	actions         string
 	res             Result
 	stats           map[statKey]int64
@@ -210,10 +223,11 @@ type statKey struct {
 	bucket, stripe        int
 }
 
-func newGenerator(tenant string, open, terminal, stripes int, now time.Time, seed uint64) *generator {
+func newGenerator(tenant string, open, terminal, stripes int, now time.Time, seed uint64, keys *keyring.Keyring) *generator {
 	actions, _ := json.Marshal(models.DefaultActions())
 	return &generator{tenant: tenant, open: open, terminal: terminal, now: now,
 		rng: rand.New(rand.NewPCG(seed, seed*7919)), actions: string(actions),
+		codec: storekit.Codec{Sealer: storekit.Sealer{Keys: keys}, Precision: time.Microsecond},
 		res:   Result{Tenant: tenant, Tasks: open + terminal, ByStatus: map[models.Status]int{}},
 		stats: map[statKey]int64{}, stripes: stripes, names: map[string]string{},
 		tasks: table{name: "user_tasks", columns: taskColumns}, cands: table{name: "user_task_candidates", columns: candidateColumns},
@@ -256,7 +270,7 @@ func (g *generator) ago(max time.Duration) time.Time {
 }
 
 // task adds the i-th task: open (or transitional) for i < g.open, terminal after.
-func (g *generator) task(i int) {
+func (g *generator) task(i int) error {
 	id := models.NewID()
 	wfi := int(float64(Workflows) * g.rng.Float64() * g.rng.Float64()) // a few busy workflows, a long tail
 	wf, wfName := WorkflowID(wfi), strings.ReplaceAll(workflowNames[wfi%len(workflowNames)], "-", " ")
@@ -278,7 +292,7 @@ func (g *generator) task(i int) {
 	g.count(created, id, wf, models.MetricCreated, 0)
 	priority := []int{0, 25, 50, 75, 100}[g.pick(5, 20, 50, 20, 5)]
 	var due *time.Time
-	if g.rng.IntN(10) < 6 {
+	if g.rng.IntN(10) < 6 || status == models.StatusTimingOut {
 		d := created.Add(time.Duration(1+g.rng.IntN(14*24)) * time.Hour)
 		due = &d
 	}
@@ -307,20 +321,31 @@ func (g *generator) task(i int) {
 	}
 	updated := at
 	var completedBy = []any{nil, nil, nil, nil}
-	var actionKey any
+	var actionKey, formEnc, dataEnc any
 	switch {
 	case status.IsTransitional():
 		t := at.Add(time.Duration(g.rng.Int64N(int64(time.Hour))) / time.Microsecond * time.Microsecond)
 		if g.rng.IntN(4) == 0 {
 			t = g.ago(3 * 24 * time.Hour) // some are stale
 		}
+		if status == models.StatusTimingOut && due.After(at) {
+			*due = at // a timeout is requested once the task is due
+		}
+		if t.Before(at) {
+			t = at // never before the claim
+		}
 		if t.After(g.now) {
 			t = g.now
 		}
-		transitionedAt, updated = &t, t
-		ev.add(map[models.Status]models.EventType{models.StatusCompleting: models.EventCompletionRequested,
-			models.StatusCancelling: models.EventCancellationRequested, models.StatusTimingOut: models.EventTimeoutRequested}[status], t, &person)
-		g.operation(id, status, ev.seq, t)
+		tr, err := g.transition(id, status, person, due, ev, t)
+		if err != nil {
+			return err
+		}
+		transitionedAt, updated = &tr.transitionedAt, tr.transitionedAt
+		actionKey, formEnc, dataEnc = tr.outcome.ActionKey, null(tr.form), null(tr.data)
+		if by := tr.outcome.CompletedBy; by != nil {
+			completedBy = []any{by.Provider, string(by.Type), by.ID, by.DisplayName}
+		}
 	case status.IsTerminal():
 		done := at.Add(time.Duration(g.rng.Int64N(int64(72*time.Hour))) / time.Microsecond * time.Microsecond)
 		if done.After(g.now) {
@@ -341,12 +366,38 @@ func (g *generator) task(i int) {
 			ev.add(models.EventCompleted, done, &person)
 		case models.StatusCancelled:
 			g.count(done, id, wf, models.MetricCancelled, 0)
+			actionKey = models.ActionCancelled
 			ev.add(models.EventCancelled, done, nil)
 		default:
 			g.count(done, id, wf, models.MetricTimedOut, 0)
+			actionKey = models.ActionTimeout
 			ev.add(models.EventTimedOut, done, nil)
 		}
 	}
+	if overdue {
+		// The due sweep flagged it soon after it fell due (or after its claim, when later).
+		markAt := *due
+		if at.After(markAt) {
+			markAt = at
+		}
+		markAt = markAt.Add(time.Duration(g.rng.Int64N(int64(15*time.Minute))) / time.Microsecond * time.Microsecond)
+		if markAt.After(g.now) {
+			markAt = g.now
+		}
+		var who *models.ParticipantRef
+		if status == models.StatusAssigned {
+			who = &models.ParticipantRef{Tenant: g.tenant, Provider: models.DefaultProvider, Type: models.UserParticipant, ID: pid, DisplayName: pname}
+		}
+		if err := g.markOverdue(id, status, who, *due, ev, markAt); err != nil {
+			return err
+		}
+		if markAt.After(updated) {
+			updated = markAt
+		}
+	}
+	// The timeout is enabled only where one was requested: an open task past its due date is
+	// flagged overdue instead, so the due sweep has nothing left to time out.
+	timeoutEnabled := status == models.StatusTimingOut || status == models.StatusTimedOut
 	var hSev, hCode, hMsg any
 	if !status.IsTerminal() && g.rng.IntN(100) == 0 {
 		h := healthFindings[g.rng.IntN(len(healthFindings))]
@@ -365,8 +416,9 @@ func (g *generator) task(i int) {
 		"mk-"+id, title, reference, search, priority, due, overdue, string(status),
 		created, updated, assignedAt, completedAt, transitionedAt,
 		assignee[0], assignee[1], assignee[2], assignee[3],
-		string(mode), false, users, groups, g.actions, true, true, hSev, hCode, hMsg,
-		actionKey, completedBy[0], completedBy[1], completedBy[2], completedBy[3], ev.seq, ev.seq)
+		string(mode), false, users, groups, g.actions, timeoutEnabled, true, hSev, hCode, hMsg,
+		formEnc, dataEnc, actionKey, completedBy[0], completedBy[1], completedBy[2], completedBy[3], ev.seq, ev.seq)
+	return nil
 }
 
 // candidate adds the task's one candidate row: a user, or for every third person a group,
@@ -380,17 +432,6 @@ func (g *generator) candidate(task string, status models.Status, at time.Time, p
 	g.cands.add(models.NewID(), g.tenant, task, models.DefaultProvider, string(typ), id, name, string(src), "-",
 		string(status), at, at)
 	return typ
-}
-
-// operation adds a transitional task's accepted operation and its pending resumption.
-func (g *generator) operation(task string, status models.Status, rev int, at time.Time) {
-	kind := map[models.Status]models.OperationKind{models.StatusCompleting: models.OpComplete,
-		models.StatusCancelling: models.OpCancel, models.StatusTimingOut: models.OpTimeout}[status]
-	op := "op-" + task
-	g.ops.add(models.NewID(), g.tenant, task, op, string(kind), rev-1, strings.Repeat("0", 64),
-		string(models.OperationAccepted), 1, at, at)
-	g.resumes.add(models.NewID(), g.tenant, task, op, string(kind), string(models.DeliveryPending), 0, at, 0, at, at)
-	g.res.Backlog++
 }
 
 // eventSeq numbers a task's events.
@@ -407,6 +448,14 @@ func (e *eventSeq) add(typ models.EventType, at time.Time, person *int) {
 		id, name := Person(*person)
 		actor = []any{models.DefaultProvider, string(models.UserParticipant), id, name}
 	}
-	e.g.events.add(models.NewID(), e.g.tenant, e.task, e.seq, e.seq, string(typ), at, actor[0], actor[1], actor[2], actor[3])
+	e.g.events.add(models.NewID(), e.g.tenant, e.task, e.seq, e.seq, string(typ), at, actor[0], actor[1], actor[2], actor[3], nil, nil, nil)
+	e.g.res.Events++
+}
+
+// addRow adds the event a transition wrote (its sequence the next one).
+func (e *eventSeq) addRow(r storekit.EventRow) {
+	e.seq++
+	e.g.events.add(r.ID, r.TenantID, r.TaskID, r.Seq, r.Revision, r.EventType, r.OccurredAt, null(r.ActorProvider),
+		null(r.ActorType), null(r.ActorID), null(r.ActorDisplay), null(r.OperationID), null(r.Reason), null(r.Metadata))
 	e.g.res.Events++
 }

@@ -31,7 +31,7 @@ func TestLoadReadsBack(t *testing.T) {
 		}
 		indexes := indexSignature(t, db, s.Dialect())
 		var phases []seed.Phase
-		results, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: "scale", Open: 400, Terminal: 1200},
+		results, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Keys: testfactory.Keys(), Tenants: []seed.Tenant{{Name: "scale", Open: 400, Terminal: 1200},
 			{Name: "scale-other", Open: 4, Terminal: 12}}, Batch: 500, Progress: func(p seed.Progress) {
 			if n := len(phases); n == 0 || phases[n-1] != p.Phase {
 				phases = append(phases, p.Phase)
@@ -128,7 +128,7 @@ func TestLoadReadsBack(t *testing.T) {
 		}
 
 		t.Run("ErrTenantNotEmpty", func(t *testing.T) {
-			_, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: "fresh", Open: 1}, {Name: "scale", Open: 1}}})
+			_, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Keys: testfactory.Keys(), Tenants: []seed.Tenant{{Name: "fresh", Open: 1}, {Name: "scale", Open: 1}}})
 			if !errors.Is(err, seed.ErrTenantNotEmpty) {
 				t.Fatalf("err = %v, want ErrTenantNotEmpty", err)
 			}
@@ -138,7 +138,7 @@ func TestLoadReadsBack(t *testing.T) {
 		})
 		t.Run("BesideOtherTenantsKeepsIndexes", func(t *testing.T) {
 			var phases []seed.Phase
-			results, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Tenants: []seed.Tenant{{Name: "more", Open: 30, Terminal: 20}},
+			results, err := seed.Load(ctx, db, s.Dialect(), seed.Options{Keys: testfactory.Keys(), Tenants: []seed.Tenant{{Name: "more", Open: 30, Terminal: 20}},
 				Batch: 7, Progress: func(p seed.Progress) { phases = append(phases, p.Phase) }})
 			if err != nil {
 				t.Fatal(err)
