@@ -2,6 +2,7 @@ package workers_test
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"usertasks/store"
 	"usertasks/testfactory"
 	"usertasks/workers"
+	"usertasks/workflow"
 )
 
 // Two nodes (two stores on one database, a dispatcher each) deliver one outbox at once, each
@@ -135,5 +137,35 @@ func wkOnceEach(t *testing.T, rt *wkRuntime, s store.Store, tasks []models.Task,
 		if err != nil || len(rows) != 1 || rows[0].State == models.DeliveryPending {
 			t.Errorf("task %s outbox %+v, %v; want one row, not pending", task.ID, rows, err)
 		}
+	}
+}
+
+// With the loopback runtime a delivery finalizes the task, which settles its outbox row in the
+// same transaction: the dispatcher sends no acknowledgement after it (it would find the lease
+// gone every time), and the row ends settled.
+func TestLoopbackDeliveryIsNotAcknowledgedAgain(t *testing.T) {
+	var mu sync.Mutex
+	var acks int
+	s := testfactory.OpenSQL(t, testfactory.Database(t, testfactory.SQLite), &testfactory.StoreOpts{OnSQL: func(sql string) {
+		if strings.HasPrefix(sql, "UPDATE `user_task_resumptions`") && strings.Contains(sql, "delivered_at") {
+			mu.Lock()
+			acks++
+			mu.Unlock()
+		}
+	}})
+	task := wkProject(t, s, wkTaskOpts{})
+	wkComplete(t, s, task, wkPayload)
+	res, err := workers.NewDispatcher(s, workflow.NewLoopback(s), workers.DispatcherOptions{}).RunOnce(t.Context())
+	if err != nil || res.Delivered != 1 {
+		t.Fatalf("dispatch %+v, %v; want one delivery", res, err)
+	}
+	rows, err := s.Resumptions(t.Context(), task.Tenant, task.ID)
+	if err != nil || len(rows) != 1 || rows[0].State != models.DeliverySettled {
+		t.Fatalf("outbox %+v, %v; want one settled row", rows, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if acks != 0 {
+		t.Errorf("the dispatcher acknowledged %d loopback deliveries, want none", acks)
 	}
 }
