@@ -17,15 +17,14 @@ import (
 //     runs short statements only, so it never gains: forced on a 50-row list page of the scale
 //     target the compilation took 57 ms (357 ms with inlining and optimization), and the
 //     capped search total there is estimated at 80,000, near the threshold (issue 27).
-//   - plan_cache_mode=force_custom_plan: pgx prepares each statement once per connection and
-//     PostgreSQL switches a prepared statement to a generic plan after five executions when
-//     that plan looks no costlier on average. A generic plan is chosen without the tenant, the
-//     status or the cursor, which decide the index of a list page; a custom plan costs a
-//     planning step per execution (a fraction of a millisecond for these statements) and is
-//     what an unprepared statement gets anyway.
+//
+// plan_cache_mode stays auto on purpose: pgx prepares each statement once per connection, and
+// a generic plan saves planning each execution. Forcing custom plans (to keep list pages off a
+// generic plan chosen without the tenant, status or cursor) made a completion through to
+// Completed 1.25–1.3× slower on PostgreSQL (BenchmarkCompletionStages, issue 27): planning a
+// statement on user_tasks weighs its many indexes every time.
 var postgresSessionDefaults = map[string]string{
-	"jit":             "off",
-	"plan_cache_mode": "force_custom_plan",
+	"jit": "off",
 }
 
 // openPostgres opens a pgx connection pool for dsn with the store's session defaults.

@@ -8,8 +8,8 @@ import (
 	"usertasks/testfactory"
 )
 
-// The store's PostgreSQL connections start with JIT off and custom plans (postgres_conn.go),
-// unless the database URL sets them; and connections returned to the pool stay open, so a
+// The store's PostgreSQL connections start with JIT off and PostgreSQL's own plan cache mode
+// (postgres_conn.go), unless the database URL sets them; and connections returned to the pool stay open, so a
 // burst of concurrent requests does not start a new backend per request.
 func TestPostgresSessionDefaultsAndIdleConnections(t *testing.T) {
 	url := testfactory.Database(t, testfactory.Postgres)
@@ -25,11 +25,11 @@ func TestPostgresSessionDefaultsAndIdleConnections(t *testing.T) {
 		}
 		return jit, plans
 	}
-	if jit, plans := show(t, url); jit != "off" || plans != "force_custom_plan" {
-		t.Errorf("jit=%s plan_cache_mode=%s, want off and force_custom_plan", jit, plans)
+	if jit, plans := show(t, url); jit != "off" || plans != "auto" {
+		t.Errorf("jit=%s plan_cache_mode=%s, want off and auto", jit, plans)
 	}
-	if jit, plans := show(t, url+"&jit=on&plan_cache_mode=auto"); jit != "on" || plans != "auto" {
-		t.Errorf("with the URL's own settings: jit=%s plan_cache_mode=%s, want on and auto", jit, plans)
+	if jit, plans := show(t, url+"&jit=on&plan_cache_mode=force_custom_plan"); jit != "on" || plans != "force_custom_plan" {
+		t.Errorf("with the URL's own settings: jit=%s plan_cache_mode=%s, want on and force_custom_plan", jit, plans)
 	}
 
 	s := testfactory.OpenSQL(t, url, nil)
