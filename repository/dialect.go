@@ -129,7 +129,10 @@ func (s *Store) connect(ctx context.Context, t Target) error {
 	case migrations.SQLite:
 		return s.connectSQLite(ctx, t.DSN)
 	case migrations.Postgres:
-		s.write, err = s.openGorm(postgres.Open(t.DSN))
+		var conn *sql.DB
+		if conn, err = openPostgres(t.DSN); err == nil {
+			s.write, err = s.openGorm(postgres.New(postgres.Config{Conn: conn}))
+		}
 	case migrations.MySQL:
 		s.write, err = s.openGorm(mysql.Open(t.DSN))
 	case migrations.SQLServer:
@@ -151,7 +154,13 @@ func (s *Store) connect(ctx context.Context, t Target) error {
 			return fmt.Errorf("repository: oracle session time zone: %w", err)
 		}
 	}
+	// Every open connection may stay idle: database/sql keeps only 2 by default, so with more
+	// concurrent requests than that each returned connection was closed and the next request
+	// opened a new one (a PostgreSQL backend started, its statements prepared again): over a
+	// thousand sessions for one 8-client stress run (issue 27). Idle ones still close after
+	// five minutes.
 	db.SetMaxOpenConns(s.cfg.ReadConnections + 8)
+	db.SetMaxIdleConns(s.cfg.ReadConnections + 8)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s.pools = append(s.pools, db)
 	s.read = s.write

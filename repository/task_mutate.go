@@ -28,11 +28,16 @@ import (
 // that read while it holds the task's lock. A replay the decision would accept anyway writes
 // its operation row again, which the operation's unique key refuses; the retry then looks the
 // operation up first.
+// A conflict the decision itself reported after that lookup is final: the lookup ran under the
+// task's lock, after every commit that could have stored the operation, so deciding again in a
+// second transaction (locking the row once more behind the other claimers) would read the same.
+// Only a conflict found after the decision (the operation's unique key, the guarded UPDATE) is
+// decided once more.
 // A committed change (not a replay) is told to the change notifier after the commit.
 func (s *Store) Mutate(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc) (models.Change, error) {
-	change, err := s.mutateOnce(ctx, tenant, taskID, operationID, decide, false)
-	if operationID != "" && isRevisionConflict(err) {
-		change, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide, true)
+	change, decided, err := s.mutateOnce(ctx, tenant, taskID, operationID, decide, false)
+	if operationID != "" && isRevisionConflict(err) && !decided {
+		change, _, err = s.mutateOnce(ctx, tenant, taskID, operationID, decide, true)
 	}
 	if err == nil && change.Replay == nil {
 		s.changed(change.Task.Tenant, change.Task.ID, change.Task.Revision)
@@ -89,10 +94,12 @@ func isRevisionConflict(err error) bool {
 	return models.ErrorCode(err) == models.CodeRevisionConflict
 }
 
-func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc, lookupFirst bool) (models.Change, error) {
-	var change models.Change
+// mutateOnce runs one attempt; decided reports that an error is the decision's own, taken
+// with the stored operation looked up.
+func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID string, decide models.MutateFunc, lookupFirst bool) (change models.Change, decided bool, err error) {
 	parts := models.ProtectedReads(ctx)
-	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+	err = s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
+		decided = false // inWrite may run this again
 		current, err := s.lockAndLoadTask(tx, tenant, taskID, parts)
 		if err != nil {
 			return err
@@ -114,15 +121,16 @@ func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID stri
 			}
 		}
 		if err != nil || change.Replay != nil {
+			decided = err != nil && (lookupFirst || operationID != "")
 			return err
 		}
 		return s.applyChange(tx, &current, &change, now)
 	})
 	if errors.Is(err, errDuplicate) {
 		// The operation id was taken by a concurrent commit of the same task.
-		return change, models.Conflict(models.CodeRevisionConflict)
+		return change, false, models.Conflict(models.CodeRevisionConflict)
 	}
-	return change, err
+	return change, decided, err
 }
 
 func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, now time.Time) error {

@@ -226,13 +226,15 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 	if err := d.runtime.Deliver(ctx, stimulus); err != nil {
 		return d.retry(ctx, book, log, r, task, err)
 	}
-	switch err := d.store.AckResumption(book, r); {
-	case errors.Is(err, models.ErrLeaseLost):
-		// The lease expired, or the runtime's bookmark removal settled the row first (the
-		// loopback does so inside Deliver). Either way the runtime has the stimulus.
-		log.Debug("resumption delivered; its lease was gone at acknowledgement")
-	case err != nil:
-		log.Warn("resumption delivered but not acknowledged; it will be delivered again", "code", workflow.RuntimeErrorCode(err))
+	if !settlesOnDelivery(d.runtime) {
+		switch err := d.store.AckResumption(book, r); {
+		case errors.Is(err, models.ErrLeaseLost):
+			// The lease expired, or the runtime's bookmark removal settled the row first.
+			// Either way the runtime has the stimulus.
+			log.Debug("resumption delivered; its lease was gone at acknowledgement")
+		case err != nil:
+			log.Warn("resumption delivered but not acknowledged; it will be delivered again", "code", workflow.RuntimeErrorCode(err))
+		}
 	}
 	if task.Health.Code == models.HealthResumeDeliveryFailing {
 		if err := d.store.ClearHealth(book, r.Tenant, r.TaskID, models.HealthResumeDeliveryFailing); err != nil {
@@ -241,6 +243,14 @@ func (d *Dispatcher) deliver(ctx context.Context, r models.Resumption) dispatchO
 	}
 	log.Debug("resumption delivered", "attempt", r.Attempts+1)
 	return outcomeDelivered
+}
+
+// settlesOnDelivery reports whether runtime finalizes the task inside Deliver (the loopback),
+// which settles the row: its acknowledgement would be a write transaction that always finds
+// the lease gone (issue 27: one of the five transactions of a completion through to Completed).
+func settlesOnDelivery(runtime workflow.RuntimeClient) bool {
+	s, ok := runtime.(interface{ SettlesOnDelivery() bool })
+	return ok && s.SettlesOnDelivery()
 }
 
 // retry records a failed attempt and schedules the next one, or gives the row back untouched

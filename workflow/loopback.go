@@ -54,6 +54,11 @@ func (l *Loopback) Deliver(ctx context.Context, s Stimulus) error {
 	return err
 }
 
+// SettlesOnDelivery reports that a stimulus the loopback accepted leaves nothing to
+// acknowledge: its Deliver finalized the task (or found it finalized or gone), and a
+// finalization settles every pending outbox row of the task in its transaction.
+func (*Loopback) SettlesOnDelivery() bool { return true }
+
 // ListBookmarks lists the tenant's tasks that are not terminal, by id; the cursor is the last id.
 func (l *Loopback) ListBookmarks(ctx context.Context, tenant, cursor string, limit int) ([]json.RawMessage, string, error) {
 	if limit <= 0 || limit > models.MaxPageSize {

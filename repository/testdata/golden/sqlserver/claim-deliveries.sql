@@ -2,12 +2,10 @@
 -- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
 BEGIN
 SELECT SYSUTCDATETIME()
-SELECT "id","lease_generation" FROM "user_task_deliveries" WHERE state = @p1 AND available_at <= @p2 AND (lease_expires_at IS NULL OR lease_expires_at <= @p3) ORDER BY available_at, id OFFSET 0 ROW FETCH NEXT 10 ROWS ONLY
+SELECT "id" FROM "user_task_deliveries" WHERE state = @p1 AND available_at <= @p2 AND (lease_expires_at IS NULL OR lease_expires_at <= @p3) ORDER BY available_at, id OFFSET 0 ROW FETCH NEXT 10 ROWS ONLY
 --   binds: string, time.Time x2
-UPDATE "user_task_deliveries" SET "lease_expires_at"=@p1,"lease_generation"=@p2,"lease_owner"=@p3,"lease_token"=@p4,"updated_at"=@p5 WHERE id = @p6 AND lease_generation = @p7
---   binds: time.Time, int64, string x2, time.Time, string, int64
-UPDATE "user_task_deliveries" SET "lease_expires_at"=@p1,"lease_generation"=@p2,"lease_owner"=@p3,"lease_token"=@p4,"updated_at"=@p5 WHERE id = @p6 AND lease_generation = @p7
---   binds: time.Time, int64, string x2, time.Time, string, int64
-SELECT * FROM "user_task_deliveries" WHERE id IN (@p1,@p2) ORDER BY available_at, id
---   binds: string x2
+UPDATE "user_task_deliveries" SET "lease_expires_at"=@p1,"lease_generation"=lease_generation + 1,"lease_owner"=@p2,"lease_token"=@p3,"updated_at"=@p4 WHERE id IN (@p5,@p6) AND (state = @p7 AND available_at <= @p8 AND (lease_expires_at IS NULL OR lease_expires_at <= @p9))
+--   binds: time.Time, string x2, time.Time, string x3, time.Time x2
+SELECT * FROM "user_task_deliveries" WHERE id IN (@p1,@p2) AND lease_token = @p3 ORDER BY available_at, id
+--   binds: string x3
 COMMIT
