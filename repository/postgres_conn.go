@@ -22,7 +22,8 @@ import (
 // a generic plan saves planning each execution. Forcing custom plans (to keep list pages off a
 // generic plan chosen without the tenant, status or cursor) made a completion through to
 // Completed 1.25–1.3× slower on PostgreSQL (BenchmarkCompletionStages, issue 27): planning a
-// statement on user_tasks weighs its many indexes every time.
+// statement on user_tasks weighs its many indexes every time. List reads force custom plans
+// for their own transaction only (postgres_list_plans.go).
 var postgresSessionDefaults = map[string]string{
 	"jit": "off",
 }

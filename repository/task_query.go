@@ -89,6 +89,9 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 	var page models.TaskPage
 	err = s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
 		page.Now = now
+		if err := s.listCustomPlans(tx); err != nil { // postgres_list_plans.go
+			return err
+		}
 		if storekit.ShortNeedle(storekit.SearchNeedle(q.f.Search)) {
 			return s.shortSearch(tx, q, now, &page) // task_query_short.go
 		}
