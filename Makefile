@@ -84,7 +84,7 @@ FUZZ_LONG ?= 10m
 fuzz-short: ## fuzz every target for FUZZTIME (default 6s each); CI runs it after the tests
 	@set -e; grep -Ho '^func Fuzz[A-Za-z0-9_]*' $$(git ls-files '*fuzz_*_test.go') | while IFS=: read -r file fn; do \
 		name=$${fn#func }; pkg=./$$(dirname "$$file"); echo "== $$name ($$pkg)"; \
-		$(GO) test -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) "$$pkg"; \
+		GO="$(GO)" tools/fuzz-target.sh "$$name" "$$pkg" $(FUZZTIME); \
 	done
 
 fuzz: ## fuzz every target for FUZZ_LONG (default 10m each), outside CI
