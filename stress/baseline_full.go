@@ -95,8 +95,13 @@ var errRawRetry = errors.New("stress: raw transaction must be retried")
 // claim claims task id for a at revision expected (0: whatever it reads) with the store's
 // statements; a lost race is a Conflict, a replayed operation id Repeated.
 func (b *fullBaseline) claim(ctx context.Context, a models.Actor, tenant, id string, expected int, opID string) (Outcome, error) {
+	return withRawRetry(func() (Outcome, error) { return b.claimOnce(ctx, a, tenant, id, expected, opID) })
+}
+
+// withRawRetry runs a raw transaction again while it fails with errRawRetry, five times at most.
+func withRawRetry(once func() (Outcome, error)) (Outcome, error) {
 	for attempt := 1; ; attempt++ {
-		o, err := b.claimOnce(ctx, a, tenant, id, expected, opID)
+		o, err := once()
 		if !errors.Is(err, errRawRetry) || attempt == 5 {
 			return o, err
 		}

@@ -26,12 +26,7 @@ var completeTaskColumns = strings.TrimSuffix(taskColumns, ",`invitation_defs_enc
 // complete completes task id as a with the default action at revision expected, with the
 // store's statements; a lost race is a Conflict, a replayed operation id Repeated.
 func (b *fullBaseline) complete(ctx context.Context, a models.Actor, tenant, id string, expected int, opID string) (Outcome, error) {
-	for attempt := 1; ; attempt++ {
-		o, err := b.completeOnce(ctx, a, tenant, id, expected, opID)
-		if !errors.Is(err, errRawRetry) || attempt == 5 {
-			return o, err
-		}
-	}
+	return withRawRetry(func() (Outcome, error) { return b.completeOnce(ctx, a, tenant, id, expected, opID) })
 }
 
 func (b *fullBaseline) completeOnce(ctx context.Context, a models.Actor, tenant, id string, expected int, opID string) (Outcome, error) {

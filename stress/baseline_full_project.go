@@ -38,12 +38,7 @@ const createTaskColumns = "`id`,`tenant_id`,`workflow_definition_id`,`workflow_d
 func (b *fullBaseline) project(ctx context.Context, tenant string, req workflow.ProjectionRequest) (Outcome, error) {
 	link := req.BookmarkLink
 	key := models.MaterializationKey(tenant, link.WorkflowInstanceID, link.ActivityInstanceID)
-	for attempt := 1; ; attempt++ {
-		o, err := b.projectOnce(ctx, tenant, key, req)
-		if !errors.Is(err, errRawRetry) || attempt == 5 {
-			return o, err
-		}
-	}
+	return withRawRetry(func() (Outcome, error) { return b.projectOnce(ctx, tenant, key, req) })
 }
 
 func (b *fullBaseline) projectOnce(ctx context.Context, tenant, key string, req workflow.ProjectionRequest) (Outcome, error) {
