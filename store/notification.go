@@ -32,6 +32,9 @@ type Notifications interface {
 	// Notifications is a page of one recipient's in-app list: the rows shown to them
 	// (VisibleAt set), newest first, with their unread count.
 	Notifications(ctx context.Context, q models.NotificationQuery) (models.NotificationPage, error)
+	// UnreadNotifications counts the recipient's shown, unread rows (the bell in every page
+	// header), counting at most limit (the bell shows "99+").
+	UnreadNotifications(ctx context.Context, tenant string, recipient models.ParticipantRef, limit int) (int, error)
 	// MarkNotificationsRead marks the recipient's shown rows read: the ids given (others' ids
 	// and unknown ids are ignored), or all of them. It returns how many changed.
 	MarkNotificationsRead(ctx context.Context, tenant string, recipient models.ParticipantRef, ids []string, all bool) (int, error)
