@@ -12,25 +12,25 @@ import (
 // so every node may race to write the same key and one row stays. A NULL channel state is
 // undecided (Oracle keeps "" as NULL anyway).
 type NotificationRow struct {
-	ID                string     `gorm:"column:id;primaryKey" bson:"_id"`
-	TenantID          string     `gorm:"column:tenant_id" bson:"tenant_id"`
-	TaskID            string     `gorm:"column:task_id" bson:"task_id"`
-	TriggerKind       string     `gorm:"column:trigger_kind" bson:"trigger_kind"`
-	Revision          int64      `gorm:"column:revision" bson:"revision"`
-	RecipientProvider string     `gorm:"column:recipient_provider" bson:"recipient_provider"`
-	RecipientType     string     `gorm:"column:recipient_type" bson:"recipient_type"`
-	RecipientID       string     `gorm:"column:recipient_id" bson:"recipient_id"`
-	ActorProvider     *string    `gorm:"column:actor_provider" bson:"actor_provider"`
-	ActorType         *string    `gorm:"column:actor_type" bson:"actor_type"`
-	ActorID           *string    `gorm:"column:actor_id" bson:"actor_id"`
-	ActorDisplay      *string    `gorm:"column:actor_display" bson:"actor_display"`
-	Title             string     `gorm:"column:title" bson:"title"`
-	State             string     `gorm:"column:state" bson:"state"`
-	EmailState        *string    `gorm:"column:email_state" bson:"email_state"`
-	WebhookState      *string    `gorm:"column:webhook_state" bson:"webhook_state"`
-	Attempts          int        `gorm:"column:attempts" bson:"attempts"`
-	AvailableAt       time.Time  `gorm:"column:available_at" bson:"available_at"`
-	LastError         *string    `gorm:"column:last_error" bson:"last_error"`
+	ID                string    `gorm:"column:id;primaryKey" bson:"_id"`
+	TenantID          string    `gorm:"column:tenant_id" bson:"tenant_id"`
+	TaskID            string    `gorm:"column:task_id" bson:"task_id"`
+	TriggerKind       string    `gorm:"column:trigger_kind" bson:"trigger_kind"`
+	Revision          int64     `gorm:"column:revision" bson:"revision"`
+	RecipientProvider string    `gorm:"column:recipient_provider" bson:"recipient_provider"`
+	RecipientType     string    `gorm:"column:recipient_type" bson:"recipient_type"`
+	RecipientID       string    `gorm:"column:recipient_id" bson:"recipient_id"`
+	ActorProvider     *string   `gorm:"column:actor_provider" bson:"actor_provider"`
+	ActorType         *string   `gorm:"column:actor_type" bson:"actor_type"`
+	ActorID           *string   `gorm:"column:actor_id" bson:"actor_id"`
+	ActorDisplay      *string   `gorm:"column:actor_display" bson:"actor_display"`
+	Title             string    `gorm:"column:title" bson:"title"`
+	State             string    `gorm:"column:state" bson:"state"`
+	EmailState        *string   `gorm:"column:email_state" bson:"email_state"`
+	WebhookState      *string   `gorm:"column:webhook_state" bson:"webhook_state"`
+	Attempts          int       `gorm:"column:attempts" bson:"attempts"`
+	AvailableAt       time.Time `gorm:"column:available_at" bson:"available_at"`
+	LastError         *string   `gorm:"column:last_error" bson:"last_error"`
 	LeaseColumns      `gorm:"embedded" bson:",inline"`
 	OccurredAt        time.Time  `gorm:"column:occurred_at" bson:"occurred_at"`
 	VisibleAt         *time.Time `gorm:"column:visible_at" bson:"visible_at"`
@@ -156,9 +156,9 @@ func (c Codec) Person(r *PersonRow) models.Person {
 		}
 	}
 	return models.Person{
-		Tenant:   r.TenantID,
-		User:     models.ParticipantRef{Tenant: r.TenantID, Provider: r.Provider, Type: models.UserParticipant, ID: r.UserID, DisplayName: Str(r.DisplayName)},
-		Email:    Str(r.Email), Language: Str(r.Language), TimeZone: Str(r.TimeZone), Manager: r.Manager,
+		Tenant: r.TenantID,
+		User:   models.ParticipantRef{Tenant: r.TenantID, Provider: r.Provider, Type: models.UserParticipant, ID: r.UserID, DisplayName: Str(r.DisplayName)},
+		Email:  Str(r.Email), Language: Str(r.Language), TimeZone: Str(r.TimeZone), Manager: r.Manager,
 		SeenAt: c.Time(r.SeenAt), Preferences: prefs.Complete(),
 	}
 }
