@@ -52,4 +52,3 @@ func (s *Store) DueSoonTasks(ctx context.Context, from, to time.Time, after *mod
 	})
 	return out, err
 }
-
