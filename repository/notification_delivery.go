@@ -23,12 +23,13 @@ func (s *Store) notificationOf(r *notificationRecord) (models.Notification, erro
 	return sqlCodec.Notification(&r.NotificationRow), nil
 }
 
-// ClaimNotifications leases up to limit due pending rows, of every tenant, to owner.
+// ClaimNotifications leases up to limit due pending rows, of every tenant, to owner; a claim
+// takes at most maxInList rows (the ids it reads back are one IN list).
 func (s *Store) ClaimNotifications(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Notification, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	return claimDue(ctx, s, owner, limit, leaseFor, s.notificationOf)
+	return claimDue(ctx, s, owner, min(limit, maxInList), leaseFor, s.notificationOf)
 }
 
 // SettleNotification writes the outcome for the leased row n and frees its lease. A sent
@@ -114,6 +115,7 @@ func (s *Store) ClaimDigest(ctx context.Context, owner string, w store.DigestWai
 	if limit <= 0 {
 		return nil, nil
 	}
+	limit = min(limit, maxInList) // the ids it leases are one IN list
 	before = sqlCodec.Time(before)
 	var out []models.Notification
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
