@@ -37,12 +37,13 @@ func (s *Store) writeNotifications(tx *gorm.DB, before *models.Task, c *models.C
 	if len(ns) == 0 {
 		return nil
 	}
-	_, err := s.insertNotifications(tx, ns, now)
+	_, err := s.insertNotifications(tx, ns, now, false)
 	return err
 }
 
 // insertNotifications writes ns as new pending rows due at now, each whose key (or id) is
-// taken skipped, and returns how many it wrote. Per dialect, an insert that cannot fail on
+// taken skipped, and, when count is set, returns how many it wrote (a change's own rows need
+// no count, and on MariaDB counting costs two statements per batch). Per dialect, an insert that cannot fail on
 // the key:
 //   - SQLite and PostgreSQL: INSERT … ON CONFLICT DO NOTHING (on PostgreSQL a failed statement
 //     would abort the whole transaction); the rows affected are the rows written;
@@ -52,7 +53,7 @@ func (s *Store) writeNotifications(tx *gorm.DB, before *models.Task, c *models.C
 //     would still fail on the natural key, and a MERGE races anyway; a row at a time, a
 //     duplicate-key refusal is skipped: both roll back the failed statement only, never the
 //     transaction (SQL Server with XACT_ABORT off, its default).
-func (s *Store) insertNotifications(tx *gorm.DB, ns []models.Notification, now time.Time) (int, error) {
+func (s *Store) insertNotifications(tx *gorm.DB, ns []models.Notification, now time.Time, count bool) (int, error) {
 	recs := uniqueNotifications(ns, now)
 	if len(recs) == 0 {
 		return 0, nil
@@ -62,6 +63,9 @@ func (s *Store) insertNotifications(tx *gorm.DB, ns []models.Notification, now t
 		res := tx.Clauses(clause.OnConflict{DoNothing: true}).CreateInBatches(&recs, notificationBatch)
 		return int(res.RowsAffected), translate(res.Error)
 	case migrations.MySQL:
+		if !count {
+			return 0, translate(tx.Clauses(clause.OnConflict{DoNothing: true}).CreateInBatches(&recs, notificationBatch).Error)
+		}
 		return s.insertNotificationsMySQL(tx, recs)
 	default:
 		written := 0
@@ -148,7 +152,7 @@ func (s *Store) AddNotifications(ctx context.Context, ns []models.Notification) 
 	written := 0
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		var err error
-		written, err = s.insertNotifications(tx, ns, now)
+		written, err = s.insertNotifications(tx, ns, now, true)
 		return err
 	})
 	if err != nil {
@@ -176,7 +180,7 @@ func (s *Store) ExpandNotification(ctx context.Context, group models.Notificatio
 			return err
 		}
 		var err error
-		written, err = s.insertNotifications(tx, members, now)
+		written, err = s.insertNotifications(tx, members, now, true)
 		return err
 	})
 	if err != nil {
