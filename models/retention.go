@@ -21,6 +21,7 @@ const (
 	DefaultInvitationRetention   = 30 * 24 * time.Hour
 	DefaultGuestSessionRetention = 7 * 24 * time.Hour
 	DefaultOutboxRetention       = 7 * 24 * time.Hour
+	DefaultNotificationRetention = 30 * 24 * time.Hour
 	DefaultPurgePageSize         = 500
 	MaxPurgePageSize             = 500
 )
@@ -39,6 +40,10 @@ type RetentionPolicy struct {
 	// OutboxAge: delivered, settled or abandoned invitation delivery rows, and delivered or
 	// settled resumption rows of terminal tasks, last changed longer ago than this go.
 	OutboxAge time.Duration
+	// NotificationAge: notifications that occurred longer ago than this go once delivered,
+	// dropped or failed (USERTASKS_RETENTION_NOTIFICATION_AGE), read or not; pending rows and
+	// rows whose email waits for a digest stay.
+	NotificationAge time.Duration
 	// PageSize is how many tasks (or rows) one transaction removes. Default and maximum 500.
 	PageSize int
 	// DryRun counts what would go and removes nothing.
@@ -48,12 +53,12 @@ type RetentionPolicy struct {
 // DefaultRetentionPolicy keeps terminal tasks and applies the shorter policies.
 func DefaultRetentionPolicy() RetentionPolicy {
 	return RetentionPolicy{InvitationAge: DefaultInvitationRetention, GuestSessionAge: DefaultGuestSessionRetention,
-		OutboxAge: DefaultOutboxRetention, PageSize: DefaultPurgePageSize}
+		OutboxAge: DefaultOutboxRetention, NotificationAge: DefaultNotificationRetention, PageSize: DefaultPurgePageSize}
 }
 
 // Check refuses negative ages and page sizes out of range.
 func (p RetentionPolicy) Check() error {
-	for _, d := range []time.Duration{p.TerminalAge, p.InvitationAge, p.GuestSessionAge, p.OutboxAge} {
+	for _, d := range []time.Duration{p.TerminalAge, p.InvitationAge, p.GuestSessionAge, p.OutboxAge, p.NotificationAge} {
 		if d < 0 {
 			return InvalidField("age", fmt.Sprintf("retention age %s is negative", d))
 		}
@@ -76,6 +81,7 @@ type PurgeCounts struct {
 	Invitations   int
 	Deliveries    int
 	GuestSessions int
+	Notifications int
 }
 
 // Add adds o to c.
@@ -88,6 +94,7 @@ func (c *PurgeCounts) Add(o PurgeCounts) {
 	c.Tags += o.Tags
 	c.Resumptions += o.Resumptions
 	c.Invitations += o.Invitations
+	c.Notifications += o.Notifications
 	c.Deliveries += o.Deliveries
 	c.GuestSessions += o.GuestSessions
 }
@@ -96,7 +103,7 @@ func (c *PurgeCounts) Add(o PurgeCounts) {
 func (c PurgeCounts) Map() map[string]int {
 	return map[string]int{"tasks": c.Tasks, "events": c.Events, "operations": c.Operations, "candidates": c.Candidates,
 		"exclusions": c.Exclusions, "tags": c.Tags, "resumptions": c.Resumptions, "invitations": c.Invitations,
-		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions}
+		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions, "notifications": c.Notifications}
 }
 
 // Total is the number of rows counted.

@@ -30,6 +30,8 @@ type Store interface {
 	Guests
 	WebSessions
 	SavedViews
+	Notifications
+	People
 	Operations
 }
 
