@@ -28,6 +28,7 @@ var purgeUnits = []struct {
 	coll  string
 	count func(c *models.PurgeCounts) *int
 }{
+	{notificationCollection, func(c *models.PurgeCounts) *int { return &c.Notifications }},
 	{guestSessionCollection, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
 	{deliveryCollection, func(c *models.PurgeCounts) *int { return &c.Deliveries }},
 	{invitationCollection, func(c *models.PurgeCounts) *int { return &c.Invitations }},
@@ -280,4 +281,5 @@ func countAggregate(d *taskDoc, c *models.PurgeCounts) {
 	c.Events += len(d.PendingEvents)
 	c.Invitations += len(d.PendingInvitations)
 	c.Deliveries += len(d.PendingDeliveries)
+	c.Notifications += len(d.PendingNotifications)
 }
