@@ -622,7 +622,7 @@ func Schema() []Table {
 				index("ix_notifications_due", "state", "available_at", "id"),
 				index("ix_notifications_inbox", "tenant_id", "recipient_provider", "recipient_type", "recipient_id", "occurred_at", "id"),
 				index("ix_notifications_digest", "email_state", "tenant_id", "recipient_provider", "recipient_type", "recipient_id", "occurred_at"),
-				index("ix_notifications_purge", "state", "occurred_at"),
+				index("ix_notifications_purge", "tenant_id", "occurred_at", "id"),
 				index("ix_notifications_task_fk", "task_id"),
 			},
 			ForeignKeys: []ForeignKey{

@@ -42,7 +42,7 @@ CREATE TABLE user_task_notifications (
     INDEX ix_notifications_due (state, available_at, id),
     INDEX ix_notifications_inbox (tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at, id),
     INDEX ix_notifications_digest (email_state, tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at),
-    INDEX ix_notifications_purge (state, occurred_at),
+    INDEX ix_notifications_purge (tenant_id, occurred_at, id),
     INDEX ix_notifications_task_fk (task_id),
     CONSTRAINT fk_notifications_task FOREIGN KEY (task_id) REFERENCES user_tasks (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -55,7 +55,7 @@ CREATE INDEX ix_notifications_inbox ON user_task_notifications (tenant_id, recip
 CREATE INDEX ix_notifications_digest ON user_task_notifications (email_state, tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at)
 -- +goose StatementEnd
 -- +goose StatementBegin
-CREATE INDEX ix_notifications_purge ON user_task_notifications (state, occurred_at)
+CREATE INDEX ix_notifications_purge ON user_task_notifications (tenant_id, occurred_at, id)
 -- +goose StatementEnd
 -- +goose StatementBegin
 CREATE INDEX ix_notifications_task_fk ON user_task_notifications (task_id)

@@ -44,7 +44,7 @@ CREATE UNIQUE INDEX ux_notifications_key ON user_task_notifications (tenant_id, 
 CREATE INDEX ix_notifications_due ON user_task_notifications (state, available_at, id);
 CREATE INDEX ix_notifications_inbox ON user_task_notifications (tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at, id);
 CREATE INDEX ix_notifications_digest ON user_task_notifications (email_state, tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at);
-CREATE INDEX ix_notifications_purge ON user_task_notifications (state, occurred_at);
+CREATE INDEX ix_notifications_purge ON user_task_notifications (tenant_id, occurred_at, id);
 CREATE INDEX ix_notifications_task_fk ON user_task_notifications (task_id);
 
 CREATE TABLE user_task_people (
