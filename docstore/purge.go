@@ -47,6 +47,7 @@ func (s *Store) Purge(ctx context.Context, tenant string, p models.RetentionPoli
 		GuestSessions: s.purgeGuestSessions,
 		Deliveries:    s.purgeDeliveries,
 		Resumptions:   s.purgeResumptions,
+		Notifications: s.purgeNotifications,
 	}, tenant, p, progress)
 }
 
