@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -23,6 +24,9 @@ import (
 // and returns how many it wrote: pending, channels undecided, due and changed at the
 // database's time.
 func (s *Store) AddNotifications(ctx context.Context, ns []models.Notification) (int, error) {
+	if len(ns) == 0 {
+		return 0, nil
+	}
 	now, err := s.Now(ctx)
 	if err != nil {
 		return 0, err
@@ -30,9 +34,12 @@ func (s *Store) AddNotifications(ctx context.Context, ns []models.Notification) 
 	return s.insertNotifications(ctx, newNotificationDocs(ns, now))
 }
 
-// newNotificationDocs encodes ns as new rows at now; a row without an id gets one, a row
-// without an occurrence time occurred now.
+// newNotificationDocs encodes ns as new rows at now, each key and id once (the first wins, as
+// the unique key would decide); a row without an id gets one, a row without an occurrence time
+// occurred now.
 func newNotificationDocs(ns []models.Notification, now time.Time) []notificationDoc {
+	keys := make(map[string]bool, len(ns))
+	ids := make(map[string]bool, len(ns))
 	docs := make([]notificationDoc, 0, len(ns))
 	for _, n := range ns {
 		if n.ID == "" {
@@ -41,6 +48,10 @@ func newNotificationDocs(ns []models.Notification, now time.Time) []notification
 		if n.OccurredAt.IsZero() {
 			n.OccurredAt = now
 		}
+		if keys[n.Key()] || ids[n.ID] {
+			continue
+		}
+		keys[n.Key()], ids[n.ID] = true, true
 		docs = append(docs, notificationDoc{NotificationRow: docCodec.NotificationRow(&n, now)})
 	}
 	return docs
@@ -72,24 +83,37 @@ func (s *Store) ClaimNotifications(ctx context.Context, owner string, limit int,
 	return out, nil
 }
 
+// keepSent is a channel's state after an attempt: a sent channel stays sent.
+func keepSent(before *string, after models.ChannelState) models.ChannelState {
+	if storekit.Str(before) == string(models.ChannelSent) {
+		return models.ChannelSent
+	}
+	return after
+}
+
 func setLease(r *storekit.NotificationRow, l *models.Lease) {
 	r.LeaseOwner, r.LeaseToken, r.LeaseGeneration, r.LeaseExpiresAt = &l.Owner, &l.Token, l.Generation, &l.ExpiresAt
 }
 
 // SettleNotification writes the delivery worker's outcome for a leased row and frees the
 // lease; a stale lease fails with models.ErrLeaseLost and writes nothing. A pending outcome
-// counts an attempt and makes the row due again after out.RetryAfter; Visible shows the row in
-// the recipient's list from now on, an earlier VisibleAt kept.
+// makes the row due again after out.RetryAfter; every outcome counts an attempt, a sent channel
+// stays sent, and Visible shows the row in the recipient's list from now on, an earlier
+// VisibleAt kept.
 func (s *Store) SettleNotification(ctx context.Context, n models.Notification, out models.NotificationOutcome) error {
-	return s.fencedNotification(ctx, n.ID, n.Lease, models.NotificationPending, func(d *notificationDoc, now time.Time) bson.D {
+	switch out.State {
+	case models.NotificationPending, models.NotificationDone, models.NotificationDropped, models.NotificationFailed:
+	default:
+		return fmt.Errorf("docstore: unknown notification state %q", out.State)
+	}
+	return s.fencedNotification(ctx, n.ID, n.Lease, leasedPending, func(d *notificationDoc, now time.Time) bson.D {
 		set := append(leaseFields(nil), bson.E{Key: "state", Value: string(out.State)},
-			bson.E{Key: "email_state", Value: storekit.Opt(string(out.Email))},
-			bson.E{Key: "webhook_state", Value: storekit.Opt(string(out.Webhook))},
+			bson.E{Key: "email_state", Value: storekit.Opt(string(keepSent(d.EmailState, out.Email)))},
+			bson.E{Key: "webhook_state", Value: storekit.Opt(string(keepSent(d.WebhookState, out.Webhook)))},
 			bson.E{Key: "last_error", Value: storekit.NotificationErrorCode(out.ErrorCode)},
-			bson.E{Key: "updated_at", Value: now})
+			bson.E{Key: "attempts", Value: d.Attempts + 1}, bson.E{Key: "updated_at", Value: now})
 		if out.State == models.NotificationPending {
-			set = append(set, bson.E{Key: "attempts", Value: d.Attempts + 1},
-				bson.E{Key: "available_at", Value: utc(now.Add(out.RetryAfter))})
+			set = append(set, bson.E{Key: "available_at", Value: utc(now.Add(max(out.RetryAfter, 0)))})
 		}
 		if out.Visible && d.VisibleAt == nil {
 			set = append(set, bson.E{Key: "visible_at", Value: now})
@@ -107,7 +131,12 @@ func (s *Store) SettleNotification(ctx context.Context, n models.Notification, o
 // group row pending; its lease expires, a worker expands it again and finds the members' keys
 // taken. So no member is lost or notified twice; only the count of that later pass is 0.
 func (s *Store) ExpandNotification(ctx context.Context, group models.Notification, members []models.Notification) (int, error) {
-	_, now, err := s.leasedNotification(ctx, group.ID, group.Lease, models.NotificationPending)
+	for _, m := range members {
+		if m.Tenant != group.Tenant || m.TaskID != group.TaskID || m.Recipient.Type != models.UserParticipant {
+			return 0, fmt.Errorf("docstore: a group's notification expands to users of its own tenant and task")
+		}
+	}
+	_, now, err := s.leasedNotification(ctx, group.ID, group.Lease, leasedPending)
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +144,7 @@ func (s *Store) ExpandNotification(ctx context.Context, group models.Notificatio
 	if err != nil {
 		return n, err
 	}
-	err = s.fencedNotification(ctx, group.ID, group.Lease, models.NotificationPending, func(_ *notificationDoc, now time.Time) bson.D {
+	err = s.fencedNotification(ctx, group.ID, group.Lease, leasedPending, func(_ *notificationDoc, now time.Time) bson.D {
 		return append(leaseFields(nil), bson.E{Key: "state", Value: string(models.NotificationDone)},
 			bson.E{Key: "email_state", Value: string(models.ChannelOff)}, bson.E{Key: "webhook_state", Value: string(models.ChannelOff)},
 			bson.E{Key: "updated_at", Value: now})
@@ -123,9 +152,10 @@ func (s *Store) ExpandNotification(ctx context.Context, group models.Notificatio
 	return n, err
 }
 
-// leasedNotification reads row id and checks that it is in state under exactly lease, still
-// live at the database's time (returned with it); otherwise models.ErrLeaseLost.
-func (s *Store) leasedNotification(ctx context.Context, id string, lease *models.Lease, state models.NotificationState) (*notificationDoc, time.Time, error) {
+// leasedNotification reads row id and checks that it is what kind leases (a pending row, a
+// row waiting for the digest) under exactly lease, still live at the database's time (returned
+// with it); otherwise models.ErrLeaseLost.
+func (s *Store) leasedNotification(ctx context.Context, id string, lease *models.Lease, kind leaseKind) (*notificationDoc, time.Time, error) {
 	if lease == nil {
 		return nil, time.Time{}, models.ErrLeaseLost
 	}
@@ -141,24 +171,30 @@ func (s *Store) leasedNotification(ctx context.Context, id string, lease *models
 	if err != nil {
 		return nil, now, translate(err)
 	}
-	if !holds(&d, lease, state, now) {
+	if !kind(&d) || d.LeaseToken == nil || *d.LeaseToken != lease.Token || d.LeaseGeneration != lease.Generation ||
+		d.LeaseExpiresAt == nil || !d.LeaseExpiresAt.After(now) {
 		return nil, now, models.ErrLeaseLost
 	}
 	return &d, now, nil
 }
 
-// holds reports whether d is in state under exactly lease, live at now.
-func holds(d *notificationDoc, lease *models.Lease, state models.NotificationState, now time.Time) bool {
-	return d.State == string(state) && d.LeaseToken != nil && *d.LeaseToken == lease.Token &&
-		d.LeaseGeneration == lease.Generation && d.LeaseExpiresAt != nil && d.LeaseExpiresAt.After(now)
+// leaseKind says which rows a lease is on: the delivery worker's pending rows, or the digest
+// worker's rows waiting for the digest (both share the lease columns, so never hold one row
+// at once).
+type leaseKind func(d *notificationDoc) bool
+
+func leasedPending(d *notificationDoc) bool { return d.State == string(models.NotificationPending) }
+
+func leasedDigest(d *notificationDoc) bool {
+	return storekit.Str(d.EmailState) == string(models.ChannelDigest)
 }
 
-// fencedNotification writes set to row id while it is in state under exactly lease, still
+// fencedNotification writes set to row id while it is kind's under exactly lease, still
 // live, with a claimed write; otherwise models.ErrLeaseLost. set sees the row as read.
-func (s *Store) fencedNotification(ctx context.Context, id string, lease *models.Lease, state models.NotificationState,
+func (s *Store) fencedNotification(ctx context.Context, id string, lease *models.Lease, kind leaseKind,
 	set func(d *notificationDoc, now time.Time) bson.D) error {
 	return retryClaimed(ctx, func() error {
-		d, now, err := s.leasedNotification(ctx, id, lease, state)
+		d, now, err := s.leasedNotification(ctx, id, lease, kind)
 		if err != nil {
 			return err
 		}

@@ -124,13 +124,16 @@ func (s *Store) ClaimDigest(ctx context.Context, owner string, w store.DigestWai
 // waiting: they go out again in the next digest, the only duplicate this store can give, and
 // only after the lease expired while the worker was still settling.
 func (s *Store) SettleDigest(ctx context.Context, ns []models.Notification) error {
+	if len(ns) == 0 {
+		return nil
+	}
 	for _, n := range ns {
-		if _, _, err := s.leasedNotification(ctx, n.ID, n.Lease, models.NotificationDone); err != nil {
+		if _, _, err := s.leasedNotification(ctx, n.ID, n.Lease, leasedDigest); err != nil {
 			return err
 		}
 	}
 	for _, n := range ns {
-		err := s.fencedNotification(ctx, n.ID, n.Lease, models.NotificationDone, func(_ *notificationDoc, now time.Time) bson.D {
+		err := s.fencedNotification(ctx, n.ID, n.Lease, leasedDigest, func(_ *notificationDoc, now time.Time) bson.D {
 			return append(leaseFields(nil), bson.E{Key: "email_state", Value: string(models.ChannelDigested)},
 				bson.E{Key: "updated_at", Value: now})
 		})

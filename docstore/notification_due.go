@@ -29,8 +29,7 @@ func (s *Store) DueSoonTasks(ctx context.Context, from, to time.Time, after *mod
 	}
 	var docs []taskDoc
 	for _, status := range openStatuses {
-		conds := []bson.D{fieldEq("status", status), fieldOp("due_at", "$gt", utc(from)), fieldOp("due_at", "$lte", utc(to)),
-			{{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}}}}
+		conds := []bson.D{fieldEq("status", status), fieldOp("due_at", "$gt", utc(from)), fieldOp("due_at", "$lte", utc(to))}
 		if after != nil {
 			due := utc(*after.DueAt)
 			conds = append(conds, anyOf(fieldOp("due_at", "$gt", due),

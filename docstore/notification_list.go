@@ -64,13 +64,14 @@ func (s *Store) Notifications(ctx context.Context, q models.NotificationQuery) (
 	return page, translate(err)
 }
 
-// UnreadNotifications counts the recipient's shown, unread rows, at most limit of them.
+// UnreadNotifications counts the recipient's shown, unread rows, at most limit of them (all of
+// them for a limit of 0 or less).
 func (s *Store) UnreadNotifications(ctx context.Context, tenant string, recipient models.ParticipantRef, limit int) (int, error) {
-	if limit <= 0 {
-		return 0, nil
+	opts := options.Count()
+	if limit > 0 {
+		opts.SetLimit(int64(limit))
 	}
-	n, err := s.db.Collection(notificationCollection).CountDocuments(ctx, unread(inbox(tenant, recipient)),
-		options.Count().SetLimit(int64(limit)))
+	n, err := s.db.Collection(notificationCollection).CountDocuments(ctx, unread(inbox(tenant, recipient)), opts)
 	return int(n), translate(err)
 }
 
