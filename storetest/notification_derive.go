@@ -173,7 +173,9 @@ func testNotificationDerive(t *testing.T, h Harness) {
 		})
 		drain(t, s)
 		clock.Advance(2 * time.Hour)
-		overdue := func(cur models.Task, _ models.Command, now time.Time) (models.Change, error) { return models.MarkOverdue(cur, now) }
+		overdue := func(cur models.Task, _ models.Command, now time.Time) (models.Change, error) {
+			return models.MarkOverdue(cur, now)
+		}
 		mustCommand(t, s, pooled, boss, overdue)
 		wantKeys(t, "overdue without an assignee", drain(t, s), "overdue user:ann r2", "overdue user:cy r2")
 		mustCommand(t, s, held, boss, overdue)
