@@ -92,6 +92,16 @@ func claimNotes(t *testing.T, s store.Store, owner string) []models.Notification
 	return ns
 }
 
+// claimOne leases the one claimable row, failing unless there is exactly one.
+func claimOne(t *testing.T, s store.Store, owner string) models.Notification {
+	t.Helper()
+	ns := claimNotes(t, s, owner)
+	if len(ns) != 1 {
+		t.Fatalf("claimed %q, want one row", noteKeys(ns))
+	}
+	return ns[0]
+}
+
 func settle(t *testing.T, s store.Store, n models.Notification, out models.NotificationOutcome) {
 	t.Helper()
 	if err := s.SettleNotification(ctx(t), n, out); err != nil {

@@ -8,4 +8,11 @@ import "testing"
 func testNotificationRows(t *testing.T, h Harness) {
 	t.Run("Derive", func(t *testing.T) { testNotificationDerive(t, h) })
 	t.Run("Once", func(t *testing.T) { testNotificationOnce(t, h) })
+	t.Run("Leases", func(t *testing.T) { testNotificationLeases(t, h) })
+	t.Run("Settle", func(t *testing.T) { testNotificationSettle(t, h) })
+	t.Run("Expand", func(t *testing.T) { testNotificationExpand(t, h) })
+	t.Run("List", func(t *testing.T) { testNotificationList(t, h) })
+	t.Run("Digest", func(t *testing.T) { testNotificationDigest(t, h) })
+	t.Run("DueSoon", func(t *testing.T) { testNotificationDueSoon(t, h) })
+	t.Run("Purge", func(t *testing.T) { testNotificationPurge(t, h) })
 }
