@@ -23,44 +23,49 @@ import (
 var digestWaiting = bson.E{Key: "email_state", Value: string(models.ChannelDigest)}
 
 // DigestsWaiting lists up to limit recipients with emails waiting for their digest, each with
-// the time of its oldest waiting row, oldest first (then by tenant and recipient).
+// the time of its oldest waiting row, oldest first (then by tenant and recipient). FerretDB 1.x
+// has no $min or $first accumulator, so the waiting rows are read oldest first, their key
+// fields only, until limit recipients were met: each one's first row is its oldest.
 func (s *Store) DigestsWaiting(ctx context.Context, limit int) ([]store.DigestWaiting, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	pipeline := bson.A{
-		bson.D{{Key: "$match", Value: bson.D{digestWaiting}}},
-		bson.D{{Key: "$group", Value: bson.D{
-			{Key: "_id", Value: bson.D{{Key: "tenant", Value: "$tenant_id"}, {Key: "provider", Value: "$recipient_provider"},
-				{Key: "type", Value: "$recipient_type"}, {Key: "id", Value: "$recipient_id"}}},
-			{Key: "oldest", Value: bson.D{{Key: "$min", Value: "$occurred_at"}}},
-		}}},
-		bson.D{{Key: "$sort", Value: bson.D{{Key: "oldest", Value: 1}, {Key: "_id.tenant", Value: 1}, {Key: "_id.provider", Value: 1},
-			{Key: "_id.type", Value: 1}, {Key: "_id.id", Value: 1}}}},
-		bson.D{{Key: "$limit", Value: limit}},
-	}
-	cur, err := s.db.Collection(notificationCollection).Aggregate(ctx, pipeline)
+	opts := options.Find().SetSort(bson.D{{Key: "occurred_at", Value: 1}, {Key: "_id", Value: 1}}).
+		SetProjection(bson.D{{Key: "tenant_id", Value: 1}, {Key: "recipient_provider", Value: 1}, {Key: "recipient_type", Value: 1},
+			{Key: "recipient_id", Value: 1}, {Key: "occurred_at", Value: 1}}).SetBatchSize(500)
+	cur, err := s.db.Collection(notificationCollection).Find(ctx, bson.D{digestWaiting}, opts)
 	if err != nil {
 		return nil, translate(err)
 	}
-	var groups []struct {
-		Key struct {
-			Tenant   string `bson:"tenant"`
-			Provider string `bson:"provider"`
-			Type     string `bson:"type"`
-			ID       string `bson:"id"`
-		} `bson:"_id"`
-		Oldest time.Time `bson:"oldest"`
+	defer cur.Close(ctx)
+	seen := map[string]bool{}
+	var out []store.DigestWaiting
+	for cur.Next(ctx) {
+		var r struct {
+			Tenant     string    `bson:"tenant_id"`
+			Provider   string    `bson:"recipient_provider"`
+			Type       string    `bson:"recipient_type"`
+			ID         string    `bson:"recipient_id"`
+			OccurredAt time.Time `bson:"occurred_at"`
+		}
+		if err := cur.Decode(&r); err != nil {
+			return nil, translate(err)
+		}
+		key := r.Tenant + "\x00" + r.Provider + "\x00" + r.Type + "\x00" + r.ID
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, store.DigestWaiting{Tenant: r.Tenant, Oldest: utc(r.OccurredAt),
+			Recipient: models.ParticipantRef{Tenant: r.Tenant, Provider: r.Provider, Type: models.ParticipantType(r.Type), ID: r.ID}})
+		if len(out) == limit {
+			break
+		}
 	}
-	if err := cur.All(ctx, &groups); err != nil {
+	if err := cur.Err(); err != nil {
 		return nil, translate(err)
 	}
-	out := make([]store.DigestWaiting, 0, len(groups))
-	for _, g := range groups {
-		out = append(out, store.DigestWaiting{Tenant: g.Key.Tenant, Oldest: utc(g.Oldest),
-			Recipient: models.ParticipantRef{Tenant: g.Key.Tenant, Provider: g.Key.Provider, Type: models.ParticipantType(g.Key.Type), ID: g.Key.ID}})
-	}
-	// In the documented order whatever order the server sorted ties in.
+	// Ties of the oldest time in the documented order.
 	slices.SortStableFunc(out, func(a, b store.DigestWaiting) int {
 		return cmp.Or(a.Oldest.Compare(b.Oldest), cmp.Compare(a.Tenant, b.Tenant), cmp.Compare(a.Recipient.Provider, b.Recipient.Provider),
 			cmp.Compare(a.Recipient.Type, b.Recipient.Type), cmp.Compare(a.Recipient.ID, b.Recipient.ID))
