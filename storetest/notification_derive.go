@@ -148,9 +148,11 @@ func testNotificationDerive(t *testing.T, h Harness) {
 		open := projectNote(t, s, "t1", pool)
 		held := projectNote(t, s, "t1", func(p *models.Projection) { p.Assignee = ptr(User("t1", "cy")) })
 		drain(t, s)
-		mustCommand(t, s, open, boss, func(cur models.Task, cmd models.Command, now time.Time) (models.Change, error) {
+		if _, err := command(t, s, open, boss, "op-cancel", 0, func(cur models.Task, cmd models.Command, now time.Time) (models.Change, error) {
 			return models.Cancel(cur, cmd, "no longer needed", now)
-		})
+		}); err != nil {
+			t.Fatalf("cancel: %v", err)
+		}
 		for _, to := range []models.Status{models.StatusCompleting, models.StatusCompleted} {
 			if _, err := s.Mutate(ctx(t), "t1", held.ID, "", transition(to, "")); err != nil {
 				t.Fatal(err)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"usertasks/models"
 )
@@ -62,6 +63,26 @@ func testNotificationOnce(t *testing.T, h Harness) {
 		now := storeNow(t, s)
 		addNotes(t, s, 0, newNote(task, models.TriggerTaskAvailable, int64(task.Revision), User("t1", "ann"), now))
 		wantKeys(t, "the change's row only", drain(t, s), "task-available user:ann r1")
+	})
+	t.Run("ChangeSkipsAKeyAWorkerTook", func(t *testing.T) {
+		// The change must commit: its row's key is taken, which is not its failure.
+		s, _ := noteStore(t, h)
+		task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
+		drain(t, s)
+		taken := newNote(task, models.TriggerTaskAssigned, int64(task.Revision+1), User("t1", "cy"), storeNow(t, s))
+		addNotes(t, s, 1, taken)
+		boss := queryActor("t1", "boss", true)
+		got := mustCommand(t, s, task, boss, func(cur models.Task, cmd models.Command, now time.Time) (models.Change, error) {
+			return models.Assign(cur, cmd, User("t1", "cy"), "", now)
+		})
+		if got.Revision != task.Revision+1 || got.Assignee == nil || got.Assignee.ID != "cy" {
+			t.Fatalf("the assignment did not commit: %+v", got)
+		}
+		rows := drain(t, s)
+		wantKeys(t, "after the change", rows, "task-assigned user:cy r2")
+		if rows[0].ID != taken.ID {
+			t.Fatalf("row %s, want the worker's %s", rows[0].ID, taken.ID)
+		}
 	})
 	t.Run("RacingWritersOneRowPerKey", func(t *testing.T) {
 		s, _ := noteStore(t, h)
