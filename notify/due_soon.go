@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"time"
@@ -14,6 +15,7 @@ import (
 type DueSoonStore interface {
 	DueSoonTasks(ctx context.Context, from, to time.Time, after *models.Task, limit int) ([]models.Task, error)
 	AddNotifications(ctx context.Context, ns []models.Notification) (int, error)
+	Get(ctx context.Context, tenant, id string) (models.Task, error)
 	Now(ctx context.Context) (time.Time, error)
 }
 
@@ -105,7 +107,20 @@ func (w *DueSoon) RunOnce(ctx context.Context) (Result, error) {
 func (w *DueSoon) write(ctx context.Context, page []models.Task, now time.Time, res *Result) error {
 	byTenant := map[string][]models.Notification{}
 	for i := range page {
-		for _, n := range dueSoonRows(&page[i], now) {
+		t := page[i]
+		if t.Assignee == nil {
+			// The scan's items carry the task's own columns; the candidate users (and the
+			// exclusions) are the whole task's.
+			full, err := w.store.Get(ctx, t.Tenant, t.ID)
+			switch {
+			case errors.Is(err, models.ErrNotFound):
+				continue // purged meanwhile
+			case err != nil:
+				return err
+			}
+			t = full
+		}
+		for _, n := range dueSoonRows(&t, now) {
 			byTenant[n.Tenant] = append(byTenant[n.Tenant], n)
 		}
 	}
