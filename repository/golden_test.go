@@ -383,6 +383,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, webSessionScenarios()...)
 	out = append(out, rekeyScenarios()...)
 	out = append(out, guestSessionScenarios()...)
+	out = append(out, notificationScenarios()...)
 	return out
 }
 
