@@ -161,7 +161,10 @@ func TestDeliverWebhook(t *testing.T) {
 	if got := total(runIdle(t, d)); got.Retried != 1 {
 		t.Fatalf("second attempt: %+v, want the redirect retried", got)
 	}
-	if hook.elsewhere != 0 {
+	hook.mu.Lock()
+	followed := hook.elsewhere
+	hook.mu.Unlock()
+	if followed != 0 {
 		t.Fatalf("the redirect was followed")
 	}
 	clock.Advance(5 * time.Minute)
