@@ -24,7 +24,7 @@ func TestDueSoon(t *testing.T) {
 	soon := project(t, s, testfactory.TaskOpts{Assignee: "ann", DueAt: at(time.Hour)})
 	pool := project(t, s, testfactory.TaskOpts{Candidates: []string{"bob", "ä b/?#"}, Groups: []string{"finance"}, DueAt: at(2 * time.Hour)})
 	later := project(t, s, testfactory.TaskOpts{Assignee: "ann", DueAt: at(30 * time.Hour)})
-	project(t, s, testfactory.TaskOpts{Assignee: "ann", DueAt: at(-time.Hour)})               // overdue: not due soon
+	project(t, s, testfactory.TaskOpts{Assignee: "ann", DueAt: at(-time.Hour)})                // overdue: not due soon
 	project(t, s, testfactory.TaskOpts{Groups: []string{"finance"}, DueAt: at(3 * time.Hour)}) // groups are not told
 
 	w := notify.NewDueSoon(s, notify.DueSoonOptions{Window: 24 * time.Hour, PageSize: 1, Rescan: time.Hour})
