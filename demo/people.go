@@ -74,7 +74,8 @@ var Directory = func() directory.Static {
 	}
 	for _, u := range Users {
 		t := d.Tenants[u.Tenant]
-		t.Users = append(t.Users, directory.StaticUser{ID: u.ID, DisplayName: u.DisplayName, Groups: u.Groups})
+		// Reserved example domains: a dev SMTP server shows notification mail, nothing reaches anyone.
+		t.Users = append(t.Users, directory.StaticUser{ID: u.ID, DisplayName: u.DisplayName, Email: u.ID + "@" + u.Tenant + ".example", Groups: u.Groups})
 		d.Tenants[u.Tenant] = t
 	}
 	return d

@@ -20,8 +20,9 @@ import (
 //	GET {base}/groups/{groupId}/members?tenant=T   → 200 {"members": [{"id", "displayName"?, "provider"?}]}
 //	GET {base}/participants?tenant=T&search=Q&type=user|group&limit=N
 //	                                               → 200 {"items": [{"type", "id", "displayName"?, "provider"?}]}
+//	GET {base}/users/{userId}?tenant=T&provider=P  → 200 {"id", "displayName"?, "email"?}  (notifications)
 //
-// A 404 of the members call means the group is unknown. A member without a provider has its
+// A 404 of the members call means the group is unknown, of the users call the user. A member without a provider has its
 // group's provider. Requests carry the configured headers (for example an Authorization header)
 // and are bounded by a timeout; answers are bounded in size.
 type HTTP struct {
@@ -94,6 +95,28 @@ func (d *HTTP) Expand(ctx context.Context, tenant string, group models.Participa
 		out = append(out, models.ParticipantRef{Tenant: tenant, Provider: provider, Type: models.UserParticipant, ID: m.ID, DisplayName: m.DisplayName})
 	}
 	return out, nil
+}
+
+// Contact implements Contacts through GET {base}/users/{id}: the user's email, "" when the
+// answer has none. A directory service without the call answers 404, which is an unknown user:
+// the caller falls back to the address of the last sign-in. An address that is not one plain
+// address is refused rather than mailed.
+func (d *HTTP) Contact(ctx context.Context, tenant string, user models.ParticipantRef) (string, error) {
+	var answer struct {
+		ID    string `json:"id"`
+		Email string `json:"email"`
+	}
+	q := url.Values{"tenant": {tenant}, "provider": {user.Provider}}
+	if err := d.get(ctx, "/users/"+url.PathEscape(user.ID), q, &answer); err != nil {
+		return "", fmt.Errorf("directory: user %q: %w", user.ID, err)
+	}
+	if answer.ID != "" && answer.ID != user.ID {
+		return "", fmt.Errorf("directory: user %q: the answer is about another user", user.ID)
+	}
+	if err := checkEmail(answer.Email); err != nil {
+		return "", fmt.Errorf("directory: user %q: %w", user.ID, err)
+	}
+	return answer.Email, nil
 }
 
 // Search implements Directory.

@@ -14,7 +14,7 @@ import (
 // Static is a participant directory held in memory, typically loaded from a JSON file:
 //
 //	{"tenants": {"acme": {"provider": "default",
-//	  "users":  [{"id": "ann", "displayName": "Ann", "groups": ["finance"]}],
+//	  "users":  [{"id": "ann", "displayName": "Ann", "email": "ann@example.com", "groups": ["finance"]}],
 //	  "groups": [{"id": "finance", "displayName": "Finance"}]}}}
 //
 // A group exists when it is listed under groups or named by a user; its members are the users
@@ -31,10 +31,12 @@ type StaticTenant struct {
 	Groups   []StaticGroup `json:"groups"`
 }
 
-// StaticUser is a user and the ids of the groups it belongs to.
+// StaticUser is a user, the address notifications are mailed to (optional), and the ids of
+// the groups it belongs to.
 type StaticUser struct {
 	ID          string   `json:"id"`
 	DisplayName string   `json:"displayName,omitempty"`
+	Email       string   `json:"email,omitempty"`
 	Groups      []string `json:"groups,omitempty"`
 }
 
@@ -85,6 +87,9 @@ func (d Static) Check() error {
 		seen := map[string]bool{}
 		for _, u := range t.Users {
 			if err := checkEntry(u.ID, u.DisplayName); err != nil {
+				return fmt.Errorf("tenant %q: user %q: %w", tenant, u.ID, err)
+			}
+			if err := checkEmail(u.Email); err != nil {
 				return fmt.Errorf("tenant %q: user %q: %w", tenant, u.ID, err)
 			}
 			if seen["u"+u.ID] {
@@ -159,6 +164,19 @@ func (d Static) Expand(_ context.Context, tenant string, group models.Participan
 		}
 	}
 	return members, nil
+}
+
+// Contact implements Contacts: the user's email, "" when the document gives none.
+func (d Static) Contact(_ context.Context, tenant string, user models.ParticipantRef) (string, error) {
+	t, ok := d.Tenants[tenant]
+	if ok && user.Provider == t.provider() && user.Type == models.UserParticipant {
+		for _, u := range t.Users {
+			if u.ID == user.ID {
+				return u.Email, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("directory: user %q: %w", user.ID, models.ErrNotFound)
 }
 
 // Search implements Directory.

@@ -49,6 +49,8 @@ func (w *web) manageRuns(c echo.Context) error {
 			v.Note = ch.T.Dash.DispatcherNote
 		case models.WorkerDeliveries:
 			v.Note = ch.T.Dash.DeliveriesNote
+		case models.WorkerNotify:
+			v.Note = ch.T.Dash.NotifyNote
 		}
 		for _, run := range wr.Tenant {
 			v.Tenant = append(v.Tenant, runRow(ch.T, run))

@@ -28,6 +28,7 @@ type Metrics struct {
 	commands   *prometheus.CounterVec
 	conflicts  *prometheus.CounterVec
 	workerRuns *prometheus.HistogramVec
+	notify     notificationMetrics // notifications.go
 }
 
 // New builds the instruments on a fresh registry, with the Go runtime and process collectors.

@@ -12,6 +12,9 @@ import (
 // delivery worker then checks that the recipient may still see the task, shows it in the
 // recipient's in-app list and sends it on through the other channels.
 
+// WorkerNotify names the notification workers' recorded runs (delivery and due-soon).
+const WorkerNotify Worker = "notify"
+
 // NotificationTrigger is why a person is told about a task.
 type NotificationTrigger string
 

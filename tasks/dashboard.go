@@ -184,7 +184,7 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 		}
 		return 1
 	})
-	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher, models.WorkerDeliveries, models.WorkerPurge} {
+	for _, w := range recordedWorkers {
 		for _, tenant := range []string{a.Tenant, models.AllTenants} {
 			runs, err := d.store.WorkerRuns(ctx, tenant, w, 1)
 			if err != nil {
@@ -209,6 +209,10 @@ type WorkerRuns struct {
 	All    []models.WorkerRun
 }
 
+// recordedWorkers are the workers whose runs the dashboard and the runs page show, in order.
+var recordedWorkers = []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher,
+	models.WorkerDeliveries, models.WorkerNotify, models.WorkerPurge}
+
 // RunsShown is how many runs per worker the runs page lists.
 const RunsShown = 10
 
@@ -218,7 +222,7 @@ func (d *Dashboard) Runs(ctx context.Context, a models.Actor) (Runs, error) {
 		return Runs{}, err
 	}
 	var out Runs
-	for _, w := range []models.Worker{models.WorkerReconciliation, models.WorkerDueSweep, models.WorkerDispatcher, models.WorkerDeliveries, models.WorkerPurge} {
+	for _, w := range recordedWorkers {
 		mine, err := d.store.WorkerRuns(ctx, a.Tenant, w, RunsShown)
 		if err != nil {
 			return Runs{}, err

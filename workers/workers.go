@@ -13,6 +13,7 @@ import (
 
 	"usertasks/invitations"
 	"usertasks/models"
+	"usertasks/notify"
 	"usertasks/workflow"
 )
 
@@ -71,6 +72,13 @@ type Options struct {
 	Deliveries DeliveryOptions
 	Sweep      SweepOptions
 	Reconcile  ReconcilerOptions
+	// Notify delivers notifications (SPEC 10.3) every NotifyEvery (default 5 s), soon after a
+	// kick (KickNotifications) and at once after a full batch; nil runs no delivery here.
+	Notify      *notify.Deliverer
+	NotifyEvery time.Duration
+	// DueSoon writes the due-soon notifications on the due sweep's interval; nil: none.
+	DueSoon *notify.DueSoon
+
 	// PurgeEvery is the retention purge's interval; zero leaves the purge off (SPEC 7).
 	PurgeEvery time.Duration
 	Purge      PurgeOptions
@@ -94,6 +102,7 @@ type Workers struct {
 	log         *slog.Logger
 	kick        chan struct{}
 	deliverKick chan struct{}
+	notifyKick  chan struct{}
 	runs        RunStore
 }
 
@@ -138,6 +147,9 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 	if o.DeliverEvery <= 0 {
 		o.DeliverEvery = 5 * time.Second
 	}
+	if o.NotifyEvery <= 0 {
+		o.NotifyEvery = 5 * time.Second
+	}
 	inherit(&o.Purge.Owner, &o.Purge.Logger)
 	var purger *Purger
 	if o.PurgeEvery > 0 {
@@ -151,6 +163,7 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 		Deliverer:   deliverer,
 		Purger:      purger,
 		deliverKick: make(chan struct{}, 1),
+		notifyKick:  make(chan struct{}, 1),
 		Dispatcher:  NewDispatcher(store, runtime, o.Dispatcher),
 		Sweeper:     NewDueSweeper(store, o.Sweep),
 		Reconciler:  NewReconciler(store, runtime, o.Projector, o.Reconcile),
@@ -199,6 +212,12 @@ func (w *Workers) Run(ctx context.Context) error {
 	wg.Go(func() { w.dispatchLoop(ctx, work) })
 	if w.Deliverer != nil {
 		wg.Go(func() { w.deliveryLoop(ctx, work) })
+	}
+	if w.o.Notify != nil {
+		wg.Go(func() { w.notifyLoop(ctx, work) })
+	}
+	if w.o.DueSoon != nil {
+		wg.Go(func() { w.dueSoonLoop(ctx, work) })
 	}
 	wg.Go(func() {
 		rec := newRunRecorder(w.runs, w.log)

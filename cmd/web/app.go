@@ -78,6 +78,10 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 		return nil, err
 	}
 	workerOpts.Deliveries.BaseURL = cfg.BaseURL
+	workerOpts.Owner = workers.NodeID()
+	if err := a.notifyWorkers(cfg, store, resolverOpts.Directory, &workerOpts, log); err != nil {
+		return nil, err
+	}
 	a.workers = workers.New(store, runtime, workerOpts)
 	// Every committed change leaves through the store's post-commit hook, whoever made it.
 	store.NotifyChanges(kickingNotifier{broker: a.broker, workers: a.workers})
@@ -205,4 +209,5 @@ type kickingNotifier struct {
 func (k kickingNotifier) Changed(tenant, taskID string, revision int) {
 	k.broker.Changed(tenant, taskID, revision)
 	k.workers.Kick()
+	k.workers.KickNotifications() // the change may have written notification rows
 }

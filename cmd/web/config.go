@@ -38,6 +38,7 @@ type config struct {
 
 	Cadence     cadence
 	Invitations invitationConfig
+	Notify      notifyConfig
 	Retention   retention
 	// Metrics: /metrics on the main listener for callers presenting MetricsToken, and/or
 	// without a token on the separate MetricsAddr (config_metrics.go).
@@ -71,6 +72,7 @@ func defaultConfig() config {
 		Auth:        auth.DefaultConfig(),
 		Cadence:     defaultCadence(),
 		Retention:   defaultRetention(),
+		Notify:      defaultNotify(),
 
 		UnassignedAttentionAfter: models.DefaultUnassignedAttentionAfter,
 	}
@@ -156,7 +158,10 @@ func (c *config) check() error {
 	if c.RuntimeURL != "" && c.RuntimeSecret == "" {
 		return fmt.Errorf("USERTASKS_RUNTIME_SECRET is required with USERTASKS_RUNTIME_URL")
 	}
-	return c.checkInvitations()
+	if err := c.checkInvitations(); err != nil {
+		return err
+	}
+	return c.checkNotify()
 }
 
 // checkAuth checks how tokens are verified. Outside dev mode a key source, the issuer and the

@@ -13,6 +13,7 @@ type retention struct {
 	InvitationAge   time.Duration // USERTASKS_RETENTION_INVITATION_AGE
 	GuestSessionAge time.Duration // USERTASKS_RETENTION_GUEST_SESSION_AGE
 	OutboxAge       time.Duration // USERTASKS_RETENTION_OUTBOX_AGE
+	NotificationAge time.Duration // USERTASKS_RETENTION_NOTIFICATION_AGE (config_notify.go)
 	// Interval is how often `web serve` purges (USERTASKS_PURGE_INTERVAL). The worker runs
 	// only when this or TerminalAge is set; then it defaults to defaultPurgeInterval.
 	Interval time.Duration
@@ -26,13 +27,14 @@ const (
 
 func defaultRetention() retention {
 	p := models.DefaultRetentionPolicy()
-	return retention{InvitationAge: p.InvitationAge, GuestSessionAge: p.GuestSessionAge, OutboxAge: p.OutboxAge}
+	return retention{InvitationAge: p.InvitationAge, GuestSessionAge: p.GuestSessionAge, OutboxAge: p.OutboxAge,
+		NotificationAge: p.NotificationAge}
 }
 
 // policy is the retention policy of a purge with pageSize rows per transaction.
 func (r retention) policy(pageSize int) models.RetentionPolicy {
 	return models.RetentionPolicy{TerminalAge: r.TerminalAge, InvitationAge: r.InvitationAge,
-		GuestSessionAge: r.GuestSessionAge, OutboxAge: r.OutboxAge, PageSize: pageSize}
+		GuestSessionAge: r.GuestSessionAge, OutboxAge: r.OutboxAge, NotificationAge: r.NotificationAge, PageSize: pageSize}
 }
 
 // workerEvery is the purge worker's interval: zero (off) unless the operator opted in.

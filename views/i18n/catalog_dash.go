@@ -74,6 +74,7 @@ type DashText struct {
 	RunsAllNote    string
 	DispatcherNote string
 	DeliveriesNote string
+	NotifyNote     string
 }
 
 // Duration writes a bucket bound in words: "up to 5 minutes", "up to 2 days"; open is the

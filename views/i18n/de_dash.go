@@ -65,14 +65,17 @@ var germanDash = DashText{
 	RunsAllNote:    "Diese Läufe umfassen alle Mandanten: Sie zeigen, wann der Dienst lief und ob er fehlschlug, nie die Zahlen eines anderen Mandanten.",
 	DispatcherNote: "Der Postausgang wird jede Sekunde abgefragt; seine Läufe sind Ein-Minuten-Fenster, in denen etwas zugestellt wurde oder fehlschlug.",
 	DeliveriesNote: "Einladungen gehen sofort nach dem Ausstellen hinaus und werden nach 15 s, 1 min, 5 min und 30 min erneut versucht; seine Läufe sind Ein-Minuten-Fenster, in denen eine Einladung gesendet wurde, fehlschlug oder ablief.",
+	NotifyNote:     "Benachrichtigungen werden alle 5 s und kurz nach jeder Änderung zugestellt; eine fehlgeschlagene E-Mail oder Webhook-Zustellung wird nach 1 min, 5 min, 30 min und 2 h wiederholt. Seine Läufe sind Ein-Minuten-Fenster, in denen etwas zugestellt, wiederholt, verworfen oder als bald fällig erkannt wurde.",
 	Workers: map[string]string{
 		"reconciliation":      "Abgleich",
 		"due-sweep":           "Fälligkeitsprüfung",
 		"resumption-outbox":   "Fortsetzungs-Postausgang",
 		"invitation-delivery": "Einladungszustellung",
+		"notify":              "Benachrichtigungen",
 		"purge":               "Aufbewahrungs-Bereinigung",
 	},
 	CountNames: map[string]string{
+		"expanded": "Gruppen aufgelöst", "members": "Mitglieder-Benachrichtigungen", "shown": "in der App angezeigt", "emailed": "per E-Mail gesendet", "digest": "für Sammelmails vorgemerkt", "webhook": "an den Webhook gesendet", "retried": "wiederholt", "withheld": "zurückgehalten (nicht sichtbar)", "dueSoon": "Bald-fällig-Benachrichtigungen",
 		"recreated": "neu erstellt", "requeued": "erneut eingereiht", "finalized": "abgeschlossen", "ambiguous": "unklar",
 		"timedOut": "Zeit abgelaufen", "overdue": "als überfällig markiert", "skipped": "übersprungen",
 		"claimed": "übernommen", "delivered": "zugestellt", "failed": "fehlgeschlagen",

@@ -65,14 +65,17 @@ var englishDash = DashText{
 	RunsAllNote:    "These runs cover every tenant: they show when the worker ran and whether it failed, never another tenant's numbers.",
 	DispatcherNote: "The outbox is polled every second; its runs are one-minute windows in which something was delivered or failed.",
 	DeliveriesNote: "Invitations go out as soon as they are issued and are retried after 15 s, 1 min, 5 min and 30 min; its runs are one-minute windows in which an invitation was sent, failed or expired.",
+	NotifyNote:     "Notifications are delivered every 5 s and soon after each change; a failed email or webhook call is retried after 1 min, 5 min, 30 min and 2 h. Its runs are one-minute windows in which something was delivered, retried, dropped or found due soon.",
 	Workers: map[string]string{
 		"reconciliation":      "Reconciliation",
 		"due-sweep":           "Due sweep",
 		"resumption-outbox":   "Resumption outbox",
 		"invitation-delivery": "Invitation delivery",
+		"notify":              "Notifications",
 		"purge":               "Retention purge",
 	},
 	CountNames: map[string]string{
+		"expanded": "groups expanded", "members": "member notifications", "shown": "shown in-app", "emailed": "emailed", "digest": "left for digests", "webhook": "sent to the webhook", "retried": "retried", "withheld": "withheld (not visible)", "dueSoon": "due-soon notifications",
 		"recreated": "recreated", "requeued": "requeued", "finalized": "finalized", "ambiguous": "ambiguous",
 		"timedOut": "timed out", "overdue": "flagged overdue", "skipped": "skipped",
 		"claimed": "claimed", "delivered": "delivered", "failed": "failed",
