@@ -120,11 +120,11 @@ var englishMail = &mailText{
 		models.DigestHourly: "Your hourly task summary",
 		models.DigestDaily:  "Your daily task summary",
 	},
-	Updates: [2]string{"%d update", "%d updates"},
-	OnTasks: [2]string{"on %d task", "on %d tasks"},
+	Updates:     [2]string{"%d update", "%d updates"},
+	OnTasks:     [2]string{"on %d task", "on %d tasks"},
 	DigestIntro: "Here is what happened on your tasks, newest first.",
-	DigestWhy:  "You get this summary instead of single emails because you chose it in your notification settings.",
-	DigestStop: "Stop notification emails",
+	DigestWhy:   "You get this summary instead of single emails because you chose it in your notification settings.",
+	DigestStop:  "Stop notification emails",
 }
 
 var germanMail = &mailText{
@@ -194,9 +194,9 @@ var germanMail = &mailText{
 		models.DigestHourly: "Ihre stündliche Aufgaben-Zusammenfassung",
 		models.DigestDaily:  "Ihre tägliche Aufgaben-Zusammenfassung",
 	},
-	Updates: [2]string{"%d Neuigkeit", "%d Neuigkeiten"},
-	OnTasks: [2]string{"zu %d Aufgabe", "zu %d Aufgaben"},
+	Updates:     [2]string{"%d Neuigkeit", "%d Neuigkeiten"},
+	OnTasks:     [2]string{"zu %d Aufgabe", "zu %d Aufgaben"},
 	DigestIntro: "Das ist bei Ihren Aufgaben passiert, das Neueste zuerst.",
-	DigestWhy:  "Sie erhalten diese Zusammenfassung statt einzelner E-Mails, weil Sie sie in Ihren Benachrichtigungseinstellungen gewählt haben.",
-	DigestStop: "Benachrichtigungs-E-Mails abbestellen",
+	DigestWhy:   "Sie erhalten diese Zusammenfassung statt einzelner E-Mails, weil Sie sie in Ihren Benachrichtigungseinstellungen gewählt haben.",
+	DigestStop:  "Benachrichtigungs-E-Mails abbestellen",
 }
