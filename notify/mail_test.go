@@ -54,6 +54,9 @@ func TestMailPerTrigger(t *testing.T) {
 						}
 					}
 				}
+				if strings.Contains(r.raw, "%!") {
+					t.Errorf("a format verb went wrong:\n%s", r.text)
+				}
 				if !strings.Contains(r.html, `<html lang="`+lang.code+`">`) {
 					t.Errorf("html lang:\n%s", r.html)
 				}

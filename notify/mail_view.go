@@ -89,7 +89,7 @@ func (w *mailText) single(n models.Notification, t Task, loc *time.Location) mai
 		t.Title = n.Title
 	}
 	lead := w.LeadsNoActor[n.Trigger]
-	if name := actorName(n); name != "" {
+	if name := actorName(n); name != "" && strings.Contains(w.Leads[n.Trigger], "%s") {
 		lead = fmt.Sprintf(w.Leads[n.Trigger], name)
 	}
 	return mailView{
