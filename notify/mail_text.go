@@ -200,3 +200,12 @@ var germanMail = &mailText{
 	DigestWhy:   "Sie erhalten diese Zusammenfassung statt einzelner E-Mails, weil Sie sie in Ihren Benachrichtigungseinstellungen gewählt haben.",
 	DigestStop:  "Benachrichtigungs-E-Mails abbestellen",
 }
+
+// TriggerName is a trigger's name in a language ("de…" German, else English) as a mail's
+// footer says it, for the unsubscribe page to say the same.
+func TriggerName(language string, t models.NotificationTrigger) string {
+	if n := mailTextFor(language).Names[t]; n != "" {
+		return n
+	}
+	return string(t)
+}
