@@ -383,6 +383,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, webSessionScenarios()...)
 	out = append(out, rekeyScenarios()...)
 	out = append(out, guestSessionScenarios()...)
+	out = append(out, notificationScenarios()...)
 	return out
 }
 
@@ -1537,7 +1538,7 @@ func isWordByte(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >
 // sqlKeywords are the words the store's statements may use besides tables and columns.
 var sqlKeywords = wordSet(`SELECT FROM WHERE AND OR NOT IN IS NULL EXISTS INSERT INTO VALUES UPDATE SET DELETE
 	ORDER BY ASC DESC CASE WHEN THEN ELSE END OFFSET ROW ROWS FETCH NEXT FIRST ONLY LIKE ESCAPE DUAL UNION
-	ALL AS COUNT SYSUTCDATETIME SYS_EXTRACT_UTC SYSTIMESTAMP`)
+	ALL AS COUNT MIN GROUP SYSUTCDATETIME SYS_EXTRACT_UTC SYSTIMESTAMP`)
 
 // oracleReserved are Oracle's reserved words (SQL Language Reference, "Oracle SQL Reserved
 // Words"): unquoted, they cannot name a table or column.

@@ -4,6 +4,8 @@ BEGIN
 SELECT SYSUTCDATETIME()
 SELECT "user_tasks"."id" FROM "user_tasks" WHERE user_tasks.tenant_id = @p1 AND user_tasks.completed_at IS NOT NULL AND user_tasks.completed_at <= @p2 AND user_tasks.status IN (@p3,@p4,@p5) AND user_tasks.health_severity IS NULL AND user_tasks.health_code IS NULL AND NOT EXISTS (SELECT 1 FROM user_task_operations o WHERE o.task_id = user_tasks.id AND o.state = @p6) AND NOT EXISTS (SELECT 1 FROM user_task_resumptions r WHERE r.task_id = user_tasks.id AND r.state = @p7) ORDER BY user_tasks.completed_at, user_tasks.id OFFSET 0 ROW FETCH NEXT 2 ROWS ONLY
 --   binds: string, time.Time, string x5
+DELETE FROM user_task_notifications WHERE tenant_id = @p1 AND task_id IN (@p2)
+--   binds: string x2
 DELETE FROM user_task_guest_sessions WHERE tenant_id = @p1 AND task_id IN (@p2)
 --   binds: string x2
 DELETE FROM user_task_deliveries WHERE tenant_id = @p1 AND task_id IN (@p2)

@@ -1,0 +1,11 @@
+-- Scenario "expand-notification": the statements the store sends, in order, as GORM's sqlserver dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYSUTCDATETIME()
+UPDATE "user_task_notifications" SET "email_state"=@p1,"lease_expires_at"=@p2,"lease_owner"=@p3,"lease_token"=@p4,"state"=@p5,"updated_at"=@p6,"webhook_state"=@p7 WHERE id = @p8 AND state = @p9 AND lease_token = @p10 AND lease_generation = @p11 AND lease_expires_at > @p12
+--   binds: string, NULL x3, string, time.Time, string x4, int64, time.Time
+INSERT INTO "user_task_notifications" ("id","tenant_id","task_id","trigger_kind","revision","recipient_provider","recipient_type","recipient_id","actor_provider","actor_type","actor_id","actor_display","title","state","email_state","webhook_state","attempts","available_at","last_error","lease_owner","lease_token","lease_generation","lease_expires_at","occurred_at","visible_at","read_at","updated_at") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14,@p15,@p16,@p17,@p18,@p19,@p20,@p21,@p22,@p23,@p24,@p25,@p26,@p27);
+--   binds: string x4, int64, string x3, NULL x4, string x2, NULL x2, int, time.Time, NULL x3, int64, NULL, time.Time, NULL x2, time.Time
+INSERT INTO "user_task_notifications" ("id","tenant_id","task_id","trigger_kind","revision","recipient_provider","recipient_type","recipient_id","actor_provider","actor_type","actor_id","actor_display","title","state","email_state","webhook_state","attempts","available_at","last_error","lease_owner","lease_token","lease_generation","lease_expires_at","occurred_at","visible_at","read_at","updated_at") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14,@p15,@p16,@p17,@p18,@p19,@p20,@p21,@p22,@p23,@p24,@p25,@p26,@p27);
+--   binds: string x4, int64, string x3, NULL x4, string x2, NULL x2, int, time.Time, NULL x3, int64, NULL, time.Time, NULL x2, time.Time
+COMMIT
