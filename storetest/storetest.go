@@ -112,6 +112,8 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Dashboard", func(t *testing.T) { testDashboard(t, h) })
 	t.Run("WebNotes", func(t *testing.T) { testWebNotes(t, h) })
 	t.Run("SavedViews", func(t *testing.T) { testSavedViews(t, h) })
+	t.Run("NotificationRows", func(t *testing.T) { testNotificationRows(t, h) })
+	t.Run("People", func(t *testing.T) { testPeople(t, h) })
 	t.Run("WorkflowChoices", func(t *testing.T) { testWorkflowChoices(t, h) })
 	t.Run("Purge", func(t *testing.T) { testPurge(t, h) })
 	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
