@@ -219,7 +219,7 @@ func TestUnsubscribeBadTokens(t *testing.T) {
 	other := f.token(t, "t1", unsubOther, models.TriggerTaskAssigned)
 	parts, otherParts := strings.Split(good, "."), strings.Split(other, ".")
 	flipped := []byte(parts[1])
-	flipped[4] ^= 1 // still base64url: one letter's case or neighbour
+	flipped[4] ^= 1 // an altered payload (its MAC no longer fits, or it no longer decodes)
 	// Grace's payload under Ada's MAC, Ada's under Grace's, an altered payload.
 	forged := []string{
 		parts[0] + "." + otherParts[1] + "." + parts[2],
