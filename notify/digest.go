@@ -127,7 +127,9 @@ func (d *Digester) RunOnce(ctx context.Context) (DigestCounts, error) {
 		if ctx.Err() != nil {
 			return c, ctx.Err()
 		}
-		d.digest(ctx, w, now, &c)
+		if relayDown := d.digest(ctx, w, now, &c); relayDown {
+			break // the others' digests would wait for the same relay: the next run tries again
+		}
 	}
 	return c, nil
 }
@@ -151,8 +153,9 @@ func (d *Digester) Run(ctx context.Context, every time.Duration) {
 	}
 }
 
-// digest handles one person's waiting rows.
-func (d *Digester) digest(ctx context.Context, w store.DigestWaiting, now time.Time, c *DigestCounts) {
+// digest handles one person's waiting rows. It reports whether a send failed in a way that
+// is not this mail's (the relay down, slow or refusing the configuration).
+func (d *Digester) digest(ctx context.Context, w store.DigestWaiting, now time.Time, c *DigestCounts) bool {
 	log := d.log.With("tenant", w.Tenant)
 	p, err := d.store.Person(ctx, w.Tenant, w.Recipient)
 	switch {
@@ -160,37 +163,37 @@ func (d *Digester) digest(ctx context.Context, w store.DigestWaiting, now time.T
 		p = models.Person{Tenant: w.Tenant, User: w.Recipient, Preferences: models.DefaultNotificationPreferences()}
 	case err != nil:
 		log.Warn("digest: reading the person failed")
-		return
+		return false
 	}
 	prefs := p.Preferences.Complete()
 	end, due := PeriodEnd(prefs.Digest, w.Oldest, location(p.TimeZone), now)
 	if !due {
 		c.Waiting++
-		return
+		return false
 	}
 	rows, err := d.store.ClaimDigest(ctx, d.o.Owner, w, end, d.o.MaxItems, d.o.LeaseFor)
 	if err != nil || len(rows) == 0 {
 		if err != nil {
 			log.Warn("digest: claiming rows failed")
 		}
-		return
+		return false
 	}
 	items, ok := d.items(ctx, p, prefs, rows)
 	if !ok {
-		return // a read failed: the rows go out after their lease
+		return false // a read failed: the rows go out after their lease
 	}
 	address := p.Email
 	if d.o.Address != nil {
 		if address, err = d.o.Address(ctx, p); err != nil {
 			log.Warn("digest: finding the address failed")
-			return
+			return false
 		}
 	}
 	book, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	if address == "" || len(items) == 0 {
 		d.settle(book, log, rows, c, 0)
-		return
+		return false
 	}
 	send, stop := context.WithTimeout(ctx, d.o.Timeout)
 	err = d.o.Mailer.SendDigest(send, Recipient{Person: p, Address: address}, prefs.Digest, items)
@@ -200,11 +203,13 @@ func (d *Digester) digest(ctx context.Context, w store.DigestWaiting, now time.T
 		log.Warn("digest: sending failed", "code", MailErrorCode(err), "rows", len(rows))
 		if errors.Is(err, ErrPermanent) {
 			d.settle(book, log, rows, c, 0) // the relay refuses this mail for good
+			return false
 		}
-		return
+		return true
 	}
 	c.Mails++
 	d.settle(book, log, rows, c, len(items))
+	return false
 }
 
 // settle marks rows digested: sent of them went out in a mail, the rest leave unsent.

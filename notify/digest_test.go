@@ -368,3 +368,22 @@ type permanent struct{}
 
 func (permanent) Error() string        { return "refused" }
 func (permanent) Is(target error) bool { return target == notify.ErrPermanent }
+
+// TestDigesterStopsWhenTheRelayIsDown: after one digest fails on the relay, the run leaves the
+// other people's digests for the next run instead of waiting for the same relay again.
+func TestDigesterStopsWhenTheRelayIsDown(t *testing.T) {
+	now := time.Date(2026, 12, 10, 12, 0, 0, 0, time.UTC)
+	s := newDigestStore(now, prefsWith(models.DigestHourly), "")
+	s.people["t1/grace"] = models.Person{Tenant: "t1", User: grace, Email: "grace@example.net", Preferences: prefsWith(models.DigestHourly)}
+	s.wait("n1", models.TriggerTaskAssigned, "task-a", now.Add(-2*time.Hour))
+	g := notification("n2", models.TriggerTaskAssigned, "task-b", now.Add(-90*time.Minute))
+	g.Recipient, g.State, g.Email = grace, models.NotificationDone, models.ChannelDigest
+	s.rows = append(s.rows, g)
+	c, err := digester(t, s, downMailer(t)).RunOnce(context.Background())
+	if err != nil || c.Failed != 1 {
+		t.Fatalf("counts %+v %v", c, err)
+	}
+	if s.rows[1].Lease != nil {
+		t.Fatal("the second person's digest was tried on a relay that had just failed")
+	}
+}
