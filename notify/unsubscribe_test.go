@@ -12,7 +12,7 @@ import (
 	"usertasks/notify"
 )
 
-func tokensOf(t *testing.T, r *keyring.Keyring) *notify.UnsubscribeTokens {
+func tokensOf(t testing.TB, r *keyring.Keyring) *notify.UnsubscribeTokens {
 	t.Helper()
 	k, err := notify.NewUnsubscribeTokens(r)
 	if err != nil {
