@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mattn/go-sqlite3"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
@@ -23,12 +24,13 @@ func (s *Store) notificationOf(r *notificationRecord) (models.Notification, erro
 	return sqlCodec.Notification(&r.NotificationRow), nil
 }
 
-// ClaimNotifications leases up to limit due pending rows, of every tenant, to owner.
+// ClaimNotifications leases up to limit due pending rows, of every tenant, to owner; a claim
+// takes at most maxInList rows (the ids it reads back are one IN list).
 func (s *Store) ClaimNotifications(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Notification, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	return claimDue(ctx, s, owner, limit, leaseFor, s.notificationOf)
+	return claimDue(ctx, s, owner, min(limit, maxInList), leaseFor, s.notificationOf)
 }
 
 // SettleNotification writes the outcome for the leased row n and frees its lease. A sent
@@ -68,11 +70,39 @@ func keepSent(before, after models.ChannelState) models.ChannelState {
 
 // digestRow is a recipient waiting for their digest, as grouped.
 type digestRow struct {
-	TenantID          string    `gorm:"column:tenant_id"`
-	RecipientProvider string    `gorm:"column:recipient_provider"`
-	RecipientType     string    `gorm:"column:recipient_type"`
-	RecipientID       string    `gorm:"column:recipient_id"`
-	Oldest            time.Time `gorm:"column:oldest"`
+	TenantID          string     `gorm:"column:tenant_id"`
+	RecipientProvider string     `gorm:"column:recipient_provider"`
+	RecipientType     string     `gorm:"column:recipient_type"`
+	RecipientID       string     `gorm:"column:recipient_id"`
+	Oldest            aggregTime `gorm:"column:oldest"`
+}
+
+// aggregTime is a time an aggregate (MIN) returns: SQLite's driver knows a column's declared
+// TIMESTAMP type only for a plain column, so there the minimum arrives as the stored text.
+type aggregTime struct{ time.Time }
+
+// Scan reads a time, or SQLite's stored text of one.
+func (a *aggregTime) Scan(src any) error {
+	switch v := src.(type) {
+	case time.Time:
+		a.Time = v
+		return nil
+	case []byte:
+		return a.parse(string(v))
+	case string:
+		return a.parse(v)
+	}
+	return fmt.Errorf("repository: a time aggregate of type %T", src)
+}
+
+func (a *aggregTime) parse(s string) error {
+	for _, layout := range sqlite3.SQLiteTimestampFormats {
+		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			a.Time = t
+			return nil
+		}
+	}
+	return fmt.Errorf("repository: %q is not a stored time", s)
 }
 
 // DigestsWaiting lists up to limit recipients whose emails wait for their digest, each with
@@ -95,7 +125,7 @@ func (s *Store) DigestsWaiting(ctx context.Context, limit int) ([]store.DigestWa
 	}
 	out := make([]store.DigestWaiting, len(rows))
 	for i, r := range rows {
-		out[i] = store.DigestWaiting{Tenant: r.TenantID, Oldest: sqlCodec.Time(r.Oldest),
+		out[i] = store.DigestWaiting{Tenant: r.TenantID, Oldest: sqlCodec.Time(r.Oldest.Time),
 			Recipient: models.ParticipantRef{Tenant: r.TenantID, Provider: r.RecipientProvider, Type: models.ParticipantType(r.RecipientType), ID: r.RecipientID}}
 	}
 	return out, nil
@@ -114,6 +144,7 @@ func (s *Store) ClaimDigest(ctx context.Context, owner string, w store.DigestWai
 	if limit <= 0 {
 		return nil, nil
 	}
+	limit = min(limit, maxInList) // the ids it leases are one IN list
 	before = sqlCodec.Time(before)
 	var out []models.Notification
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {

@@ -62,7 +62,7 @@ var explainPrefix = map[migrations.Dialect]string{
 var analyze = map[migrations.Dialect]string{
 	migrations.SQLite:   "ANALYZE",
 	migrations.Postgres: "ANALYZE",
-	migrations.MySQL:    "ANALYZE TABLE user_tasks, user_task_candidates, user_task_tags, user_task_events",
+	migrations.MySQL:    "ANALYZE TABLE user_tasks, user_task_candidates, user_task_tags, user_task_events, user_task_notifications",
 }
 
 // Open returns h.Open's store as *repository.Store, for tests that call the SQL store's methods
