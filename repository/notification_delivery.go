@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"time"
 
@@ -80,6 +81,9 @@ type digestRow struct {
 // aggregTime is a time an aggregate (MIN) returns: SQLite's driver knows a column's declared
 // TIMESTAMP type only for a plain column, so there the minimum arrives as the stored text.
 type aggregTime struct{ time.Time }
+
+// Value is the time (gorm asks a scanned field's type for both directions).
+func (a aggregTime) Value() (driver.Value, error) { return a.Time, nil }
 
 // Scan reads a time, or SQLite's stored text of one.
 func (a *aggregTime) Scan(src any) error {
