@@ -22,6 +22,7 @@ import (
 	"usertasks/live"
 	"usertasks/metrics"
 	"usertasks/models"
+	"usertasks/notify"
 	"usertasks/tasks"
 	"usertasks/testfactory"
 	"usertasks/websession"
@@ -92,6 +93,10 @@ func newAttackFixtureOn(t *testing.T, p testfactory.Provider) *attackFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(verifier.Close)
+	unsubscribeTokens, err := notify.NewUnsubscribeTokens(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f.sessions, err = websession.New(websession.Config{Store: store, Secrets: [][]byte{[]byte(attackSessionSecret)}})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +110,7 @@ func newAttackFixtureOn(t *testing.T, p testfactory.Provider) *attackFixture {
 		Live:    broker, Watchers: f.svc, Guests: invitations.NewGuests(store),
 		Metrics: &handlers.MetricsDeps{Requests: m, Handler: m.Handler(), Token: f.metricsToken},
 		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, DevUsers: attackDevUsers, Logger: log,
-			Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: issuer},
+			Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: issuer, Unsubscribe: notify.NewUnsubscriber(unsubscribeTokens, store)},
 	})
 	relayed := make(chan struct{})
 	if relay != nil {

@@ -39,7 +39,8 @@ func TestAttackGuestEveryOtherRoute(t *testing.T) {
 	// Public to anyone, guest or not; the start page signs a visitor in as a demo user in dev
 	// mode (this fixture's), by design.
 	public := map[string]bool{"/": true, "/healthz": true, "/readyz": true, "/api/v1/openapi.json": true, "/login": true,
-		"/static/*": true, "/favicon.ico": true, "/login/oidc": true, "/login/oidc/callback": true}
+		"/static/*": true, "/favicon.ico": true, "/login/oidc": true, "/login/oidc/callback": true,
+		"/notifications/unsubscribe": true} // its signed token is the capability, no session
 	params := map[string]string{"id": inv.TaskID, "invitationId": inv.ID, "token": "unknown"}
 
 	tried := 0

@@ -35,6 +35,9 @@ type WebDeps struct {
 	DevMailbox DevMailbox
 	// Invitations enables the Manage panel's guest links (web_task_invitations.go); nil leaves them out.
 	Invitations InvitationService
+	// Unsubscribe serves the one-click unsubscribe link of notification email
+	// (notify_unsubscribe.go); nil leaves it out.
+	Unsubscribe NotifyUnsubscriber
 
 	// guests enables the guest pages, with the guest API's limiter (New sets both from Deps).
 	guests     GuestService
@@ -137,6 +140,9 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		e.GET("/manage/runs", w.manageRuns, signedIn...)
 	}
 	w.registerDevMailbox(e, d.DevMailbox, signedIn)
+	if d.Unsubscribe != nil {
+		w.registerUnsubscribe(e, d.Unsubscribe)
+	}
 	e.HTTPErrorHandler = w.browserErrors(e.HTTPErrorHandler)
 }
 

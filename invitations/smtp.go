@@ -2,75 +2,37 @@ package invitations
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
-	"fmt"
 	"html/template"
-	"net"
-	"net/textproto"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wneessen/go-mail"
+
+	"usertasks/mailrelay"
 )
 
-// SMTP transport security modes (USERTASKS_SMTP_TLS).
+// SMTP transport security modes (USERTASKS_SMTP_TLS): the relay's, which notification email
+// shares (package mailrelay).
 const (
-	SMTPStartTLS = "starttls" // STARTTLS required (the default)
-	SMTPTLS      = "tls"      // implicit TLS from the first byte (port 465)
-	SMTPNoTLS    = "none"     // plain text; dev mode only
+	SMTPStartTLS = mailrelay.StartTLS // STARTTLS required (the default)
+	SMTPTLS      = mailrelay.TLS      // implicit TLS from the first byte (port 465)
+	SMTPNoTLS    = mailrelay.NoTLS    // plain text; dev mode only
 )
 
 // SMTPConfig is how the SMTP dispatcher reaches its relay.
-type SMTPConfig struct {
-	Host     string
-	Port     int // default 587, or 465 with SMTPTLS
-	Username string
-	Password string // with Username: AUTH PLAIN (over TLS only)
-	From     string
-	TLS      string // SMTPStartTLS (default), SMTPTLS or SMTPNoTLS
-	// TLSConfig overrides the TLS client configuration (tests trust their own CA with it).
-	TLSConfig *tls.Config
-	// Timeout bounds one attempt. Default 30 s.
-	Timeout time.Duration
-}
+type SMTPConfig = mailrelay.Config
 
 // SMTP mails invitations through a relay with go-mail: plain text and HTML, English.
 type SMTP struct {
-	cfg SMTPConfig
+	relay *mailrelay.Relay
 }
 
 // NewSMTP checks cfg. The sender address must parse; the password needs a user name.
 func NewSMTP(cfg SMTPConfig) (*SMTP, error) {
-	if cfg.TLS == "" {
-		cfg.TLS = SMTPStartTLS
+	r, err := mailrelay.New(cfg)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case cfg.Host == "":
-		return nil, fmt.Errorf("the SMTP host is required")
-	case cfg.TLS != SMTPStartTLS && cfg.TLS != SMTPTLS && cfg.TLS != SMTPNoTLS:
-		return nil, fmt.Errorf("the SMTP TLS mode must be starttls, tls or none")
-	case cfg.Password != "" && cfg.Username == "":
-		return nil, fmt.Errorf("an SMTP password needs a user name")
-	}
-	if cfg.Port == 0 {
-		cfg.Port = 587
-		if cfg.TLS == SMTPTLS {
-			cfg.Port = 465
-		}
-	}
-	if cfg.Port < 1 || cfg.Port > 65535 {
-		return nil, fmt.Errorf("the SMTP port must be between 1 and 65535")
-	}
-	if err := mail.NewMsg().From(cfg.From); err != nil || cfg.From == "" {
-		return nil, fmt.Errorf("the SMTP sender address does not parse")
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	return &SMTP{cfg: cfg}, nil
+	return &SMTP{relay: r}, nil
 }
 
 // Dispatch sends one attempt. Failures carry a safe code (smtp-auth, smtp-tls,
@@ -83,28 +45,7 @@ func (s *SMTP) Dispatch(ctx context.Context, m Message) error {
 	if err != nil {
 		return err
 	}
-	opts := []mail.Option{mail.WithPort(s.cfg.Port), mail.WithTimeout(s.cfg.Timeout)}
-	switch s.cfg.TLS {
-	case SMTPTLS:
-		opts = append(opts, mail.WithSSL())
-	case SMTPNoTLS:
-		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
-	default:
-		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
-	}
-	tc := s.cfg.TLSConfig
-	if tc == nil {
-		tc = &tls.Config{ServerName: s.cfg.Host, MinVersion: tls.VersionTLS12}
-	}
-	opts = append(opts, mail.WithTLSConfig(tc))
-	if s.cfg.Username != "" {
-		opts = append(opts, mail.WithSMTPAuth(mail.SMTPAuthPlain), mail.WithUsername(s.cfg.Username), mail.WithPassword(s.cfg.Password))
-	}
-	client, err := mail.NewClient(s.cfg.Host, opts...)
-	if err != nil {
-		return failed("smtp-config")
-	}
-	if err := client.DialAndSendWithContext(ctx, msg); err != nil {
+	if err := s.relay.Send(ctx, msg); err != nil {
 		return failed(smtpCode(err))
 	}
 	return nil
@@ -112,16 +53,12 @@ func (s *SMTP) Dispatch(ctx context.Context, m Message) error {
 
 // message builds the mail of m.
 func (s *SMTP) message(m Message) (*mail.Msg, error) {
-	msg := mail.NewMsg()
-	if err := msg.From(s.cfg.From); err != nil {
-		return nil, failed("smtp-config")
-	}
-	if err := msg.To(m.Recipient); err != nil {
-		return nil, failed("smtp-bad-recipient")
+	msg, err := s.relay.NewMsg(m.Recipient)
+	if err != nil {
+		return nil, failed(smtpCode(err))
 	}
 	msg.Subject(mailSubject)
 	msg.SetMessageID()
-	msg.SetDate()
 	text, html, err := mailBodies(m)
 	if err != nil {
 		return nil, failed(CodeFailed)
@@ -156,50 +93,10 @@ func mailBodies(m Message) (string, string, error) {
 	return b.String(), h.String(), err
 }
 
-// smtpCode reduces a go-mail error to a safe code: the SMTP status number and the step that
-// failed, never the server's text.
+// smtpCode is the relay's safe code of err, with a timeout named as every dispatcher names it.
 func smtpCode(err error) string {
-	var se *mail.SendError
-	if errors.As(err, &se) {
-		step := "send"
-		switch se.Reason {
-		case mail.ErrSMTPRcptTo, mail.ErrGetRcpts:
-			step = "rcpt"
-		case mail.ErrSMTPMailFrom, mail.ErrGetSender:
-			step = "sender"
-		case mail.ErrSMTPData, mail.ErrSMTPDataClose:
-			step = "data"
-		}
-		if c := se.ErrorCode(); c > 0 {
-			return "smtp-" + step + "-" + strconv.Itoa(c)
-		}
-		return "smtp-" + step
+	if c := mailrelay.Code(err); c != mailrelay.CodeTimeout {
+		return c
 	}
-	var te *textproto.Error
-	if errors.As(err, &te) {
-		if te.Code == 535 || te.Code == 534 || te.Code == 530 || te.Code == 454 {
-			return "smtp-auth-" + strconv.Itoa(te.Code)
-		}
-		return "smtp-" + strconv.Itoa(te.Code)
-	}
-	var ue x509.UnknownAuthorityError
-	var he x509.HostnameError
-	var ce *tls.CertificateVerificationError
-	var re tls.RecordHeaderError
-	var ae tls.AlertError
-	if errors.As(err, &ue) || errors.As(err, &he) || errors.As(err, &ce) || errors.As(err, &re) || errors.As(err, &ae) ||
-		strings.Contains(err.Error(), "STARTTLS") {
-		return "smtp-tls"
-	}
-	if ErrorCode(err) == CodeTimeout {
-		return CodeTimeout
-	}
-	var oe *net.OpError
-	if errors.As(err, &oe) {
-		return "smtp-unreachable"
-	}
-	if strings.Contains(err.Error(), "AUTH") {
-		return "smtp-auth"
-	}
-	return "smtp-failed"
+	return CodeTimeout
 }

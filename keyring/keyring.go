@@ -23,12 +23,13 @@ var ErrUndecodable = errors.New("keyring: sealed value cannot be opened")
 type Keyring struct {
 	primary string
 	aeads   map[string]cipher.AEAD
+	keys    map[string][]byte // the raw keys, only for Subkey's derivation (derive.go)
 }
 
 // Parse reads a ring from "kid:base64key,kid2:base64key2"; each key is 32 bytes (standard or
 // URL base64). The first key encrypts.
 func Parse(spec string) (*Keyring, error) {
-	r := &Keyring{aeads: map[string]cipher.AEAD{}}
+	r := &Keyring{aeads: map[string]cipher.AEAD{}, keys: map[string][]byte{}}
 	for i, part := range strings.Split(spec, ",") {
 		part = strings.TrimSpace(part)
 		kid, encoded, ok := strings.Cut(part, ":")
@@ -47,6 +48,7 @@ func Parse(spec string) (*Keyring, error) {
 			return nil, err
 		}
 		r.aeads[kid] = aead
+		r.keys[kid] = key
 		if i == 0 {
 			r.primary = kid
 		}

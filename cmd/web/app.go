@@ -15,6 +15,7 @@ import (
 	"usertasks/live"
 	"usertasks/metrics"
 	"usertasks/migrations"
+	"usertasks/notify"
 	"usertasks/oidclogin"
 	"usertasks/store"
 	"usertasks/tasks"
@@ -35,6 +36,10 @@ type app struct {
 	// tracer is nil unless an OTLP endpoint is configured (config_tracing.go).
 	tracer *tracing.Tracer
 	deps   handlers.Deps
+	// mailer sends notification email and digest sends the digests; both nil without SMTP
+	// (notify_mail.go).
+	mailer notify.Mailer
+	digest *notify.Digester
 }
 
 // buildApp wires every part from the configuration: each part takes the one store.Store as the
@@ -105,6 +110,9 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 	web := handlers.WebDeps{Tasks: svc, Sessions: sessions, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: invites}
 	if mailbox != nil {
 		web.DevMailbox = mailbox
+	}
+	if a.mailer, web.Unsubscribe, err = a.notifyEmail(cfg, store, log); err != nil {
+		return nil, err
 	}
 	if cfg.Dev {
 		for _, u := range demo.Users {

@@ -66,6 +66,9 @@ func serveCommand(ctx context.Context, args []string, env environment, stdout, s
 	if store.run != nil {
 		go store.run(work, log)
 	}
+	if a.digest != nil {
+		go a.digest.Run(work, time.Minute)
+	}
 
 	if cfg.Metrics.Addr != "" {
 		addr, err := serveMetrics(work, cfg.Metrics.Addr, a.metrics.Handler(), cfg.HTTP, log)

@@ -308,6 +308,8 @@ type Catalog struct {
 	Total TotalText
 	// ShortSearch explains 1–2 character searches (catalog_short_search.go).
 	ShortSearch ShortSearchText
+	// Unsubscribe is the page of a notification mail's unsubscribe link (catalog_unsubscribe.go).
+	Unsubscribe UnsubscribeText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

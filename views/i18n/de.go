@@ -361,6 +361,7 @@ var german = &Catalog{
 	Guest:          germanGuest,
 	Total:          germanTotal,
 	ShortSearch:    germanShortSearch,
+	Unsubscribe:    germanUnsubscribe,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

@@ -357,4 +357,5 @@ var english = &Catalog{
 	Guest:          englishGuest,
 	Total:          englishTotal,
 	ShortSearch:    englishShortSearch,
+	Unsubscribe:    englishUnsubscribe,
 }
