@@ -50,6 +50,7 @@ type ClaimNames struct {
 	Tenant      string
 	Provider    string // provider of the subject and its groups
 	Name        string // display name
+	Email       string // the notification address (SPEC 10.3); optional
 	Groups      string // array of group ids, or one id
 	Permissions string // array, or a space-separated string
 	Roles       string // array, or one role
@@ -62,6 +63,7 @@ func DefaultClaimNames() ClaimNames {
 		Tenant:      "tenant",
 		Provider:    "idp",
 		Name:        "name",
+		Email:       "email",
 		Groups:      "groups",
 		Permissions: "permissions",
 		Roles:       "roles",
