@@ -46,6 +46,7 @@ func (s *Store) Purge(ctx context.Context, tenant string, p models.RetentionPoli
 		GuestSessions: s.purgeStep(guestSessionPolicy()),
 		Deliveries:    s.purgeStep(deliveryPolicy()),
 		Resumptions:   s.purgeStep(resumptionPolicy()),
+		Notifications: s.purgeStep(notificationPolicy()),
 	}, tenant, p, progress)
 }
 
@@ -142,6 +143,7 @@ func (s *Store) terminalTaskPolicy() purgePolicy {
 				table string
 				n     *int
 			}{
+				{"user_task_notifications", &c.Notifications},
 				{"user_task_guest_sessions", &c.GuestSessions},
 				{"user_task_deliveries", &c.Deliveries},
 				{"user_task_invitations", &c.Invitations},
@@ -237,6 +239,25 @@ func resumptionPolicy() purgePolicy {
 				[]any{tenant, doneDeliveryStates, cutoff, terminalStatuses}
 		})
 }
+
+// notificationPolicy removes notifications that occurred before the cutoff and are settled
+// (done, dropped or failed), read or not. A pending row, and one whose email waits for the
+// recipient's digest, stays. Paged in ix_notifications_purge's order (tenant_id, occurred_at,
+// id): the walk stops after a page of eligible rows, skipping only the few that wait.
+func notificationPolicy() purgePolicy {
+	pol := ownRowsPolicy("user_task_notifications", func(c *models.PurgeCounts) *int { return &c.Notifications },
+		func(tenant string, _, cutoff time.Time) (string, []any) {
+			return "user_task_notifications.tenant_id = ? AND user_task_notifications.occurred_at <= ?" +
+					" AND user_task_notifications.state IN (?)" +
+					" AND (user_task_notifications.email_state IS NULL OR user_task_notifications.email_state <> ?)",
+				[]any{tenant, cutoff, settledNotificationStates, string(models.ChannelDigest)}
+		})
+	pol.order = "user_task_notifications.occurred_at, user_task_notifications.id"
+	return pol
+}
+
+// settledNotificationStates are the notification states the delivery worker is done with.
+var settledNotificationStates = []string{string(models.NotificationDone), string(models.NotificationDropped), string(models.NotificationFailed)}
 
 // ownRowsPolicy is the policy of table's rows that own no other rows, chosen by eligible and
 // paged by id; their number adds to the count count picks.

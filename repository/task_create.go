@@ -52,6 +52,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			if err := s.writeRows(tx, &change); err != nil {
 				return err
 			}
+			if err := s.writeNotifications(tx, nil, &change, now); err != nil {
+				return err
+			}
 			// The rows many writers share (the day's rollup row, the tenant's counter stripe)
 			// come last, so their locks are held for the commit only.
 			if err := s.countDaily(tx, t, models.MetricCreated, 0, now); err != nil {

@@ -186,6 +186,9 @@ func (s *Store) applyChange(tx *gorm.DB, before *models.Task, c *models.Change, 
 	if err := s.writeRows(tx, c); err != nil {
 		return err
 	}
+	if err := s.writeNotifications(tx, before, c, now); err != nil {
+		return err
+	}
 	// The rows many writers share (the tenant's counter stripe, the day's rollup row) come
 	// last, so their locks are held for the commit only.
 	if before.Status.CountsAsOpen() && !t.Status.CountsAsOpen() {

@@ -25,6 +25,7 @@ type PurgeSteps struct {
 	GuestSessions PurgeStep // ended guest sessions (GuestSessionAge)
 	Deliveries    PurgeStep // finished invitation deliveries (OutboxAge)
 	Resumptions   PurgeStep // finished resumptions of terminal tasks (OutboxAge)
+	Notifications PurgeStep // settled notifications (NotificationAge); nil: the store keeps none
 }
 
 // Purge applies p to tenant's rows with the store's steps, in order, and returns what went (in
@@ -49,8 +50,9 @@ func Purge(ctx context.Context, steps PurgeSteps, tenant string, p models.Retent
 		{p.GuestSessionAge, steps.GuestSessions},
 		{p.OutboxAge, steps.Deliveries},
 		{p.OutboxAge, steps.Resumptions},
+		{p.NotificationAge, steps.Notifications},
 	} {
-		if st.age <= 0 {
+		if st.age <= 0 || st.run == nil {
 			continue
 		}
 		if err := st.run(ctx, tenant, st.age, p, &total, progress); err != nil {

@@ -173,6 +173,8 @@ func TestRowsFollowTheLogicalSchema(t *testing.T) {
 		{ResumptionRow{}, "user_task_resumptions", 0, len(tables["user_task_resumptions"])},
 		{CandidateRow{}, "user_task_candidates", 3, 11},
 		{ParticipantRow{}, "user_task_exclusions", 3, 7},
+		{NotificationRow{}, "user_task_notifications", 0, len(tables["user_task_notifications"])},
+		{PersonRow{}, "user_task_people", 0, len(tables["user_task_people"])},
 	} {
 		t.Run(c.table, func(t *testing.T) {
 			columns, fields := rowNames(reflect.TypeOf(c.row))

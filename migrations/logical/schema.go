@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 14
+const Version int64 = 15
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -583,6 +583,73 @@ func Schema() []Table {
 			},
 			PrimaryKey: []string{"id"},
 			Indexes:    []Index{index("ix_web_notes_expiry", "expires_at")},
+		},
+		// 00015: notifications (SPEC 10.3) and the people the product knows.
+		{
+			Name: "user_task_notifications",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"task_id", Varchar, 36, NotNull},
+				{"trigger_kind", Varchar, 32, NotNull},
+				{"revision", BigInt, 0, NotNull},
+				{"recipient_provider", Varchar, 64, NotNull},
+				{"recipient_type", Varchar, 8, NotNull},
+				{"recipient_id", Varchar, 255, NotNull},
+				{"actor_provider", Varchar, 64, Null},
+				{"actor_type", Varchar, 8, Null},
+				{"actor_id", Varchar, 255, Null},
+				{"actor_display", Varchar, 256, Null},
+				{"title", Varchar, 512, NotNull},
+				{"state", Varchar, 16, NotNull},
+				{"email_state", Varchar, 16, Null},
+				{"webhook_state", Varchar, 16, Null},
+				{"attempts", Integer, 0, NotNull},
+				{"available_at", Timestamp, 0, NotNull},
+				{"last_error", Varchar, 64, Null},
+				{"lease_owner", Varchar, 128, Null},
+				{"lease_token", Varchar, 36, Null},
+				{"lease_generation", BigInt, 0, NotNull},
+				{"lease_expires_at", Timestamp, 0, Null},
+				{"occurred_at", Timestamp, 0, NotNull},
+				{"visible_at", Timestamp, 0, Null},
+				{"read_at", Timestamp, 0, Null},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes: []Index{
+				unique("ux_notifications_key", "tenant_id", "task_id", "trigger_kind", "revision", "recipient_type", "recipient_provider", "recipient_id"),
+				index("ix_notifications_due", "state", "available_at", "id"),
+				index("ix_notifications_inbox", "tenant_id", "recipient_provider", "recipient_type", "recipient_id", "occurred_at", "id"),
+				index("ix_notifications_digest", "email_state", "tenant_id", "recipient_provider", "recipient_type", "recipient_id", "occurred_at"),
+				index("ix_notifications_purge", "tenant_id", "occurred_at", "id"),
+				index("ix_notifications_task_fk", "task_id"),
+			},
+			ForeignKeys: []ForeignKey{
+				cascade("task_id", "user_tasks", "id"),
+			},
+		},
+		{
+			Name: "user_task_people",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"provider", Varchar, 64, NotNull},
+				{"user_id", Varchar, 255, NotNull},
+				{"display_name", Varchar, 256, Null},
+				{"email", Varchar, 320, Null},
+				{"language", Varchar, 8, Null},
+				{"time_zone", Varchar, 64, Null},
+				{"manager", Boolean, 0, NotNull},
+				{"seen_at", Timestamp, 0, NotNull},
+				{"email_prefs", Varchar, 1024, Null},
+				{"digest", Varchar, 8, Null},
+				{"created_at", Timestamp, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "provider", "user_id"},
+			Indexes: []Index{
+				index("ix_people_managers", "tenant_id", "manager", "user_id"),
+			},
 		},
 	}
 }

@@ -1,0 +1,70 @@
+-- Notifications (issue 28, SPEC 10.3): one row per (recipient, task, trigger, revision), unique on
+-- that key so every node may race to write it and one row stays; a group recipient's row is a
+-- pending expansion the delivery worker replaces by its members' rows. Leased like the outboxes
+-- (ix_notifications_due); the in-app list and unread count walk ix_notifications_inbox, the
+-- digest worker ix_notifications_digest, the retention purge ix_notifications_purge. A NULL
+-- channel state is undecided. trigger is a reserved word, hence trigger_kind.
+-- People: the users the product knows per tenant, from their latest request (display name,
+-- email claim, language, time zone, manager), with their notification preferences: email_prefs
+-- is a JSON object trigger -> bool of what they set, a NULL digest is off.
+
+-- +goose Up
+CREATE TABLE user_task_notifications (
+    id                 VARCHAR(36)  NOT NULL,
+    tenant_id          VARCHAR(64)  NOT NULL,
+    task_id            VARCHAR(36)  NOT NULL,
+    trigger_kind       VARCHAR(32)  NOT NULL,
+    revision           BIGINT       NOT NULL,
+    recipient_provider VARCHAR(64)  NOT NULL,
+    recipient_type     VARCHAR(8)   NOT NULL,
+    recipient_id       VARCHAR(255) NOT NULL,
+    actor_provider     VARCHAR(64),
+    actor_type         VARCHAR(8),
+    actor_id           VARCHAR(255),
+    actor_display      VARCHAR(256),
+    title              VARCHAR(512) NOT NULL,
+    state              VARCHAR(16)  NOT NULL,
+    email_state        VARCHAR(16),
+    webhook_state      VARCHAR(16),
+    attempts           INT          NOT NULL,
+    available_at       DATETIME(6)  NOT NULL,
+    last_error         VARCHAR(64),
+    lease_owner        VARCHAR(128),
+    lease_token        VARCHAR(36),
+    lease_generation   BIGINT       NOT NULL,
+    lease_expires_at   DATETIME(6),
+    occurred_at        DATETIME(6)  NOT NULL,
+    visible_at         DATETIME(6),
+    read_at            DATETIME(6),
+    updated_at         DATETIME(6)  NOT NULL,
+    PRIMARY KEY (id),
+    UNIQUE INDEX ux_notifications_key (tenant_id, task_id, trigger_kind, revision, recipient_type, recipient_provider, recipient_id),
+    INDEX ix_notifications_due (state, available_at, id),
+    INDEX ix_notifications_inbox (tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at, id),
+    INDEX ix_notifications_digest (email_state, tenant_id, recipient_provider, recipient_type, recipient_id, occurred_at),
+    INDEX ix_notifications_purge (tenant_id, occurred_at, id),
+    INDEX ix_notifications_task_fk (task_id),
+    CONSTRAINT fk_notifications_task FOREIGN KEY (task_id) REFERENCES user_tasks (id) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+CREATE TABLE user_task_people (
+    tenant_id    VARCHAR(64)   NOT NULL,
+    provider     VARCHAR(64)   NOT NULL,
+    user_id      VARCHAR(255)  NOT NULL,
+    display_name VARCHAR(256),
+    email        VARCHAR(320),
+    language     VARCHAR(8),
+    time_zone    VARCHAR(64),
+    manager      TINYINT(1)    NOT NULL,
+    seen_at      DATETIME(6)   NOT NULL,
+    email_prefs  VARCHAR(1024),
+    digest       VARCHAR(8),
+    created_at   DATETIME(6)   NOT NULL,
+    updated_at   DATETIME(6)   NOT NULL,
+    PRIMARY KEY (tenant_id, provider, user_id),
+    INDEX ix_people_managers (tenant_id, manager, user_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+-- +goose Down
+DROP TABLE user_task_people;
+DROP TABLE user_task_notifications;
