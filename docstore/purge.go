@@ -28,6 +28,7 @@ var purgeUnits = []struct {
 	coll  string
 	count func(c *models.PurgeCounts) *int
 }{
+	{notificationCollection, func(c *models.PurgeCounts) *int { return &c.Notifications }},
 	{guestSessionCollection, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
 	{deliveryCollection, func(c *models.PurgeCounts) *int { return &c.Deliveries }},
 	{invitationCollection, func(c *models.PurgeCounts) *int { return &c.Invitations }},
@@ -46,6 +47,7 @@ func (s *Store) Purge(ctx context.Context, tenant string, p models.RetentionPoli
 		GuestSessions: s.purgeGuestSessions,
 		Deliveries:    s.purgeDeliveries,
 		Resumptions:   s.purgeResumptions,
+		Notifications: s.purgeNotifications,
 	}, tenant, p, progress)
 }
 
@@ -280,4 +282,5 @@ func countAggregate(d *taskDoc, c *models.PurgeCounts) {
 	c.Events += len(d.PendingEvents)
 	c.Invitations += len(d.PendingInvitations)
 	c.Deliveries += len(d.PendingDeliveries)
+	c.Notifications += len(d.PendingNotifications)
 }

@@ -251,3 +251,17 @@ func (s *Store) purgeResumptions(ctx context.Context, tenant string, age time.Du
 			return s.drop(ctx, p.DryRun, &c.Resumptions, resumptionCollection, append(eligible(now), idIn(keep)))
 		})
 }
+
+// purgeNotifications removes the tenant's notifications that occurred before the cutoff and
+// are settled: delivered (done), dropped or failed, read or not. Pending rows and rows whose
+// email waits for a digest stay (index ix_notifications_purge: tenant_id, occurred_at, _id).
+func (s *Store) purgeNotifications(ctx context.Context, tenant string, age time.Duration, p models.RetentionPolicy,
+	total *models.PurgeCounts, progress func(models.PurgeCounts)) error {
+	eligible := func(now time.Time) bson.D {
+		return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "occurred_at", Value: bson.D{{Key: "$lte", Value: now.Add(-age)}}},
+			{Key: "state", Value: bson.D{{Key: "$in", Value: bson.A{string(models.NotificationDone), string(models.NotificationDropped), string(models.NotificationFailed)}}}},
+			{Key: "email_state", Value: bson.D{{Key: "$ne", Value: string(models.ChannelDigest)}}}}
+	}
+	return s.ownDocsPolicy(ctx, notificationCollection, eligible, func(c *models.PurgeCounts) *int { return &c.Notifications },
+		p, total, progress)
+}

@@ -84,6 +84,11 @@ func (s *Store) relayTask(ctx context.Context, tenant, id string) error {
 		}
 	}
 	next.PendingDeliveries = nil
+	// A notification whose key is taken is there already: an earlier pass, or a worker's row.
+	if _, err := s.insertNotifications(ctx, cur.PendingNotifications); err != nil {
+		return err
+	}
+	next.PendingNotifications = nil
 	for _, e := range cur.PendingEffects {
 		if err := s.applyEffect(ctx, cur, e); err != nil {
 			return err

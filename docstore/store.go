@@ -298,13 +298,14 @@ func (d *taskDoc) clone() *taskDoc {
 	c.PendingEffects = append([]effectDoc(nil), d.PendingEffects...)
 	c.PendingInvitations = append([]invitationDoc(nil), d.PendingInvitations...)
 	c.PendingDeliveries = append([]deliveryDoc(nil), d.PendingDeliveries...)
+	c.PendingNotifications = append([]notificationDoc(nil), d.PendingNotifications...)
 	return &c
 }
 
 // relayDue reports whether anything in the aggregate waits for the relay.
 func (d *taskDoc) relayDue() bool {
 	if len(d.PendingEvents) > 0 || len(d.PendingResumptions) > 0 || len(d.PendingEffects) > 0 ||
-		len(d.PendingInvitations) > 0 || len(d.PendingDeliveries) > 0 {
+		len(d.PendingInvitations) > 0 || len(d.PendingDeliveries) > 0 || len(d.PendingNotifications) > 0 {
 		return true
 	}
 	for _, o := range d.Operations {

@@ -52,6 +52,8 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		}
 		// The daily rollup counts the creation once the relay applies this effect.
 		d.PendingEffects = append(d.PendingEffects, countDaily(t, models.MetricCreated, 0, now))
+		// The notifications the creation causes travel in the same insert.
+		d.PendingNotifications = notificationDocs(nil, &change, now)
 		if err := s.queue(d, &change); err != nil {
 			return models.Task{}, false, err
 		}

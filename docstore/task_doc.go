@@ -37,6 +37,9 @@ type taskDoc struct {
 	// the invitations before the deliveries (invitation_doc.go).
 	PendingInvitations []invitationDoc `bson:"pending_invitations"`
 	PendingDeliveries  []deliveryDoc   `bson:"pending_deliveries"`
+	// PendingNotifications are the notifications the task's changes caused, not yet in
+	// user_task_notifications (notification_doc.go).
+	PendingNotifications []notificationDoc `bson:"pending_notifications"`
 }
 
 // tagDoc is one normalized tag (a user_task_tags row).

@@ -116,6 +116,9 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	next.Version, next.Operations, next.PendingEvents = cur.Version, rest.Operations, rest.PendingEvents
 	next.PendingResumptions, next.PendingEffects = rest.PendingResumptions, rest.PendingEffects
 	next.Candidates, next.Exclusions = rest.Candidates, rest.Exclusions
+	// What earlier writes queued and the relay has not moved yet stays queued.
+	next.PendingInvitations, next.PendingDeliveries = rest.PendingInvitations, rest.PendingDeliveries
+	next.PendingNotifications = rest.PendingNotifications
 	if c.AssignmentChanged {
 		next.Candidates, next.Exclusions = candidateDocs(t, now), exclusionDocs(t, now)
 	}
@@ -129,6 +132,8 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	if metric, bucket, ok := storekit.Rollup(before, t, c.Event, now); ok {
 		next.PendingEffects = append(next.PendingEffects, countDaily(t, metric, bucket, now))
 	}
+	// The notifications the change causes, in the same write (before: the task as loaded).
+	next.PendingNotifications = append(next.PendingNotifications, notificationDocs(before, c, now)...)
 	if err := s.queue(next, c); err != nil {
 		return nil, err
 	}
