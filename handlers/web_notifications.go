@@ -107,7 +107,7 @@ func (w *web) notificationsPage(c echo.Context) error {
 }
 
 // markNotificationsRead handles POST /notifications/read: the form's id (one row's button),
-// or all=true; then back to the list (or, with open=true, on to the task).
+// or all=true; then back to the list the form was on (unread=true: the unread list).
 func (w *web) markNotificationsRead(c echo.Context) error {
 	a := webActor(c)
 	who, err := recipientOf(a)
@@ -128,11 +128,6 @@ func (w *web) markNotificationsRead(c echo.Context) error {
 	}
 	if n > 0 && w.live != nil {
 		w.live.Notify(a.Tenant, who) // other tabs update their bell
-	}
-	if task := c.FormValue("task"); task != "" && len(ids) == 1 {
-		if to, ok := localPath(taskHref(task)); ok {
-			return c.Redirect(http.StatusSeeOther, to)
-		}
 	}
 	w.setFlash(c, webFlash{Key: flashNotificationsRead})
 	back := "/notifications"
