@@ -140,6 +140,7 @@ func (c Config) withDefaults() Config {
 	fill(&c.Claims.Tenant, d.Claims.Tenant)
 	fill(&c.Claims.Provider, d.Claims.Provider)
 	fill(&c.Claims.Name, d.Claims.Name)
+	fill(&c.Claims.Email, d.Claims.Email)
 	fill(&c.Claims.Groups, d.Claims.Groups)
 	fill(&c.Claims.Permissions, d.Claims.Permissions)
 	fill(&c.Claims.Roles, d.Claims.Roles)
