@@ -46,6 +46,8 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 		name = ""
 	}
 
+	email := emailClaim(c, names.Email)
+
 	groupIDs, err := listClaim(c, names.Groups, false)
 	if err != nil {
 		return models.Actor{}, unauthorized(err.Error())
@@ -77,6 +79,7 @@ func (cfg Config) ActorFromClaims(claims map[string]any) (models.Actor, error) {
 		},
 		Groups:      groups,
 		DisplayName: name,
+		Email:       email,
 		Permissions: perms,
 		Manager:     slices.Contains(roles, cfg.ManagerRole) && models.HasPermission(perms, models.PermSupervise),
 	}, nil
@@ -180,4 +183,27 @@ func checkID(what, s string, maxLen int) error {
 		return unauthorized(what + " claim contains invalid characters")
 	}
 	return nil
+}
+
+// maxEmailLength is the longest address a path may hold (RFC 5321 4.5.3.1.3).
+const maxEmailLength = 254
+
+// emailClaim reads the email claim for notifications. Like the display name it only
+// decorates the credential: an absent, malformed or implausible value is dropped ("") rather
+// than the token refused. Plausible: one "@" with text on both sides, no spaces, control or
+// formatting characters, at most 254 bytes. Its owner proves nothing by it; the mail
+// goes to the address the identity provider vouched for.
+func emailClaim(c jwt.MapClaims, name string) string {
+	if name == "" {
+		return ""
+	}
+	v, err := stringClaim(c, name)
+	if err != nil || v == "" || len(v) > maxEmailLength || strings.ContainsAny(v, " <>,;\"\\") {
+		return ""
+	}
+	local, domain, ok := strings.Cut(v, "@")
+	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") || models.TextProblem(v, models.Identifier) != "" {
+		return ""
+	}
+	return v
 }

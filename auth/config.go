@@ -50,6 +50,7 @@ type ClaimNames struct {
 	Tenant      string
 	Provider    string // provider of the subject and its groups
 	Name        string // display name
+	Email       string // the notification address (SPEC 10.3); optional
 	Groups      string // array of group ids, or one id
 	Permissions string // array, or a space-separated string
 	Roles       string // array, or one role
@@ -62,6 +63,7 @@ func DefaultClaimNames() ClaimNames {
 		Tenant:      "tenant",
 		Provider:    "idp",
 		Name:        "name",
+		Email:       "email",
 		Groups:      "groups",
 		Permissions: "permissions",
 		Roles:       "roles",
@@ -138,6 +140,7 @@ func (c Config) withDefaults() Config {
 	fill(&c.Claims.Tenant, d.Claims.Tenant)
 	fill(&c.Claims.Provider, d.Claims.Provider)
 	fill(&c.Claims.Name, d.Claims.Name)
+	fill(&c.Claims.Email, d.Claims.Email)
 	fill(&c.Claims.Groups, d.Claims.Groups)
 	fill(&c.Claims.Permissions, d.Claims.Permissions)
 	fill(&c.Claims.Roles, d.Claims.Roles)

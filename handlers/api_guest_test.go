@@ -287,7 +287,8 @@ func guestOnlyEverywhereElse(t *testing.T, env *handlerstest.Env, credential, ta
 	// Routes the document lists that this env does not serve (no live broker, no reconciler).
 	unserved := map[string]bool{"/api/v1/user-tasks/stream": true, "/api/v1/reconciliation": true}
 	// Commands whose body has no required member: {} is a well-formed request.
-	emptyBodyConforms := map[string]bool{"/api/v1/user-tasks/{id}/invitations": true}
+	emptyBodyConforms := map[string]bool{"/api/v1/user-tasks/{id}/invitations": true,
+		"/api/v1/me/notifications/read": true, "/api/v1/me/notification-preferences": true}
 	called := 0
 	for path, ops := range doc.Paths {
 		if strings.HasPrefix(path, "/api/v1/user-task-invitations/") || strings.HasPrefix(path, "/api/v1/user-task-sessions/") || path == "/api/v1/openapi.json" {

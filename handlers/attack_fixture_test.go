@@ -107,7 +107,7 @@ func newAttackFixtureOn(t *testing.T, p testfactory.Provider) *attackFixture {
 	f.echo = handlers.New(handlers.Deps{
 		Store: store, Logger: log, Tasks: f.svc, Auth: verifier, Inbox: inbox, Invitations: issuer,
 		Runtime: &handlers.RuntimeDeps{Projector: workflow.NewProjector(store, nil), Finalizer: workflow.NewFinalizer(store)},
-		Live:    broker, Watchers: f.svc, Guests: invitations.NewGuests(store),
+		Live:    broker, Watchers: f.svc, Guests: invitations.NewGuests(store), Notifications: store,
 		Metrics: &handlers.MetricsDeps{Requests: m, Handler: m.Handler(), Token: f.metricsToken},
 		Web: &handlers.WebDeps{Tasks: f.svc, Sessions: f.sessions, DevUsers: attackDevUsers, Logger: log,
 			Dashboard: tasks.NewDashboard(store, 0), Inbox: inbox, Invitations: issuer, Unsubscribe: notify.NewUnsubscriber(unsubscribeTokens, store)},

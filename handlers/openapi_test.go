@@ -46,6 +46,8 @@ func TestOpenAPI(t *testing.T) {
 		want := []string{
 			"DELETE /api/v1/user-task-views/{id}",
 			"DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}",
+			"GET /api/v1/me/notification-preferences",
+			"GET /api/v1/me/notifications",
 			"GET /api/v1/openapi.json",
 			"GET /api/v1/reconciliation",
 			"GET /api/v1/user-task-invitations/{token}",
@@ -61,6 +63,7 @@ func TestOpenAPI(t *testing.T) {
 			"GET /api/v1/user-tasks/{id}/events",
 			"GET /api/v1/user-tasks/{id}/invitations",
 			"PATCH /api/v1/user-tasks/{id}",
+			"POST /api/v1/me/notifications/read",
 			"POST /api/v1/runtime/bookmarks",
 			"POST /api/v1/runtime/bookmarks/removed",
 			"POST /api/v1/user-task-invitations/{token}/verify",
@@ -75,6 +78,7 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/user-tasks/{id}/release",
 			"POST /api/v1/user-tasks/{id}/retry-resolution",
 			"POST /api/v1/user-tasks/{id}/reveal",
+			"PUT /api/v1/me/notification-preferences",
 		}
 		if !slices.Equal(routes, want) {
 			t.Errorf("routes =\n%s\nwant\n%s", strings.Join(routes, "\n"), strings.Join(want, "\n"))

@@ -41,11 +41,15 @@ type Deps struct {
 	Guests GuestService
 	// Tracer, when set, gives every request a server span (tracing.go); nil traces nothing.
 	Tracer RequestTracer
+	// Notifications serves the in-app notifications (API, pages, the bell) and records the
+	// people behind authenticated requests (people_record.go); nil leaves all of it out.
+	Notifications NotificationStore
 	// IPExtractor decides a request's remote address (rate limits); default the peer address,
 	// never a forwarding header.
 	IPExtractor echo.IPExtractor
 
 	guestLimit echo.MiddlewareFunc // set by New: one limiter for the guest API and the guest page
+	people     *peopleRecorder     // set by New when Notifications is
 }
 
 // RuntimeDeps are the two halves of the runtime protocol.
@@ -69,6 +73,9 @@ func New(d Deps) *echo.Echo {
 	}
 	// One budget per remote address for the JSON invitation endpoints and the guest page.
 	d.guestLimit = guestRateLimit()
+	if d.Notifications != nil {
+		d.people = newPeopleRecorder(d.Notifications, log, nil)
+	}
 	e.Use(acceptRequestID, middleware.RequestID(), baseSecurityHeaders)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		// The error handler logs the panic once, as an internal error with the request id.
@@ -100,6 +107,7 @@ func New(d Deps) *echo.Echo {
 	if d.Web != nil {
 		web := *d.Web
 		web.guests, web.guestLimit = d.Guests, d.guestLimit
+		web.notices, web.people, web.live = d.Notifications, d.people, d.Live
 		RegisterWeb(e, web)
 	}
 	if d.Live != nil {
@@ -111,10 +119,20 @@ func New(d Deps) *echo.Echo {
 // authenticateWith is the JSON API's authentication: a bearer token, or else the browser
 // session cookie when the pages are enabled.
 func authenticateWith(d Deps) echo.MiddlewareFunc {
-	if d.Web == nil || d.Web.Sessions == nil {
-		return authenticate(d.Auth)
+	mw := authenticate(d.Auth)
+	if d.Web != nil && d.Web.Sessions != nil {
+		mw = authenticateOr(d.Auth, d.Web.Sessions)
 	}
-	return authenticateOr(d.Auth, d.Web.Sessions)
+	if d.people == nil {
+		return mw
+	}
+	// Who the product knows: the caller is recorded (throttled) once authenticated.
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return mw(func(c echo.Context) error {
+			d.people.visit(c.Request().Context(), actorOf(c), "", "")
+			return next(c)
+		})
+	}
 }
 
 // registerAPI is the JSON API's route table (SPEC 5.1). Every route but the OpenAPI document
@@ -158,5 +176,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}
 	if d.Invitations != nil {
 		registerInvitationsAPI(v1, d.Invitations, authed)
+	}
+	if d.Notifications != nil {
+		registerNotificationsAPI(v1, d.Notifications, d.Live, authed)
 	}
 }

@@ -110,6 +110,12 @@ func (h *streamAPI) streamTasks(c echo.Context) error {
 		case <-sub.Lost():
 			w.event(invalidation{Kind: live.KindResync, OccurredAt: streamTime(time.Now())})
 		case ev := <-sub.Events():
+			if ev.Kind() == live.KindNotification {
+				// Only this caller's own streams hear it (live.Broker.Notify); the page fetches
+				// its unread count itself.
+				w.event(invalidation{Kind: live.KindNotification, OccurredAt: streamTime(ev.OccurredAt)})
+				continue
+			}
 			if ev.Task == nil || !watch.Sees(ctx, *ev.Task) {
 				continue // invisible now: say nothing, not even that something changed
 			}

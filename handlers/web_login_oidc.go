@@ -50,5 +50,6 @@ func (w *web) oidcCallback(c echo.Context) error {
 		return w.renderLogin(c, http.StatusUnauthorized, st.Next, catalog(c).LoginFailed)
 	}
 	w.adoptTimeZone(c, "") // the sign-in page's script left the browser's zone in its cookie
+	w.recordSignIn(c, a)   // the email claim, which the session does not keep
 	return c.Redirect(http.StatusSeeOther, nextOrInbox(st.Next))
 }

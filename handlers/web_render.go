@@ -47,6 +47,7 @@ func (w *web) chrome(c echo.Context, title func(*i18n.Catalog) string) views.Chr
 		ch.User = &views.User{Name: firstNonEmpty(d.Name, d.Subject), ID: d.Subject, Tenant: d.Tenant, Manager: d.Manager}
 		zone = d.TimeZone
 	}
+	ch.Bell = w.bell(c)
 	ch.Location = pageLocation(c, zone)
 	ch.TimeZone = ch.Location.String()
 	// Submitting and cancelling are told by the task page's status banner instead.
@@ -149,6 +150,9 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 
 		flashInvitationsIssued: t.Invitations.FlashIssued,
 		flashInvitationRevoked: t.Invitations.FlashRevoked,
+
+		flashNotificationsRead:  t.Notifications.FlashRead,
+		flashNotificationsSaved: t.Notifications.FlashSaved,
 	}[f.Key]
 	msg = firstNonEmpty(msg, viewFlash(t, f))
 	if msg == "" {

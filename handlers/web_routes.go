@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"usertasks/live"
 	"usertasks/models"
 	"usertasks/oidclogin"
 	"usertasks/webguard"
@@ -42,6 +43,11 @@ type WebDeps struct {
 	// guests enables the guest pages, with the guest API's limiter (New sets both from Deps).
 	guests     GuestService
 	guestLimit echo.MiddlewareFunc
+	// notices, people and live serve the bell, the notification pages and the recording of
+	// who signs in (New sets them from Deps.Notifications and Deps.Live).
+	notices NotificationStore
+	people  *peopleRecorder
+	live    *live.Broker
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -61,6 +67,9 @@ type web struct {
 	lists     InboxService
 	mailbox   DevMailbox
 	invites   InvitationService
+	notices   NotificationStore // nil: no bell, no notification pages
+	people    *peopleRecorder
+	live      *live.Broker
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -69,7 +78,8 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if d.Tasks == nil || d.Sessions == nil {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
-	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox, invites: d.Invitations}
+	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox, invites: d.Invitations,
+		notices: d.notices, people: d.people, live: d.live}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -85,8 +95,8 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	}
 	w.headers = w.pageHeaders()
 	page := []echo.MiddlewareFunc{w.headers, w.webErrorPages}
-	signedIn := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSession}
-	posted := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSession, w.sessions.RequireCSRF}
+	signedIn := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSession, w.recordVisit}
+	posted := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSession, w.sessions.RequireCSRF, w.recordVisit}
 	signInPosted := []echo.MiddlewareFunc{w.headers, w.webErrorPages, w.sessions.RequireSignInCSRF}
 
 	for _, r := range []struct {
@@ -142,6 +152,12 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	w.registerDevMailbox(e, d.DevMailbox, signedIn)
 	if d.Unsubscribe != nil {
 		w.registerUnsubscribe(e, d.Unsubscribe)
+	}
+	if w.notices != nil {
+		e.GET("/notifications", w.notificationsPage, signedIn...)
+		e.POST("/notifications/read", w.markNotificationsRead, posted...)
+		e.GET("/settings/notifications", w.notificationSettings, signedIn...)
+		e.POST("/settings/notifications", w.saveNotificationSettings, posted...)
 	}
 	e.HTTPErrorHandler = w.browserErrors(e.HTTPErrorHandler)
 }

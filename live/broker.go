@@ -29,18 +29,28 @@ const (
 	KindChanged Kind = "changed"
 	// KindResync: changes were lost (a queue overflowed); refresh everything shown.
 	KindResync Kind = "resync"
+	// KindNotification: the recipient's in-app notifications changed (one became visible, or
+	// was read elsewhere); only the recipient's own streams hear it (Broker.Notify).
+	KindNotification Kind = "notification"
 )
 
-// Change is one committed change of a task, as the service reports it.
+// Change is one committed change of a task, as the service reports it, or with Recipient set
+// a change of one person's notifications (no task).
 type Change struct {
 	Tenant     string
 	TaskID     string
 	Revision   int
 	OccurredAt time.Time
+	// Recipient is the models.ParticipantRef.Key of the person whose notifications changed;
+	// "" for a task change.
+	Recipient string
 }
 
 // Kind classifies the change.
 func (c Change) Kind() Kind {
+	if c.Recipient != "" {
+		return KindNotification
+	}
 	if c.Revision <= 1 {
 		return KindCreated
 	}
@@ -49,7 +59,7 @@ func (c Change) Kind() Kind {
 
 // Event is what a subscriber receives: the change and the task as loaded once, after the
 // change, for every subscriber of the tenant. Task is shared between subscribers: read it,
-// never modify it.
+// never modify it. A notification change carries no task (Task is nil).
 type Event struct {
 	Change
 	Task *models.Task
@@ -169,7 +179,11 @@ func NewBroker(loader Loader, o Options) *Broker {
 // Changed is models.ChangeNotifier: it records a committed change and returns at once. It never
 // blocks; when the queue is full the change is dropped and subscribers are told to resync.
 func (b *Broker) Changed(tenant, taskID string, revision int) {
-	c := Change{Tenant: tenant, TaskID: taskID, Revision: revision, OccurredAt: b.o.Now().UTC()}
+	b.enqueue(Change{Tenant: tenant, TaskID: taskID, Revision: revision, OccurredAt: b.o.Now().UTC()})
+}
+
+// Changed2 enqueues c (a task's or a person's change) without blocking.
+func (b *Broker) enqueue(c Change) {
 	q := b.queue
 	if b.outbound != nil {
 		q = b.outbound // the relay brings it back to every node, this one included
@@ -179,6 +193,20 @@ func (b *Broker) Changed(tenant, taskID string, revision int) {
 	default:
 		b.dropped()
 	}
+}
+
+// Notify tells the recipient's open streams (on every node, through the relay) that their
+// in-app notifications changed: the delivery worker calls it after a notification became
+// visible, the pages after marking read. Like Changed it never blocks. What travels is the
+// fact alone; the page fetches its unread count through the ordinary authorized route.
+func (b *Broker) Notify(tenant string, recipient models.ParticipantRef) {
+	if tenant == "" || recipient.ID == "" {
+		return
+	}
+	// The key must equal the subscriber's (the stream subscribes with its actor's Subject.Key):
+	// a notification's recipient is a user of the notification's tenant.
+	recipient.Tenant, recipient.Type, recipient.DisplayName = tenant, models.UserParticipant, ""
+	b.enqueue(Change{Tenant: tenant, Recipient: recipient.Key(), OccurredAt: b.o.Now().UTC()})
 }
 
 // deliver enqueues a change that arrived through the relay.
@@ -308,11 +336,11 @@ func coalesce(batch []Change) []Change {
 	if len(batch) == 1 {
 		return batch
 	}
-	type key struct{ tenant, id string }
+	type key struct{ tenant, id, recipient string }
 	at := map[key]int{}
 	out := batch[:0:0]
 	for _, c := range batch {
-		k := key{c.Tenant, c.TaskID}
+		k := key{c.Tenant, c.TaskID, c.Recipient}
 		if i, ok := at[k]; ok {
 			if c.Revision >= out[i].Revision {
 				out[i] = c
@@ -345,6 +373,16 @@ func (b *Broker) resyncIfDropped() {
 func (b *Broker) fanOut(ctx context.Context, c Change) {
 	targets := b.subscribers(c.Tenant)
 	if len(targets) == 0 {
+		return
+	}
+	if c.Recipient != "" {
+		// A person's notifications: their own streams only, no task to load.
+		key := c.Tenant + "\x00" + c.Recipient
+		for _, s := range targets {
+			if s.key == key {
+				s.offer(Event{Change: c})
+			}
+		}
 		return
 	}
 	lctx, cancel := context.WithTimeout(ctx, b.o.LoadTimeout)

@@ -75,6 +75,9 @@ type wireChange struct {
 	TaskID   string `json:"id"`
 	Revision int    `json:"r"`
 	At       int64  `json:"at"` // Unix microseconds
+	// Recipient is set on a notification change (Change.Recipient); a node that predates it
+	// reads such an entry as a change without a task id and skips it.
+	Recipient string `json:"u,omitempty"`
 }
 
 // Publish sends the changes with one pg_notify per payload of at most maxNotifyPayload bytes.
@@ -97,7 +100,7 @@ func encodeChanges(changes []Change) (string, int) {
 	var wire []wireChange
 	var payload []byte
 	for i, c := range changes {
-		wire = append(wire, wireChange{Tenant: c.Tenant, TaskID: c.TaskID, Revision: c.Revision, At: c.OccurredAt.UnixMicro()})
+		wire = append(wire, wireChange{Tenant: c.Tenant, TaskID: c.TaskID, Revision: c.Revision, At: c.OccurredAt.UnixMicro(), Recipient: c.Recipient})
 		next, err := json.Marshal(wire)
 		if err != nil || len(next) > maxNotifyPayload {
 			return string(payload), i
@@ -114,10 +117,10 @@ func decodeChanges(payload string) ([]Change, error) {
 	}
 	out := make([]Change, 0, len(wire))
 	for _, w := range wire {
-		if w.Tenant == "" || w.TaskID == "" {
-			continue
+		if w.Tenant == "" || (w.TaskID == "") == (w.Recipient == "") {
+			continue // neither a task's change nor a person's (or both at once)
 		}
-		out = append(out, Change{Tenant: w.Tenant, TaskID: w.TaskID, Revision: w.Revision, OccurredAt: time.UnixMicro(w.At).UTC()})
+		out = append(out, Change{Tenant: w.Tenant, TaskID: w.TaskID, Revision: w.Revision, OccurredAt: time.UnixMicro(w.At).UTC(), Recipient: w.Recipient})
 	}
 	return out, nil
 }

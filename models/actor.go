@@ -7,6 +7,10 @@ type Actor struct {
 	Subject     ParticipantRef
 	Groups      []ParticipantRef
 	DisplayName string
+	// Email is the credential's email claim ("" when none, or not plausibly an address): the
+	// notification address of SPEC 10.3 when the directory has none. A browser session does
+	// not keep it; the sign-in records it with the person (store.People).
+	Email       string
 	Permissions []string
 	Manager     bool
 	Guest       *GuestGrant

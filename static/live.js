@@ -23,6 +23,10 @@
 // page's render and the subscription; and until the page is closed it polls its own URL, every
 // second while the stream is not open (refused, buffered away, reconnecting) and every few
 // seconds while it is.
+// The header's bell ([data-bell], data-unread, data-label "… %s …") is refreshed when the stream
+// says the person's notifications changed (kind "notification", only the person's own streams
+// hear it) and after a resync: its count comes from GET /api/v1/me/notifications?unread=true.
+// Every page with a bell listens, not only those showing tasks.
 // State for tests and styling: <html data-live-state="connecting|open|retrying|off"> and
 // data-live-refreshed (a timestamp) after each applied refresh.
 (function () {
@@ -386,6 +390,62 @@
   var failures = 0;
   var retryTimer = null;
 
+  // ----- the bell -----
+
+  var BELL = "[data-bell]";
+  var bellBusy = false;
+  var bellAgain = false;
+
+  function showBell(n) {
+    var bell = document.querySelector(BELL);
+    if (!bell) {
+      return;
+    }
+    var text = n > 99 ? "99+" : n > 0 ? String(n) : "";
+    bell.setAttribute("data-unread", text);
+    var count = bell.querySelector(".bell__count");
+    if (count) {
+      count.textContent = text;
+      count.hidden = text === "";
+    }
+    var label = bell.getAttribute("data-label");
+    if (label) {
+      bell.setAttribute("aria-label", label.replace("%s", text || "0"));
+    }
+  }
+
+  function refreshBell() {
+    if (!document.querySelector(BELL)) {
+      return;
+    }
+    if (bellBusy) {
+      bellAgain = true; // one more after this one: the count may have moved meanwhile
+      return;
+    }
+    bellBusy = true;
+    fetch("/api/v1/me/notifications?unread=true&limit=1", {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      cache: "no-store",
+    })
+      .then(function (res) {
+        return res.ok ? res.json() : null;
+      })
+      .then(function (body) {
+        if (body && typeof body.unreadCount === "number") {
+          showBell(body.unreadCount);
+        }
+      })
+      .catch(function () {})
+      .then(function () {
+        bellBusy = false;
+        if (bellAgain) {
+          bellAgain = false;
+          refreshBell();
+        }
+      });
+  }
+
   function onMessage(e) {
     var ev;
     try {
@@ -393,7 +453,12 @@
     } catch (err) {
       return;
     }
+    if (ev.kind === "notification") {
+      refreshBell();
+      return;
+    }
     if (ev.kind === "resync") {
+      refreshBell();
       resyncAll = true;
       schedule();
       return;
@@ -434,6 +499,7 @@
       setState("open");
       if (catchUp) {
         // Changes may have been missed while away: check everything shown.
+        refreshBell();
         resyncAll = true;
         schedule();
       } else if (waiting()) {
@@ -470,8 +536,8 @@
     setState("off");
   }
 
-  if (!document.querySelector(PAGE + ", " + ROW + ", " + LIST)) {
-    return; // nothing on this page shows tasks
+  if (!document.querySelector(PAGE + ", " + ROW + ", " + LIST + ", " + BELL)) {
+    return; // nothing on this page shows tasks or the bell
   }
   connect();
   startPolling();

@@ -27,6 +27,9 @@ type Chrome struct {
 
 	// Language is the header's language switcher; a zero value leaves it out.
 	Language LanguageSwitch
+
+	// Bell is the header's unread notifications; nil leaves it out.
+	Bell *Bell
 }
 
 // CSRFField is the name of the hidden CSRF input of every form.

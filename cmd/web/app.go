@@ -134,6 +134,7 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 		Guests:         invitations.NewGuests(store),
 		IPExtractor:    cfg.ipExtractor(),
 		Tracer:         a.requestTracer(),
+		Notifications:  store, // the bell, /notifications, /api/v1/me/notifications, who signs in
 	}
 	a.metrics.WatchBacklog(store, 0, log)
 	if sqlStore != nil {

@@ -154,6 +154,8 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 		Metrics:        metricsDeps,
 		Guests:         invitations.NewGuests(store),
 		Tracer:         o.Tracer,
+		// In-app notifications and the recording of who calls (issue 28).
+		Notifications: store,
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)

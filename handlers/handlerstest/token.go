@@ -19,6 +19,7 @@ type User struct {
 	Groups      []string
 	Permissions []string
 	Roles       []string
+	Email       string // the email claim; none when empty
 }
 
 // WorkerPermissions are a candidate's or assignee's grants.
@@ -70,6 +71,9 @@ func (e *Env) sign(t testing.TB, u User, exp time.Time) string {
 	}
 	if u.Tenant != "" {
 		claims["tenant"] = u.Tenant
+	}
+	if u.Email != "" {
+		claims["email"] = u.Email
 	}
 	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(e.secret)
 	if err != nil {

@@ -302,6 +302,8 @@ type Catalog struct {
 	AssigneeFilter AssigneeFilterText
 	// Invitations is the Manage panel's guest links (catalog_invitations.go).
 	Invitations InvitationsText
+	// Notifications is the bell, the notifications page and its settings (catalog_notifications.go).
+	Notifications NotificationsText
 	// Guest is the guest page (catalog_guest.go).
 	Guest GuestText
 	// Total is a list's total, exact or capped (catalog_total.go).

@@ -358,6 +358,7 @@ var german = &Catalog{
 
 	AssigneeFilter: germanAssigneeFilter,
 	Invitations:    germanInvitations,
+	Notifications:  germanNotifications,
 	Guest:          germanGuest,
 	Total:          germanTotal,
 	ShortSearch:    germanShortSearch,

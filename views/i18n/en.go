@@ -354,6 +354,7 @@ var english = &Catalog{
 
 	AssigneeFilter: englishAssigneeFilter,
 	Invitations:    englishInvitations,
+	Notifications:  englishNotifications,
 	Guest:          englishGuest,
 	Total:          englishTotal,
 	ShortSearch:    englishShortSearch,
