@@ -3,9 +3,6 @@ package invitations
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,10 +10,12 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"usertasks/webhooksig"
 )
 
 // MinWebhookSecret is the shortest USERTASKS_INVITATION_WEBHOOK_SECRET accepted.
-const MinWebhookSecret = 32
+const MinWebhookSecret = webhooksig.MinSecret
 
 // Webhook POSTs each invitation as signed JSON to one URL (SPEC 6). Any 2xx acknowledges;
 // everything else, a redirect included, is a failed attempt retried with the same
@@ -65,12 +64,8 @@ type webhookBody struct {
 	ExpiresAt    time.Time `json:"expiresAt"`
 }
 
-// Sign is the X-UserTasks-Signature value of body under secret.
-func Sign(body, secret []byte) string {
-	mac := hmac.New(sha256.New, secret)
-	mac.Write(body)
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
-}
+// Sign is the X-UserTasks-Signature value of body under secret (webhooksig.Sign).
+func Sign(body, secret []byte) string { return webhooksig.Sign(body, secret) }
 
 // Dispatch sends one attempt. Failures carry webhook-status-<code>, webhook-unreachable or
 // dispatch-timeout; the response body is never read into an error.

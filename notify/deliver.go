@@ -14,7 +14,6 @@ import (
 
 	"usertasks/directory"
 	"usertasks/models"
-	"usertasks/workflow"
 )
 
 // Store is what the delivery worker needs from the store: the notification rows' leases and
@@ -218,7 +217,7 @@ func (d *Deliverer) drop(book context.Context, log *slog.Logger, n models.Notifi
 	out := models.NotificationOutcome{State: models.NotificationDropped, Email: offUnlessSettled(n.Email),
 		Webhook: offUnlessSettled(n.Webhook), ErrorCode: code}
 	if err := d.store.SettleNotification(book, n, out); err != nil && !errors.Is(err, models.ErrLeaseLost) {
-		log.Warn("settle dropped notification", "code", workflow.RuntimeErrorCode(err))
+		log.Warn("settle dropped notification", "code", errorCode(err))
 		return Counts{}
 	}
 	log.Info("notification dropped", "code", code)
@@ -260,7 +259,7 @@ func (d *Deliverer) retry(book context.Context, log *slog.Logger, n models.Notif
 	out, final := d.failure(n, email, webhook, code, visible)
 	if err := d.store.SettleNotification(book, n, out); err != nil {
 		if !errors.Is(err, models.ErrLeaseLost) {
-			log.Warn("record notification failure", "code", workflow.RuntimeErrorCode(err))
+			log.Warn("record notification failure", "code", errorCode(err))
 		}
 		return Counts{}
 	}
@@ -299,4 +298,13 @@ func nodeID() string {
 // cancelled run (shutdown) briefly, so a finished send is still recorded.
 func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+}
+
+// errorCode is the safe code of a store error for the log: the domain's code, else "internal"
+// (never the error's text, which may carry addresses or URLs).
+func errorCode(err error) string {
+	if code := models.ErrorCode(err); code != "" {
+		return string(code)
+	}
+	return "internal"
 }

@@ -7,7 +7,6 @@ import (
 
 	"usertasks/models"
 	"usertasks/storekit"
-	"usertasks/workflow"
 )
 
 // expand replaces a group row by a row per member, as the directory answers now: the same
@@ -33,7 +32,7 @@ func (d *Deliverer) expand(ctx, book context.Context, log *slog.Logger, group mo
 		log.Info("group notification expanded by another node meanwhile")
 		return Counts{}
 	case err != nil:
-		log.Warn("expand group notification", "code", workflow.RuntimeErrorCode(err))
+		log.Warn("expand group notification", "code", errorCode(err))
 		return d.retry(book, log, group, models.ChannelOff, models.ChannelOff, CodeStore, false)
 	}
 	log.Debug("group notification expanded", "members", len(members), "rows", written)

@@ -9,7 +9,6 @@ import (
 	"usertasks/models"
 	"usertasks/storekit"
 	"usertasks/tasks"
-	"usertasks/workflow"
 )
 
 // deliverToUser delivers a user row: the recipient must still be able to see the task (else
@@ -76,7 +75,7 @@ func (d *Deliverer) deliverToUser(ctx, book context.Context, log *slog.Logger, n
 	c.addChannel(d, "webhook", n.Webhook, out.Webhook)
 	if err := d.store.SettleNotification(book, n, out); err != nil {
 		if !errors.Is(err, models.ErrLeaseLost) {
-			log.Warn("settle notification", "code", workflow.RuntimeErrorCode(err))
+			log.Warn("settle notification", "code", errorCode(err))
 		} else {
 			log.Warn("notification handled, but its lease was gone when it was recorded")
 		}

@@ -115,8 +115,8 @@ func (h *hookServer) keys() map[string]int {
 	return out
 }
 
-// mail is one Send the recording mailer got.
-type mail struct {
+// sentMail is one Send the recording mailer got.
+type sentMail struct {
 	Address string
 	ID      string
 	Task    notify.Task
@@ -125,14 +125,14 @@ type mail struct {
 // recordingMailer records every Send; err(n) fails the n-th (1-based) when set.
 type recordingMailer struct {
 	mu   sync.Mutex
-	sent []mail
+	sent []sentMail
 	err  func(n int) error
 }
 
 func (m *recordingMailer) Send(_ context.Context, to notify.Recipient, n models.Notification, t notify.Task) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sent = append(m.sent, mail{Address: to.Address, ID: n.ID, Task: t})
+	m.sent = append(m.sent, sentMail{Address: to.Address, ID: n.ID, Task: t})
 	if m.err != nil {
 		return m.err(len(m.sent))
 	}
@@ -143,10 +143,10 @@ func (m *recordingMailer) SendDigest(context.Context, notify.Recipient, models.D
 	return fmt.Errorf("the delivery worker sends no digest")
 }
 
-func (m *recordingMailer) mails() []mail {
+func (m *recordingMailer) mails() []sentMail {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]mail(nil), m.sent...)
+	return append([]sentMail(nil), m.sent...)
 }
 
 // newDeliverer is a Deliverer on s with the test's channels; o adjusts the options.

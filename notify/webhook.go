@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"time"
 
-	"usertasks/invitations"
 	"usertasks/models"
+	"usertasks/webhooksig"
 )
 
 // Webhook POSTs each notification as signed JSON to the tenant-wide URL
@@ -37,14 +37,14 @@ type WebhookOptions struct {
 }
 
 // NewWebhook checks the URL (absolute http or https, a path allowed, no credentials or
-// fragment) and the secret (at least invitations.MinWebhookSecret characters).
+// fragment) and the secret (at least webhooksig.MinSecret characters).
 func NewWebhook(rawURL, secret string, o WebhookOptions) (*Webhook, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
 		return nil, fmt.Errorf("the webhook URL must be an absolute http(s) URL without credentials or fragment")
 	}
-	if len(secret) < invitations.MinWebhookSecret {
-		return nil, fmt.Errorf("the webhook secret must be at least %d characters", invitations.MinWebhookSecret)
+	if len(secret) < webhooksig.MinSecret {
+		return nil, fmt.Errorf("the webhook secret must be at least %d characters", webhooksig.MinSecret)
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
@@ -96,7 +96,7 @@ func (w *Webhook) Send(ctx context.Context, b WebhookBody) error {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "usertasks-notifications")
-	req.Header.Set("X-UserTasks-Signature", invitations.Sign(body, w.secret))
+	req.Header.Set(webhooksig.Header, webhooksig.Sign(body, w.secret))
 	req.Header.Set("Idempotency-Key", b.ID)
 	resp, err := w.client.Do(req)
 	if err != nil {

@@ -84,6 +84,10 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 	}
 	workerOpts.Deliveries.BaseURL = cfg.BaseURL
 	workerOpts.Owner = workers.NodeID()
+	unsubscribe, err := a.notifyEmail(cfg, store, resolverOpts.Directory, log)
+	if err != nil {
+		return nil, err
+	}
 	if err := a.notifyWorkers(cfg, store, resolverOpts.Directory, &workerOpts, log); err != nil {
 		return nil, err
 	}
@@ -111,9 +115,7 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 	if mailbox != nil {
 		web.DevMailbox = mailbox
 	}
-	if a.mailer, web.Unsubscribe, err = a.notifyEmail(cfg, store, log); err != nil {
-		return nil, err
-	}
+	web.Unsubscribe = unsubscribe
 	if cfg.Dev {
 		for _, u := range demo.Users {
 			web.DevUsers = append(web.DevUsers, handlers.DevUser(u))

@@ -13,9 +13,8 @@ import (
 // worker (in-app, email, webhook) and the due-soon worker, on the workers' loops beside the
 // outboxes. Both run on every node; leases and unique keys keep them exact.
 func (a *app) notifyWorkers(cfg config, st store.Store, dir directory.Directory, o *workers.Options, log *slog.Logger) error {
-	// The email channel: nil keeps it off. The SMTP notification mailer (notify/mail.go) is
-	// connected here once it exists; with SMTP unconfigured it stays nil.
-	var mailer notify.Mailer
+	// The email channel: a.mailer (notifyEmail) is nil without SMTP, which keeps it off.
+	mailer := a.mailer
 	var hook *notify.Webhook
 	if cfg.Notify.WebhookURL != "" {
 		var err error
@@ -27,9 +26,8 @@ func (a *app) notifyWorkers(cfg config, st store.Store, dir directory.Directory,
 	o.Notify = notify.NewDeliverer(st, notify.Options{
 		Owner: o.Owner, BaseURL: cfg.BaseURL, Directory: dir, Mailer: mailer, Webhook: hook,
 		Observer: a.metrics, Logger: log,
-		// Shown tells the live bell of the recipient's open pages; connected to the broker's
-		// notification kind (package live) once it exists.
-		Shown: nil,
+		// Shown tells the live bell of the recipient's open pages (live's notification kind).
+		Shown: a.broker.Notify,
 	})
 	o.DueSoon = notify.NewDueSoon(st, notify.DueSoonOptions{Window: cfg.Notify.DueSoon, Logger: log})
 	return nil
