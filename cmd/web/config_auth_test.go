@@ -54,7 +54,7 @@ func TestReadAuthSettings(t *testing.T) {
 		}
 		want := auth.Config{
 			Claims: auth.ClaimNames{
-				Subject: "sub", Tenant: "tenant", Provider: "idp", Name: "name",
+				Subject: "sub", Tenant: "tenant", Provider: "idp", Name: "name", Email: "email",
 				Groups: "groups", Permissions: "permissions", Roles: "roles",
 			},
 			ManagerRole:            "user-tasks:manager",
@@ -79,6 +79,7 @@ func TestReadAuthSettings(t *testing.T) {
 			"USERTASKS_CLAIM_TENANT":      "tid",
 			"USERTASKS_CLAIM_PROVIDER":    "prov",
 			"USERTASKS_CLAIM_NAME":        "preferred_username",
+			"USERTASKS_CLAIM_EMAIL":       "upn",
 			"USERTASKS_CLAIM_GROUPS":      "grp",
 			"USERTASKS_CLAIM_PERMISSIONS": "scope",
 			"USERTASKS_CLAIM_ROLES":       "realm_access.roles",
@@ -92,7 +93,7 @@ func TestReadAuthSettings(t *testing.T) {
 		if !c.Configured() {
 			t.Fatal("Configured = false")
 		}
-		if got, want := c.Claims, (auth.ClaimNames{Subject: "oid", Tenant: "tid", Provider: "prov", Name: "preferred_username", Groups: "grp", Permissions: "scope", Roles: "realm_access.roles"}); got != want {
+		if got, want := c.Claims, (auth.ClaimNames{Subject: "oid", Tenant: "tid", Provider: "prov", Name: "preferred_username", Email: "upn", Groups: "grp", Permissions: "scope", Roles: "realm_access.roles"}); got != want {
 			t.Fatalf("claims = %+v, want %+v", got, want)
 		}
 		if string(c.HS256Secret) != testHS256Secret || len(c.PublicKeys) != 2 ||

@@ -58,6 +58,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_CLAIM_TENANT", set: text(&a.Claims.Tenant)},
 		{name: "USERTASKS_CLAIM_PROVIDER", set: text(&a.Claims.Provider)},
 		{name: "USERTASKS_CLAIM_NAME", set: text(&a.Claims.Name)},
+		{name: "USERTASKS_CLAIM_EMAIL", set: text(&a.Claims.Email)},
 		{name: "USERTASKS_CLAIM_GROUPS", set: text(&a.Claims.Groups)},
 		{name: "USERTASKS_CLAIM_PERMISSIONS", set: text(&a.Claims.Permissions)},
 		{name: "USERTASKS_CLAIM_ROLES", set: text(&a.Claims.Roles)},
