@@ -293,6 +293,9 @@ func (p *page) settleNotifications() {
 	last, same := -1, 0
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
 		n := eval[int](p, `fetch("/api/v1/me/notifications?limit=200").then(r => r.json()).then(b => b.items.length)`)
+		if n == 200 {
+			p.t.Fatal("the seed gave more than one page of notifications: the count cannot tell when they stop")
+		}
 		if n == last {
 			if same++; same == 3 {
 				return
