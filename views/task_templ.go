@@ -1170,7 +1170,7 @@ func taskSection(m TaskPage) templ.Component {
 				}
 			}
 		} else if !m.Task.Status.IsTerminal() {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 108, "<p class=\"note\" data-testid=\"protected-hidden\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 108, "<p class=\"protected-note\" data-testid=\"protected-hidden\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -10,6 +10,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"io"
 	"math/big"
 	"mime"
@@ -38,6 +39,9 @@ type Relay struct {
 	Host string
 	Port int
 	Pool *x509.CertPool // trusts the relay's certificate
+	// CertPEM is the relay's certificate in PEM, for a process of its own to trust (a child
+	// `web serve` reads it through SSL_CERT_FILE).
+	CertPEM []byte
 
 	mu       sync.Mutex
 	received []Mail
@@ -56,7 +60,7 @@ type Mail struct {
 func Start(t testing.TB) *Relay {
 	t.Helper()
 	cert, pool := selfSigned(t)
-	r := &Relay{Pool: pool}
+	r := &Relay{Pool: pool, CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]})}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		return &session{r: r, conn: c}, nil
 	}))
