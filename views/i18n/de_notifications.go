@@ -19,7 +19,7 @@ var germanNotifications = NotificationsText{
 	SettingsTitle: "Einstellungen für Benachrichtigungen",
 	SettingsIntro: "Benachrichtigungen erscheinen immer hier in der Anwendung. Wählen Sie, welche zusätzlich per E-Mail kommen.",
 	EmailLegend:   "E-Mail senden, wenn",
-	EmailHelp:     "E-Mails gehen an die Adresse Ihrer Anmeldung. Jede E-Mail enthält einen Link, um ihre Art abzubestellen.",
+	EmailHelp:     "E-Mails gehen an Ihre Adresse im Verzeichnis, sonst an die Ihrer Anmeldung. Jede E-Mail enthält einen Link, mit dem Sie E-Mails dieser Art abbestellen.",
 	DigestLegend:  "E-Mail-Sammelnachricht",
 	DigestHelp:    "Die E-Mails eines Zeitraums in einer Nachricht sammeln statt jede einzeln zu senden.",
 	DigestOff:     "Aus: jede E-Mail einzeln",

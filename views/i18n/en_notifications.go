@@ -19,7 +19,7 @@ var englishNotifications = NotificationsText{
 	SettingsTitle: "Notification settings",
 	SettingsIntro: "Notifications always appear here in the app. Choose which of them also come by email.",
 	EmailLegend:   "Email me when",
-	EmailHelp:     "Emails go to the address of your sign-in. Each email has a link to turn its kind off.",
+	EmailHelp:     "Emails go to your address in the directory, else to the one of your sign-in. Each email has a link to turn its kind off.",
 	DigestLegend:  "Email digest",
 	DigestHelp:    "Collect the emails into one message per period instead of one each.",
 	DigestOff:     "Off: one email each",
