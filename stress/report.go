@@ -16,7 +16,7 @@ type Report struct {
 	Tasks   int      `json:"tasks"`
 	Writers int      `json:"writers"`
 	Rounds  int      `json:"rounds"`
-	Pace    int      `json:"pace,omitempty"` // the mixed mode's writes per second, 0 unthrottled
+	Pace    int      `json:"pace,omitempty"`    // the mixed mode's writes per second, 0 unthrottled
 	Members int      `json:"members,omitempty"` // the notify mode's group size
 	Figures []Figure `json:"figures"`
 	Checks  []Check  `json:"checks"`

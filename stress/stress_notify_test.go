@@ -93,4 +93,3 @@ func TestNotifyModeRefusesARealDatabase(t *testing.T) {
 		t.Fatalf("unread %d, %v", n, err)
 	}
 }
-
