@@ -21,6 +21,7 @@ import (
 const (
 	figNotifyOff = "projection, notifications off"
 	figNotifyOn  = "projection, notifications on"
+	figDelivered = "member rows delivered (storm)"
 	// notifyP95Target is issue 28's bound on the projection's p95 with the delivery worker
 	// running, over the same without it.
 	notifyP95Target = 1.2
@@ -78,6 +79,7 @@ func notifyRound(ctx context.Context, r *round) error {
 		mu.Unlock()
 	}
 	stop := make(chan struct{})
+	start := time.Now()
 	var worker sync.WaitGroup
 	worker.Go(func() { // as a node's worker, woken after each commit, polls while there is work
 		for {
@@ -114,6 +116,9 @@ func notifyRound(ctx context.Context, r *round) error {
 			break
 		}
 	}
+	// From the first projection until the worker found nothing more to do: the storm's
+	// delivery rate (mails included, the digests not).
+	r.rep.meter(figDelivered, "").rate(got.Members, time.Since(start))
 	return r.checkNotify(ctx, on, got, mailer, dir)
 }
 

@@ -47,8 +47,8 @@ func TestNotifyMode(t *testing.T) {
 		if len(want) > 0 {
 			t.Errorf("checks missing from the report: %v", want)
 		}
-		if len(r.Figures) != 2 || r.Figures[0].Ops != 20 || r.Figures[1].Ops != 20 {
-			t.Errorf("figures %+v: want the 20 projections of each phase", r.Figures)
+		if len(r.Figures) != 3 || r.Figures[0].Ops != 20 || r.Figures[1].Ops != 20 || r.Figures[2].Applied != 100 {
+			t.Errorf("figures %+v: want the 20 projections of each phase and the 100 member rows delivered", r.Figures)
 		}
 		if !strings.Contains(strings.Join(r.Notes, "\n"), "notifications on / off") {
 			t.Errorf("notes %q: no p95 ratio", r.Notes)
