@@ -16,7 +16,8 @@ type Report struct {
 	Tasks   int      `json:"tasks"`
 	Writers int      `json:"writers"`
 	Rounds  int      `json:"rounds"`
-	Pace    int      `json:"pace,omitempty"` // the mixed mode's writes per second, 0 unthrottled
+	Pace    int      `json:"pace,omitempty"`    // the mixed mode's writes per second, 0 unthrottled
+	Members int      `json:"members,omitempty"` // the notify mode's group size
 	Figures []Figure `json:"figures"`
 	Checks  []Check  `json:"checks"`
 	Notes   []string `json:"notes,omitempty"`
@@ -68,6 +69,9 @@ func newReport(mode string, o Options) Report {
 		Figures: []Figure{}, Checks: []Check{}, meters: map[string]*meter{}, baseline: map[string]string{}, full: map[string]string{}}
 	if o.Store != nil {
 		r.Dialect = o.Database
+	}
+	if mode == NotifyMode {
+		r.Members = o.Members
 	}
 	return r
 }
@@ -150,6 +154,9 @@ func (r Report) Print(w io.Writer) {
 	paced := ""
 	if r.Pace > 0 {
 		paced = fmt.Sprintf(", writes paced at %d/s", r.Pace)
+	}
+	if r.Members > 0 {
+		paced += fmt.Sprintf(", a group of %d", r.Members)
 	}
 	fmt.Fprintf(w, "== %s (%s): %d tasks × %d writers × %d rounds%s\n", r.Mode, where, r.Tasks, r.Writers, r.Rounds, paced)
 	fmt.Fprintf(w, "  %-34s %8s %9s %8s %8s %8s %9s %6s\n", "figure", "ops", "per s", "p50 ms", "p95 ms", "p99 ms", "conflicts", "errors")

@@ -23,11 +23,17 @@ import (
 // Modes are the workloads in the order `all` runs them.
 var Modes = []string{"cas", "claim", "mixed", "burst"}
 
+// NotifyMode is the notification storm (issue 28): run on its own, never by `all` (it needs
+// a scratch database and compares with itself, not the raw baseline).
+const NotifyMode = "notify"
+
 // Options configure one run.
 type Options struct {
 	Tasks   int // tasks per round (T)
 	Writers int // concurrent writers (W); readers in the mixed mode are half as many, at least one
 	Rounds  int // repetitions, each in a fresh tenant
+	// Members is the size of the notify mode's candidate group (G); default 50.
+	Members int
 	// Pace caps the mixed mode's writes (claims and completions) at this many a second across
 	// all writers, a busy tenant's steady load beside which lists are measured; 0 is
 	// unthrottled. The other modes ignore it.
@@ -63,6 +69,9 @@ func (o Options) withDefaults() Options {
 	if o.Rounds <= 0 {
 		o.Rounds = 1
 	}
+	if o.Members <= 0 {
+		o.Members = 50
+	}
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
@@ -94,7 +103,7 @@ func Run(ctx context.Context, mode string, o Options) ([]Report, error) {
 	modes := []string{mode}
 	if mode == "all" {
 		modes = Modes
-	} else if !slices.Contains(Modes, mode) {
+	} else if !slices.Contains(Modes, mode) && mode != NotifyMode {
 		return nil, fmt.Errorf("%w %q", ErrUnknownMode, mode)
 	}
 	run, err := runID()
@@ -125,10 +134,11 @@ func runID() (string, error) {
 type workload func(ctx context.Context, r *round) error
 
 var workloads = map[string]workload{
-	"cas":   casRound,
-	"claim": claimRound,
-	"mixed": mixedRound,
-	"burst": burstRound,
+	"cas":    casRound,
+	"claim":  claimRound,
+	"mixed":  mixedRound,
+	"burst":  burstRound,
+	"notify": notifyRound,
 }
 
 func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
@@ -140,6 +150,8 @@ func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 		rep.Notes = append(rep.Notes, "no database configured: the store's audit and the raw baseline were skipped")
 	case o.SQL == nil:
 		rep.Notes = append(rep.Notes, "the raw baseline runs on a SQL database only: skipped on "+cmp.Or(o.Database, "this store"))
+	case mode == NotifyMode:
+		rep.Notes = append(rep.Notes, "the notify mode compares the projection with notifications on to the same without them (two phases, fresh tenants), not to the raw baseline")
 	case o.NoBaseline:
 		rep.Notes = append(rep.Notes, "the raw baseline was not run (NoBaseline)")
 	default:
@@ -168,6 +180,7 @@ func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 			return rep, err
 		}
 	}
+	rep.notifyRatio()
 	rep.finish()
 	return rep, nil
 }

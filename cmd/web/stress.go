@@ -17,6 +17,7 @@ const (
 	maxStressWriters = 256
 	maxStressRounds  = 100
 	maxStressPace    = 100_000 // writes per second
+	maxStressMembers = 1_000   // the notify mode's group
 )
 
 // stressCommands is the `web stress` table, one line per subcommand, like commands().
@@ -27,6 +28,7 @@ func stressCommands() []command {
 		{"mixed", "readers page the inbox while workers claim and complete and the loopback finalizes", stressMode("mixed")},
 		{"burst", "every bookmark is projected W times at once: one task each", stressMode("burst")},
 		{"all", "cas, claim, mixed and burst in turn", stressMode("all")},
+		{"notify", "T tasks for a group of G with the notification worker running: exact rows, mails, digests (scratch database)", stressMode("notify")},
 		{"bench", "the benchmark set (make bench): writes, startup, the inbox matrix at scale, RSS, a profile", stressBenchCommand},
 		{"seed", "load generated tenants at the scale target (--open, --terminal) for benchmarks", stressSeedCommand},
 	}
@@ -67,7 +69,11 @@ func stressMode(mode string) func(ctx context.Context, args []string, env enviro
 		rounds := fs.Int("rounds", 1, "rounds, each in a fresh tenant")
 		asJSON := fs.Bool("json", false, "print the reports as JSON")
 		serverURL := fs.String("url", "", "load a running server over HTTP instead of the store (e.g. http://127.0.0.1:8080)")
-		usage, pace := "web stress "+mode+" [--tasks N] [--writers W] [--rounds R] [--json] [--url URL]", new(int)
+		usage, pace, members := "web stress "+mode+" [--tasks N] [--writers W] [--rounds R] [--json] [--url URL]", new(int), new(int)
+		if mode == stress.NotifyMode {
+			fs.IntVar(members, "members", 50, fmt.Sprintf("the candidate group's members (G), 2 to %d", maxStressMembers))
+			usage = "web stress notify [--tasks N] [--members G] [--writers W] [--rounds R] [--json]"
+		}
 		if mode == "mixed" {
 			fs.IntVar(pace, "pace", 0, fmt.Sprintf("cap the writes (claims and completions) at N a second across all writers, 0 to %d; 0 is unthrottled", maxStressPace))
 			usage = "web stress mixed [--tasks N] [--writers W] [--rounds R] [--pace N] [--json] [--url URL]"
@@ -88,6 +94,9 @@ scratch or staging database.`, stressEnvironment())
 		if err := checkStressBounds(*tasks, *writers, *rounds); err != nil {
 			return err
 		}
+		if mode == stress.NotifyMode && (*members < 2 || *members > maxStressMembers || *serverURL != "") {
+			return fmt.Errorf("%w: notify loads the store in this process (no --url) with --members 2 to %d", errUsage, maxStressMembers)
+		}
 		if *pace < 0 || *pace > maxStressPace {
 			return fmt.Errorf("%w: --pace must be 0 (unthrottled) to %d writes per second", errUsage, maxStressPace)
 		}
@@ -95,7 +104,7 @@ scratch or staging database.`, stressEnvironment())
 		if err != nil {
 			return err
 		}
-		opts := stress.Options{Tasks: *tasks, Writers: *writers, Rounds: *rounds, Pace: *pace, Progress: stderr}
+		opts := stress.Options{Tasks: *tasks, Writers: *writers, Rounds: *rounds, Pace: *pace, Members: *members, Progress: stderr}
 		if *serverURL != "" {
 			if opts.Target, err = stressHTTPTarget(env, *serverURL); err != nil {
 				return err

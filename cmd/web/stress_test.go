@@ -104,6 +104,23 @@ func TestStressStore(t *testing.T) {
 	}
 }
 
+// TestStressNotify runs the notify mode small against the store: its exact counts hold and the
+// report prints both projection figures and their p95 ratio.
+func TestStressNotify(t *testing.T) {
+	vars := productionVars("")
+	vars["USERTASKS_DATABASE_URL"] = testfactory.Database(t, testfactory.SQLite)
+	code, out, errOut := runCLI(t, vars, "stress", "notify", "--tasks", "6", "--members", "4", "--writers", "2")
+	if code != exitOK {
+		t.Fatalf("stress exited %d:\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"== notify (store on sqlite): 6 tasks × 2 writers × 1 rounds, a group of 4",
+		"projection, notifications off", "projection, notifications on", "notifications on / off", "invariants: all"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestStressRefusesBadInvocations(t *testing.T) {
 	vars := productionVars(t.TempDir() + "/ut.db")
 	for _, tc := range []struct {
@@ -120,6 +137,9 @@ func TestStressRefusesBadInvocations(t *testing.T) {
 		{"PaceOutsideMixed", []string{"stress", "claim", "--pace", "10"}, "flag provided but not defined: -pace"},
 		{"NotHTTP", []string{"stress", "cas", "--url", "ftp://example.com"}, "must be http(s)"},
 		{"ControlCharacterURL", []string{"stress", "cas", "--url", "http://exa\x00mple"}, "must be http(s)"},
+		{"NotifyOverHTTP", []string{"stress", "notify", "--url", "http://127.0.0.1:1"}, "no --url"},
+		{"NotifyGroupOfOne", []string{"stress", "notify", "--members", "1"}, "--members 2 to 1000"},
+		{"MembersOutsideNotify", []string{"stress", "burst", "--members", "5"}, "flag provided but not defined: -members"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := runCLI(t, vars, tc.args...)
