@@ -143,47 +143,63 @@ func waitingDigest(q *gorm.DB, w store.DigestWaiting) *gorm.DB {
 
 // ClaimDigest leases up to limit of w's rows waiting for the digest that occurred before
 // before and whose lease is free or expired, oldest first, in one write transaction: the ids
-// are chosen, then leased with one token by an UPDATE repeating the condition, as claimRows.
+// are chosen, then leased with one token by an UPDATE repeating the condition, as claimRows —
+// in chunks of one IN list each, so a period of more rows than an IN list holds still goes out
+// in one digest.
 func (s *Store) ClaimDigest(ctx context.Context, owner string, w store.DigestWaiting, before time.Time, limit int, leaseFor time.Duration) ([]models.Notification, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	limit = min(limit, maxInList) // the ids it leases are one IN list
 	before = sqlCodec.Time(before)
 	var out []models.Notification
 	err := s.inWrite(ctx, func(tx *gorm.DB, now time.Time) error {
 		out = nil
-		free := func(q *gorm.DB) *gorm.DB {
-			return waitingDigest(q, w).Where("occurred_at < ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)", before, now)
-		}
-		q := free(tx.Model(&notificationRecord{})).Order("occurred_at, id").Limit(limit)
-		if s.dialect == migrations.Postgres || s.dialect == migrations.MySQL {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})
-		}
-		var ids []string
-		if err := q.Pluck("id", &ids).Error; err != nil {
-			return translate(err)
-		}
-		if len(ids) == 0 {
-			return nil
-		}
 		token := models.NewID()
-		res := free(tx.Model(&notificationRecord{}).Where("id IN ?", ids)).Updates(map[string]any{
-			"lease_owner": owner, "lease_token": token, "lease_generation": gorm.Expr("lease_generation + 1"),
-			"lease_expires_at": now.Add(leaseFor), "updated_at": now,
-		})
-		if res.Error != nil || res.RowsAffected == 0 {
-			return translate(res.Error)
+		for len(out) < limit {
+			chunk := min(limit-len(out), maxInList)
+			got, err := s.claimDigestChunk(tx, owner, token, w, before, now, chunk, leaseFor)
+			if err != nil {
+				return err
+			}
+			out = append(out, got...)
+			if len(got) < chunk {
+				break
+			}
 		}
-		var recs []notificationRecord
-		if err := tx.Where("id IN ? AND lease_token = ?", ids, token).Order("occurred_at, id").Find(&recs).Error; err != nil {
-			return translate(err)
-		}
-		var err error
-		out, err = decodeAll(recs, s.notificationOf)
-		return err
+		return nil
 	})
 	return out, err
+}
+
+// claimDigestChunk leases up to n more of w's free digest rows with token; the rows an earlier
+// chunk leased are no longer free, so the chunks never overlap.
+func (s *Store) claimDigestChunk(tx *gorm.DB, owner, token string, w store.DigestWaiting, before, now time.Time, n int, leaseFor time.Duration) ([]models.Notification, error) {
+	free := func(q *gorm.DB) *gorm.DB {
+		return waitingDigest(q, w).Where("occurred_at < ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)", before, now)
+	}
+	q := free(tx.Model(&notificationRecord{})).Order("occurred_at, id").Limit(n)
+	if s.dialect == migrations.Postgres || s.dialect == migrations.MySQL {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"})
+	}
+	var ids []string
+	if err := q.Pluck("id", &ids).Error; err != nil {
+		return nil, translate(err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	res := free(tx.Model(&notificationRecord{}).Where("id IN ?", ids)).Updates(map[string]any{
+		"lease_owner": owner, "lease_token": token, "lease_generation": gorm.Expr("lease_generation + 1"),
+		"lease_expires_at": now.Add(leaseFor), "updated_at": now,
+	})
+	if res.Error != nil || res.RowsAffected == 0 {
+		return nil, translate(res.Error)
+	}
+	var recs []notificationRecord
+	if err := tx.Where("id IN ? AND lease_token = ?", ids, token).Order("occurred_at, id").Find(&recs).Error; err != nil {
+		return nil, translate(err)
+	}
+	return decodeAll(recs, s.notificationOf)
 }
 
 // SettleDigest marks the leased digest rows digested and frees them, all or none: a row whose

@@ -13,6 +13,7 @@ func testNotificationRows(t *testing.T, h Harness) {
 	t.Run("Expand", func(t *testing.T) { testNotificationExpand(t, h) })
 	t.Run("List", func(t *testing.T) { testNotificationList(t, h) })
 	t.Run("Digest", func(t *testing.T) { testNotificationDigest(t, h) })
+	t.Run("DigestLarge", func(t *testing.T) { testNotificationDigestLarge(t, h) })
 	t.Run("DueSoon", func(t *testing.T) { testNotificationDueSoon(t, h) })
 	t.Run("Purge", func(t *testing.T) { testNotificationPurge(t, h) })
 }
