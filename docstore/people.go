@@ -38,19 +38,6 @@ func personFilter(tenant string, user models.ParticipantRef) bson.D {
 	return bson.D{{Key: "tenant_id", Value: tenant}, {Key: "provider", Value: user.Provider}, {Key: "user_id", Value: user.ID}}
 }
 
-// checkPerson refuses what no person's record can hold: a guest, a group, an empty or
-// overlong key (the SQL store's rule, repository/people.go).
-func checkPerson(tenant string, user models.ParticipantRef) error {
-	if tenant == "" || user.Provider == "" || user.ID == "" || user.Provider == models.GuestProvider ||
-		(user.Type != "" && user.Type != models.UserParticipant) {
-		return models.InvalidField("user", "must be a user of the tenant")
-	}
-	if len(tenant) > models.MaxTenantLength || len(user.Provider) > models.MaxProviderLength || len(user.ID) > models.MaxParticipantIDLength {
-		return models.InvalidField("user", "is too long")
-	}
-	return nil
-}
-
 // findPerson reads user's record in tenant, nil when there is none.
 func (s *Store) findPerson(ctx context.Context, tenant string, user models.ParticipantRef) (*personDoc, error) {
 	var d personDoc
@@ -103,7 +90,7 @@ func (s *Store) upsertPerson(ctx context.Context, tenant string, user models.Par
 // RecordPerson writes p's identity and seen time unless the stored record was seen less than
 // every ago; it never touches the preferences. It reports whether it wrote.
 func (s *Store) RecordPerson(ctx context.Context, p models.Person, every time.Duration) (bool, error) {
-	if err := checkPerson(p.Tenant, p.User); err != nil {
+	if err := storekit.CheckPerson(p.Tenant, p.User); err != nil {
 		return false, err
 	}
 	return s.upsertPerson(ctx, p.Tenant, p.User, func(now time.Time) personDoc {
@@ -122,7 +109,7 @@ func (s *Store) RecordPerson(ctx context.Context, p models.Person, every time.Du
 // Person is the stored record of user in tenant, preferences completed with the defaults, or
 // an error wrapping models.ErrNotFound.
 func (s *Store) Person(ctx context.Context, tenant string, user models.ParticipantRef) (models.Person, error) {
-	if checkPerson(tenant, user) != nil {
+	if storekit.CheckPerson(tenant, user) != nil {
 		return models.Person{}, fmt.Errorf("person: %w", models.ErrNotFound)
 	}
 	d, err := s.findPerson(ctx, tenant, user)
@@ -138,7 +125,7 @@ func (s *Store) Person(ctx context.Context, tenant string, user models.Participa
 // SetNotificationPreferences stores user's preferences (creating a bare record, never seen,
 // when there is none) and returns the record.
 func (s *Store) SetNotificationPreferences(ctx context.Context, tenant string, user models.ParticipantRef, prefs models.NotificationPreferences) (models.Person, error) {
-	if err := checkPerson(tenant, user); err != nil {
+	if err := storekit.CheckPerson(tenant, user); err != nil {
 		return models.Person{}, err
 	}
 	emailPrefs, digest := storekit.PreferenceColumns(prefs)

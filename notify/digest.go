@@ -2,11 +2,8 @@ package notify
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"log/slog"
-	"os"
 	"time"
 
 	"usertasks/models"
@@ -81,7 +78,7 @@ func NewDigester(s DigestStore, o DigestOptions) (*Digester, error) {
 		return nil, errors.New("notify: the digest worker needs a store and a mailer")
 	}
 	if o.Owner == "" {
-		o.Owner = digestOwner()
+		o.Owner = nodeID()
 	}
 	if o.Recipients <= 0 {
 		o.Recipients = 500
@@ -224,15 +221,4 @@ func (d *Digester) settle(ctx context.Context, log *slog.Logger, rows []models.N
 	}
 	c.Items += sent
 	c.Unsent += len(rows) - sent
-}
-
-// digestOwner names this process on leases: the host name and a random suffix.
-func digestOwner() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "node"
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	return host[:min(len(host), 100)] + "-" + hex.EncodeToString(b[:])
 }

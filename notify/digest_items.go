@@ -35,7 +35,7 @@ func (d *Digester) items(ctx context.Context, p models.Person, prefs models.Noti
 						return nil, false
 					}
 				}
-				s.task = safeTask(t)
+				s.task = TaskOf(t, "") // the mail adds the link
 			}
 			tasks[n.TaskID] = s
 		}
@@ -44,13 +44,4 @@ func (d *Digester) items(ctx context.Context, p models.Person, prefs models.Noti
 		}
 	}
 	return items, true
-}
-
-// safeTask is what a digest may say about t; the mailer adds the link.
-func safeTask(t models.Task) Task {
-	name := t.Workflow.DefinitionName
-	if name == "" {
-		name = t.Workflow.DefinitionID
-	}
-	return Task{ID: t.ID, Title: t.Title, Reference: t.Reference, Workflow: name, DueAt: t.DueAt, Priority: t.Priority}
 }

@@ -42,23 +42,11 @@ func findPerson(tx *gorm.DB, tenant string, user models.ParticipantRef) (*person
 	return &recs[0], nil
 }
 
-// checkPerson refuses what no person's row can hold: a guest, a group, an empty key.
-func checkPerson(tenant string, user models.ParticipantRef) error {
-	if tenant == "" || user.Provider == "" || user.ID == "" || user.Provider == models.GuestProvider ||
-		(user.Type != "" && user.Type != models.UserParticipant) {
-		return models.InvalidField("user", "must be a user of the tenant")
-	}
-	if len(tenant) > models.MaxTenantLength || len(user.Provider) > models.MaxProviderLength || len(user.ID) > models.MaxParticipantIDLength {
-		return models.InvalidField("user", "is too long")
-	}
-	return nil
-}
-
 // RecordPerson writes p's identity and seen time unless its record was seen less than every
 // ago by the database clock; the preferences stay as they are. Two first requests racing to
 // insert the record: the loser finds the winner's, just written, and writes nothing.
 func (s *Store) RecordPerson(ctx context.Context, p models.Person, every time.Duration) (bool, error) {
-	if err := checkPerson(p.Tenant, p.User); err != nil {
+	if err := storekit.CheckPerson(p.Tenant, p.User); err != nil {
 		return false, err
 	}
 	for attempt := 0; ; attempt++ {
@@ -93,7 +81,7 @@ func (s *Store) RecordPerson(ctx context.Context, p models.Person, every time.Du
 
 // Person is user's record in tenant, preferences completed with the defaults.
 func (s *Store) Person(ctx context.Context, tenant string, user models.ParticipantRef) (models.Person, error) {
-	if checkPerson(tenant, user) != nil {
+	if storekit.CheckPerson(tenant, user) != nil {
 		return models.Person{}, errNoRows
 	}
 	var rec *personRecord
@@ -114,7 +102,7 @@ func (s *Store) Person(ctx context.Context, tenant string, user models.Participa
 // SetNotificationPreferences stores user's preferences (the known triggers' choices and the
 // digest), creating a bare record when the person has none yet, and returns the record.
 func (s *Store) SetNotificationPreferences(ctx context.Context, tenant string, user models.ParticipantRef, prefs models.NotificationPreferences) (models.Person, error) {
-	if err := checkPerson(tenant, user); err != nil {
+	if err := storekit.CheckPerson(tenant, user); err != nil {
 		return models.Person{}, err
 	}
 	emailPrefs, digest := storekit.PreferenceColumns(prefs)

@@ -183,3 +183,16 @@ func clip(s string, max int) *string {
 	}
 	return &s
 }
+
+// CheckPerson refuses what no person's record can hold, in either store: a guest, a group, an
+// empty or overlong key.
+func CheckPerson(tenant string, user models.ParticipantRef) error {
+	if tenant == "" || user.Provider == "" || user.ID == "" || user.Provider == models.GuestProvider ||
+		(user.Type != "" && user.Type != models.UserParticipant) {
+		return models.InvalidField("user", "must be a user of the tenant")
+	}
+	if len(tenant) > models.MaxTenantLength || len(user.Provider) > models.MaxProviderLength || len(user.ID) > models.MaxParticipantIDLength {
+		return models.InvalidField("user", "is too long")
+	}
+	return nil
+}
