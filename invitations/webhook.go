@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -20,11 +18,7 @@ const MinWebhookSecret = webhooksig.MinSecret
 // Webhook POSTs each invitation as signed JSON to one URL (SPEC 6). Any 2xx acknowledges;
 // everything else, a redirect included, is a failed attempt retried with the same
 // Idempotency-Key, so the receiver can drop a repeat.
-type Webhook struct {
-	url    string
-	secret []byte
-	client *http.Client
-}
+type Webhook struct{ webhooksig.Endpoint }
 
 // WebhookOptions tune a Webhook.
 type WebhookOptions struct {
@@ -36,21 +30,11 @@ type WebhookOptions struct {
 
 // NewWebhook checks the URL (absolute http or https, a path allowed) and the secret.
 func NewWebhook(rawURL, secret string, o WebhookOptions) (*Webhook, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
-		return nil, fmt.Errorf("the webhook URL must be an absolute http(s) URL without credentials or fragment")
+	e, err := webhooksig.NewEndpoint(rawURL, secret, o.Timeout, o.Client)
+	if err != nil {
+		return nil, err
 	}
-	if len(secret) < MinWebhookSecret {
-		return nil, fmt.Errorf("the webhook secret must be at least %d characters", MinWebhookSecret)
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 10 * time.Second
-	}
-	client := o.Client
-	if client == nil {
-		client = &http.Client{Timeout: o.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	}
-	return &Webhook{url: u.String(), secret: []byte(secret), client: client}, nil
+	return &Webhook{e}, nil
 }
 
 // webhookBody is the JSON the receiver gets.
@@ -75,15 +59,15 @@ func (w *Webhook) Dispatch(ctx context.Context, m Message) error {
 	if err != nil {
 		return failed(CodeFailed)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
 	if err != nil {
 		return failed(CodeFailed)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "usertasks-invitations")
-	req.Header.Set("X-UserTasks-Signature", Sign(body, w.secret))
+	req.Header.Set(webhooksig.Header, Sign(body, w.Secret))
 	req.Header.Set("Idempotency-Key", m.InvitationID)
-	resp, err := w.client.Do(req)
+	resp, err := w.Client.Do(req)
 	if err != nil {
 		// The error names the URL and maybe the transport's words; keep only what kind it was.
 		if ErrorCode(err) == CodeTimeout {

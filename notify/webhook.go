@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -22,11 +20,7 @@ import (
 // X-UserTasks-Signature is sha256=HMAC-SHA256(body, secret) in hex, and Idempotency-Key is the
 // notification id, the same on every retry. Any 2xx acknowledges; anything else, a redirect
 // included (never followed), is a failed attempt.
-type Webhook struct {
-	url    string
-	secret []byte
-	client *http.Client
-}
+type Webhook struct{ webhooksig.Endpoint }
 
 // WebhookOptions tune a Webhook.
 type WebhookOptions struct {
@@ -39,21 +33,11 @@ type WebhookOptions struct {
 // NewWebhook checks the URL (absolute http or https, a path allowed, no credentials or
 // fragment) and the secret (at least webhooksig.MinSecret characters).
 func NewWebhook(rawURL, secret string, o WebhookOptions) (*Webhook, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
-		return nil, fmt.Errorf("the webhook URL must be an absolute http(s) URL without credentials or fragment")
+	e, err := webhooksig.NewEndpoint(rawURL, secret, o.Timeout, o.Client)
+	if err != nil {
+		return nil, err
 	}
-	if len(secret) < webhooksig.MinSecret {
-		return nil, fmt.Errorf("the webhook secret must be at least %d characters", webhooksig.MinSecret)
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 10 * time.Second
-	}
-	client := o.Client
-	if client == nil {
-		client = &http.Client{Timeout: o.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	}
-	return &Webhook{url: u.String(), secret: []byte(secret), client: client}, nil
+	return &Webhook{e}, nil
 }
 
 // WebhookBody is the JSON the receiver gets: safe fields only (SPEC 10.3), never an address,
@@ -90,15 +74,15 @@ func (w *Webhook) Send(ctx context.Context, b WebhookBody) error {
 	if err != nil {
 		return &SendError{Code: "webhook-failed"}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
 	if err != nil {
 		return &SendError{Code: "webhook-failed"}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "usertasks-notifications")
-	req.Header.Set(webhooksig.Header, webhooksig.Sign(body, w.secret))
+	req.Header.Set(webhooksig.Header, webhooksig.Sign(body, w.Secret))
 	req.Header.Set("Idempotency-Key", b.ID)
-	resp, err := w.client.Do(req)
+	resp, err := w.Client.Do(req)
 	if err != nil {
 		// The error names the URL and maybe the transport's words; keep only what kind it was.
 		var ne net.Error
