@@ -168,7 +168,7 @@ func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond,
 		return s.statusPage(tx, q, now)
 	}
 	if s.walksNullsLast(q) && !q.readsPlain() {
-		return s.nullsLastPage(tasks, q, uncursored)
+		return s.nullsLastPage(tx, tasks, q, uncursored)
 	}
 	var recs []taskRecord
 	if err := applyConds(tasks().Select(q.selected()), where).Order(q.orderBy()).Limit(q.limit + 1).Find(&recs).Error; err != nil {

@@ -1,6 +1,10 @@
 package repository
 
-import "gorm.io/gorm"
+import (
+	"gorm.io/gorm"
+
+	"usertasks/models"
+)
 
 // walksNullsLast reports whether the page of a nullable sort (due, completed) is read by
 // nullsLastPage: on the dialects of the scale target, except where statusPage serves it.
@@ -17,14 +21,14 @@ func (s *Store) walksNullsLast(q *taskQuery) bool {
 // query's conditions without the cursor: each walk takes its own half of it (cursorCond's
 // "column IS NULL OR …" would turn the first walk into an OR of two index ranges and a sort).
 // A cursor among the NULL rows skips the first walk.
-func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
+func (s *Store) nullsLastPage(tx *gorm.DB, tasks func() *gorm.DB, q *taskQuery, where []cond) ([]taskRecord, error) {
 	dir, op := " ASC", ">"
 	if q.f.Descending {
 		dir, op = " DESC", "<"
 	}
 	col := q.sort.Column
 	var out []taskRecord
-	undated := applyConds(tasks().Select(q.selected()), where).Where(col + " IS NULL")
+	undated := applyConds(s.undatedTasks(tx, tasks, q)().Select(q.selected()), where).Where(col + " IS NULL")
 	switch {
 	case q.after != nil && q.after.Null:
 		undated = undated.Where("id "+op+" ?", q.afterID)
@@ -48,4 +52,17 @@ func (s *Store) nullsLastPage(tasks func() *gorm.DB, q *taskQuery, where []cond)
 		return nil, translate(err)
 	}
 	return append(out, rest...), nil
+}
+
+// undatedTasks is the table the second walk reads. SQLite's statistics give "column = ?" a
+// few rows per value, NULL included, so it reads "column IS NULL" through the sort's index
+// (tenant_id, column, id) — every undated task of the tenant, half a million at the scale
+// target — even where the scope narrows to a few hundred rows by an index of its own. The
+// assigned scope's is ix_tasks_workload (the actor's open tasks, which the first walk reads):
+// the second walk is held to it (docs/query-plans.md, "Nullable sorts").
+func (s *Store) undatedTasks(tx *gorm.DB, tasks func() *gorm.DB, q *taskQuery) func() *gorm.DB {
+	if q.f.Scope != models.ScopeAssigned {
+		return tasks
+	}
+	return func() *gorm.DB { return s.tasksIndexedBy(tx, "ix_tasks_workload") }
 }

@@ -119,6 +119,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 	testWorkflowChoicePlans(t, h, s, rec, me, boss)
 	testSearchPlans(t, h, s, rec, boss)
 	testWorkflowFilterPlans(t, h, s, rec, boss)
+	testAssignedScopePlans(t, h, s, rec, me)
 	testNotificationPlans(t, h, s, rec)
 }
 
