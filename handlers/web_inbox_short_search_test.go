@@ -61,8 +61,8 @@ func TestInboxShortSearchNote(t *testing.T) {
 	f := newWebFixture(t)
 	f.seed(t, webTaskOpts{title: "For finance"})
 	for _, tc := range []struct{ lang, hint string }{
-		{"en", "1 or 2 characters search the list 1,000 tasks at a time; 3 or more search all of it."},
-		{"de", "1 oder 2 Zeichen durchsuchen die Liste in Schritten von 1.000 Aufgaben, ab 3 Zeichen die ganze Liste."},
+		{"en", "1 or 2 characters, and words found in very many tasks, search the list 1,000 tasks at a time; other searches cover all of it."},
+		{"de", "1 oder 2 Zeichen und sehr häufige Wörter durchsuchen die Liste in Schritten von 1.000 Aufgaben, andere Suchen die ganze Liste."},
 	} {
 		b := f.signIn(t, "boss")
 		b.lang = tc.lang

@@ -100,9 +100,10 @@ type TaskPage struct {
 	Total      *int
 	// TotalCapped says the list holds more than Total, which is then the cap (TotalCap).
 	TotalCapped bool
-	// SearchLimited says a short search (1–2 characters) ended this page early: its window of
-	// the list (storekit.ShortSearchWindow rows) ended before the page was full while the list
-	// continues, so NextCursor resumes the search at the last row examined.
+	// SearchLimited says a windowed search ended this page early — a short search (1–2
+	// characters), or on SQLite and PostgreSQL a needle in more tasks than the substring probe
+	// reads: its window of the list (storekit.ShortSearchWindow rows) ended before the page was
+	// full while the list continues, so NextCursor resumes the search at the last row examined.
 	SearchLimited bool
 	// Now is the database time the query was evaluated at (overdue, stale and unassigned ages).
 	Now time.Time

@@ -8,7 +8,6 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/migrations"
-	"usertasks/models"
 	"usertasks/storekit"
 )
 
@@ -32,12 +31,14 @@ func (s *Store) searchIndexed(needle string) bool {
 // probeSearch decides how a searched list is read. The index finds a rare needle's rows at
 // once, where the sort index's walk with the LIKE filter would read the whole tenant to fill a
 // page; but a common needle matches tens of thousands of rows, which driving from the index
-// would all sort, where the walk stops after the page (a match every N/matches rows). So the
-// index is asked for at most Config.SearchProbe+1 of the tenant's matching task ids: when it has
-// no more than SearchProbe, the list is narrowed to those ids (q.searchIDs: primary-key lookups,
-// at most SearchProbe rows sorted) and read in the plain shape; otherwise the walk stays, its
-// matches at least SearchProbe in the tenant. Either way the LIKE stays the exact test (the
-// index only narrows), so both give the same answers. It runs in the list's read transaction.
+// would all sort. So the index is asked for at most Config.SearchProbe+1 of the tenant's
+// matching task ids: when it has no more than SearchProbe, the list is narrowed to those ids
+// (q.searchIDs: primary-key lookups, at most SearchProbe rows sorted) and read in the plain
+// shape; otherwise the needle is common (q.searchCommon) and its page is the short search's
+// bounded window of the list (Query), since a walk with the filter that stops after the page
+// reads every row before the first matches, which for a needle clustered in the list's order
+// is most of the tenant. The LIKE, or the same test in Go, stays the exact test (the index only
+// narrows). It runs in the list's read transaction.
 func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
 	needle := storekit.SearchNeedle(q.f.Search)
 	if needle == "" || !s.searchIndexed(needle) {
@@ -69,18 +70,6 @@ func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
 		q.searchCommon = true
 	}
 	return nil
-}
-
-// searchTotal is the total of a list the probe already counts: the all scope with a search and
-// nothing else (the tenant and the LIKE are its only conditions) whose needle has more matches
-// than the probe reads, when the probe reads at least the cap: the total is then the cap. The
-// count would walk the tenant with the LIKE filter until the cap's row (PostgreSQL: a Seq Scan
-// under the LIMIT), to learn what the probe has already seen.
-func (s *Store) searchTotal(q *taskQuery, where []cond) (int, bool) {
-	if !q.searchCommon || s.cfg.SearchProbe < s.cfg.TotalCap || q.f.Scope != models.ScopeAll || len(where) != 2 {
-		return 0, false
-	}
-	return s.cfg.TotalCap, true
 }
 
 // searchCond narrows the list to the ids the probe found (rare needles), or nothing when it

@@ -10,9 +10,10 @@ import (
 )
 
 // shortSearch answers a list whose search is 1–2 characters (storekit.ShortNeedle), which no
-// trigram index serves: storekit.ShortSearch walks a bounded window of the list in its order
-// (the list's own keyset read without the search, listRows, in chunks reading only id, sort
-// column and search text), tests each row in Go, and the page's rows are then read by id.
+// trigram index serves, or a needle the probe found common (q.searchCommon), whose matches no
+// index reads in the list's order: storekit.ShortSearch walks a bounded window of the list in
+// its order (the list's own keyset read without the search, listRows, in chunks reading only
+// id, sort column and search text), tests each row in Go, and the page's rows are read by id.
 // The first page's total counts the window's matches (storekit.ShortSearch's count).
 func (s *Store) shortSearch(tx *gorm.DB, q *taskQuery, now time.Time, page *models.TaskPage) error {
 	needle := storekit.SearchNeedle(q.f.Search)

@@ -31,6 +31,7 @@ func testQueries(t *testing.T, h Harness) {
 	t.Run("SearchCorpus", func(t *testing.T) { testQuerySearchCorpus(t, h) })
 	t.Run("SearchPaths", func(t *testing.T) { testQuerySearchPaths(t, h) })
 	t.Run("ShortSearchWindow", func(t *testing.T) { testQueryShortSearchWindow(t, h) })
+	t.Run("CommonSearchWindow", func(t *testing.T) { testQueryCommonSearchWindow(t, h) })
 }
 
 // queryActor is a person of tenant with the given group claims (default provider).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"usertasks/migrations"
 	"usertasks/models"
 	"usertasks/storekit"
 )
@@ -122,6 +123,61 @@ func testQueryShortSearchWindow(t *testing.T, h Harness) {
 			t.Fatalf("%d items, limited %v, total %s capped %v; want all %d, exact", len(page.Items), page.SearchLimited, searchTotal(page), page.TotalCapped, len(tasks))
 		}
 	})
+}
+
+// testQueryCommonSearchWindow checks a 3+ character needle that the store's substring probe
+// finds in more tasks than it reads (Options.SearchProbe): where there is a probe (SQLite and
+// PostgreSQL), its pages are the short search's windows — a page the window ends short says
+// SearchLimited and its cursor resumes after the last row examined —, elsewhere the walk is
+// exact. Either way following the cursors lists every match in the list's order, no page is
+// over its limit, and a short page with a cursor says why.
+func testQueryCommonSearchWindow(t *testing.T, h Harness) {
+	const window = 4
+	s := h.open(t, Options{ShortSearchWindow: window, SearchProbe: 2})
+	boss := queryActor("t1", "boss", true)
+	hits := map[int]bool{0: true, 2: true, 3: true, 9: true, 13: true}
+	var want []string
+	for i := range 15 {
+		title := fmt.Sprintf("Row %02d", i)
+		if hits[i] {
+			title += " ~Qx"
+			want = append(want, title)
+		}
+		CreateTask(t, s, TaskOpts{Title: title})
+	}
+	probes := h.SQL != nil && (h.SQL.Dialect == migrations.SQLite || h.SQL.Dialect == migrations.Postgres)
+	f := models.TaskFilter{Tenant: "t1", Scope: models.ScopeAll, Actor: boss, Search: "~QX", Sort: models.SortTitle, Limit: 2}
+	var got []string
+	limited := 0
+	for pages := 0; ; pages++ {
+		if pages > 20 {
+			t.Fatal("no end")
+		}
+		page, err := s.Query(ctx(t), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Items) > f.Limit {
+			t.Fatalf("page %d: %d items, over the limit %d", pages, len(page.Items), f.Limit)
+		}
+		if page.SearchLimited {
+			limited++
+		}
+		if page.NextCursor != "" && len(page.Items) < f.Limit && !page.SearchLimited {
+			t.Fatalf("page %d: %d items and a cursor, without SearchLimited", pages, len(page.Items))
+		}
+		got = append(got, searchTitles(page.Items)...)
+		if page.NextCursor == "" {
+			break
+		}
+		f.Cursor = page.NextCursor
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("paged %q, want %q", got, want)
+	}
+	if probes != (limited > 0) {
+		t.Fatalf("%d pages said SearchLimited; want some only where the store probes a substring index (%v)", limited, probes)
+	}
 }
 
 // searchTotal is a page's total for a message.

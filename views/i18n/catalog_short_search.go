@@ -1,7 +1,8 @@
 package i18n
 
-// ShortSearchText explains the short search (1–2 characters), which looks through a list in
-// windows of a few thousand tasks (storekit.ShortSearchWindow) rather than all of it at once.
+// ShortSearchText explains the windowed search (1–2 characters, or a needle in very many
+// tasks), which looks through a list in windows of storekit.ShortSearchWindow tasks rather
+// than all of it at once.
 type ShortSearchText struct {
 	// Hint sits under the search field: "%s" is the window's size, grouped.
 	Hint string
