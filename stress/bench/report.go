@@ -249,7 +249,7 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&b, "%s\n## `make bench`: the latest run (generated)\n\n", Begin)
 	fmt.Fprintf(&b, "Written by `web stress bench` (`make bench`; this section is replaced on every run). Run on %s in %.0f s: "+
 		"%d cores, %d MB memory, Linux %s (%s), %s, load average %s at the start. Settings: scale %s (%d open + %d terminal tasks seeded), "+
-		"%d tasks per write mode, %d clients, %d requests per matrix page, deep pages %d rows down.\n\n",
+		"%d tasks per write mode, %d clients, %d timed requests per matrix page after an untimed one, deep pages %d rows down.\n\n",
 		r.Date, r.Seconds, m.Cores, m.MemoryMB, m.Kernel, m.OS, m.GoVersion, m.LoadAverage, s.Scale, s.Open, s.Terminal, s.Tasks, s.Writers, s.Reps, s.DeepRows)
 	for _, d := range r.Dialects {
 		fmt.Fprintf(&b, "### %s\n\n", d.Dialect)
