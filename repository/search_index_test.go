@@ -172,3 +172,53 @@ func TestSearchProbePaths(t *testing.T) {
 		})
 	}
 }
+
+// The assigned and history scopes list one person's own tasks, which their index reads: a
+// search there is the LIKE on those rows, never the substring probe, whose bitmap of a common
+// needle's matches in the whole tenant cost PostgreSQL more than the page (personalScope).
+func TestSearchPersonalScopesDoNotProbe(t *testing.T) {
+	for _, p := range testfactory.SQLProviders {
+		t.Run(p.Name(), func(t *testing.T) {
+			var mu sync.Mutex
+			var stmts []string
+			s := testfactory.OpenSQL(t, testfactory.Database(t, p), &testfactory.StoreOpts{SearchProbe: 1, OnSQL: func(q string) {
+				mu.Lock()
+				stmts = append(stmts, q)
+				mu.Unlock()
+			}})
+			bob := storetest.User("t1", "bob")
+			for i := range 6 {
+				o := storetest.TaskOpts{Title: fmt.Sprintf("kestrel %d", i), Assignee: &bob}
+				if i%2 == 0 {
+					o.Status, o.CompletedBy = models.StatusCompleted, &bob
+				}
+				storetest.CreateTask(t, s, o)
+			}
+			actor := testfactory.Worker("t1", "bob")
+			for _, scope := range []models.Scope{models.ScopeAssigned, models.ScopeHistory, models.ScopeAll} {
+				mu.Lock()
+				stmts = nil
+				mu.Unlock()
+				f := models.TaskFilter{Tenant: "t1", Actor: actor, Scope: scope, Search: "kestrel", IncludeTotal: true}
+				if scope == models.ScopeAll {
+					f.Actor = testfactory.Manager("t1", "boss")
+				}
+				page, err := s.Query(context.Background(), f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[models.Scope]int{models.ScopeAssigned: 3, models.ScopeHistory: 3, models.ScopeAll: 6}[scope]
+				if len(page.Items) != want || page.SearchLimited {
+					t.Fatalf("%s: %d items (limited %v), want %d", scope, len(page.Items), page.SearchLimited, want)
+				}
+				mu.Lock()
+				all := strings.Join(stmts, "\n")
+				mu.Unlock()
+				probed := strings.Contains(all, "user_task_search") || strings.Contains(all, "planner:")
+				if wantProbe := scope == models.ScopeAll && p != testfactory.MySQL; probed != wantProbe {
+					t.Errorf("%s: probed %v, want %v\n%s", scope, probed, wantProbe, all)
+				}
+			}
+		})
+	}
+}
