@@ -17,12 +17,15 @@ import (
 )
 
 // Store is what the delivery worker needs from the store: the notification rows' leases and
-// outcomes, the task, the person the product recorded, and whether they acted on the task.
+// outcomes, the task and its advisory health, the person the product recorded, and whether they
+// acted on the task.
 type Store interface {
 	ClaimNotifications(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Notification, error)
 	SettleNotification(ctx context.Context, n models.Notification, out models.NotificationOutcome) error
 	ExpandNotification(ctx context.Context, group models.Notification, members []models.Notification) (int, error)
 	Get(ctx context.Context, tenant, id string) (models.Task, error)
+	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
+	ClearHealth(ctx context.Context, tenant, taskID, code string) error
 	Person(ctx context.Context, tenant string, user models.ParticipantRef) (models.Person, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
 	Now(ctx context.Context) (time.Time, error)
@@ -265,6 +268,7 @@ func (d *Deliverer) retry(book context.Context, log *slog.Logger, n models.Notif
 	}
 	if final {
 		log.Warn("notification delivery failed for good", "attempt", n.Attempts+1, "code", code)
+		d.flagFailing(book, log, n, channelInApp, models.Health{}) // a read or the directory failed
 		return Counts{Failed: 1}
 	}
 	log.Warn("notification delivery failed", "attempt", n.Attempts+1, "code", code, "retryIn", out.RetryAfter.String())
