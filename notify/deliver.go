@@ -60,6 +60,10 @@ type Options struct {
 	BatchSize int
 	// Parallel bounds the rows of a batch handled (and sent) at once. Default 8.
 	Parallel int
+	// Writes bounds the worker's store writes in flight at once (outcomes, expansions, health).
+	// Default 1: SQLite has one writer, and every write of the worker waiting for it is one
+	// more ahead of the requests the node answers; a server database may take more.
+	Writes int
 	// Timeout bounds one send (a mail or a webhook call). Default 10 s.
 	Timeout time.Duration
 	// LeaseFor is how long a claimed row stays with this node. Default 5 min, and never less
@@ -115,6 +119,9 @@ func NewDeliverer(store Store, o Options) *Deliverer {
 	if o.Parallel <= 0 {
 		o.Parallel = 8
 	}
+	if o.Writes <= 0 {
+		o.Writes = 1
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
@@ -134,6 +141,9 @@ func NewDeliverer(store Store, o Options) *Deliverer {
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
+	}
+	if o.Writes < o.Parallel {
+		store = writeGate{Store: store, gate: make(chan struct{}, o.Writes)}
 	}
 	d := &Deliverer{store: store, o: o, log: log.With("worker", string(models.WorkerNotify))}
 	if o.Directory != nil {
