@@ -3,6 +3,7 @@ package notify_test
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,16 +22,14 @@ func TestDeliverFailureHealth(t *testing.T) {
 	t.Run("WebhookFlaggedThenCleared", func(t *testing.T) {
 		s, clock := sqliteStore(t)
 		task := project(t, s, testfactory.TaskOpts{Assignee: "ann"})
-		hook := newHookServer(t)
-		down := true
-		hook.status = func(int) int { return map[bool]int{true: 500, false: 200}[down] }
+		hook, down := switchableHook(t)
 		d := newDeliverer(s, "node-a", notify.Options{Directory: ntDirectory(), Webhook: hook.webhook(t)})
 		if got := runToTheEnd(t, d, clock); got.Failed != 1 {
 			t.Fatalf("counts %+v, want the row failed", got)
 		}
 		wantFailing(t, s, task, "webhook")
 
-		down = false
+		down.Store(false)
 		notifyAgain(t, s, task, "ann", 99)
 		if got := total(runIdle(t, d)); got.Webhook != 1 {
 			t.Fatalf("counts %+v, want the next notification sent to the webhook", got)
@@ -41,9 +40,7 @@ func TestDeliverFailureHealth(t *testing.T) {
 	t.Run("OtherChannelDoesNotClear", func(t *testing.T) {
 		s, clock := sqliteStore(t)
 		task := project(t, s, testfactory.TaskOpts{Assignee: "ann"})
-		hook := newHookServer(t)
-		down := true
-		hook.status = func(int) int { return map[bool]int{true: 500, false: 200}[down] }
+		hook, down := switchableHook(t)
 		mailer := &recordingMailer{}
 		d := newDeliverer(s, "node-a", notify.Options{Directory: ntDirectory(), Webhook: hook.webhook(t), Mailer: mailer})
 		if got := runToTheEnd(t, d, clock); got.Failed != 1 || got.Emailed != 1 {
@@ -59,7 +56,7 @@ func TestDeliverFailureHealth(t *testing.T) {
 		}
 		wantFailing(t, s, task, "webhook")
 
-		down = false
+		down.Store(false)
 		clock.Advance(notify.Schedule[0])
 		if got := total(runIdle(t, d)); got.Webhook != 1 || got.Emailed != 0 {
 			t.Fatalf("counts %+v, want only the webhook's retry", got)
@@ -146,6 +143,20 @@ func TestDeliverFailureHealth(t *testing.T) {
 		}
 		wantHealth(t, s, task, "")
 	})
+}
+
+// switchableHook is a webhook receiver that answers 500 while down holds (at first), else 200.
+func switchableHook(t *testing.T) (*hookServer, *atomic.Bool) {
+	hook := newHookServer(t)
+	down := &atomic.Bool{}
+	down.Store(true)
+	hook.status = func(int) int {
+		if down.Load() {
+			return 500
+		}
+		return 200
+	}
+	return hook, down
 }
 
 // runToTheEnd runs d on the first attempt and on every retry of the schedule, and adds up
