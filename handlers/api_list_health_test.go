@@ -24,6 +24,7 @@ func TestListHealthFilters(t *testing.T) {
 	env.Task(t, handlerstest.TaskOpts{Title: "c-form", Assignee: "ann", Health: health(models.SeverityBlocking, models.HealthFormResolutionFailed)})
 	env.Task(t, handlerstest.TaskOpts{Title: "d-snapshot", Groups: []string{"finance"}, Health: health(models.SeverityBlocking, models.HealthSnapshotResolutionFailed)})
 	env.Task(t, handlerstest.TaskOpts{Title: "e-healthy", Assignee: "ann"})
+	env.Task(t, handlerstest.TaskOpts{Title: "f-unnotified", Assignee: "ann", Health: health(models.SeverityAdvisory, models.HealthNotificationDeliveryFailing)})
 	env.Task(t, handlerstest.TaskOpts{Tenant: "globex", Title: "x-other-tenant", Health: health(models.SeverityBlocking, models.HealthFormResolutionFailed)})
 
 	for _, c := range []struct {
@@ -33,7 +34,8 @@ func TestListHealthFilters(t *testing.T) {
 		{"OneCode", "scope=all&healthCode=form-resolution-failed", []string{"b-form", "c-form"}},
 		{"RepeatedCodes", "scope=all&healthCode=form-resolution-failed&healthCode=no-participants", []string{"a-nobody", "b-form", "c-form"}},
 		{"Severity", "scope=all&healthSeverity=blocking", []string{"b-form", "c-form", "d-snapshot"}},
-		{"Advisory", "scope=all&healthSeverity=advisory", []string{"a-nobody"}},
+		{"Advisory", "scope=all&healthSeverity=advisory", []string{"a-nobody", "f-unnotified"}},
+		{"NotificationDeliveryFailing", "scope=needs-attention&healthCode=notification-delivery-failing", []string{"f-unnotified"}},
 		{"CodeAndSeverity", "scope=all&healthCode=no-participants&healthCode=snapshot-resolution-failed&healthSeverity=blocking", []string{"d-snapshot"}},
 		{"NeedsAttention", "scope=needs-attention&healthCode=snapshot-resolution-failed", []string{"d-snapshot"}},
 		{"ManagerOwnAssigned", "scope=assigned&healthSeverity=blocking", nil},

@@ -10,6 +10,7 @@ import (
 	"usertasks/live"
 	"usertasks/models"
 	"usertasks/store"
+	"usertasks/storekit"
 )
 
 // The in-app notifications API (SPEC 10.3): the caller's own notifications and preferences.
@@ -87,7 +88,7 @@ func (h *notificationsAPI) list(c echo.Context) error {
 		return err
 	}
 	if raw != "" {
-		if q.After, err = decodeNotificationCursor(raw, q.UnreadOnly); err != nil {
+		if q.After, err = storekit.DecodeNotificationCursor(raw, q.UnreadOnly); err != nil {
 			return err
 		}
 	}
@@ -104,7 +105,7 @@ func (h *notificationsAPI) list(c echo.Context) error {
 		out.Items = append(out.Items, notificationOf(n))
 	}
 	if page.Next != nil {
-		s := encodeNotificationCursor(*page.Next, q.UnreadOnly)
+		s := storekit.EncodeNotificationCursor(*page.Next, q.UnreadOnly)
 		out.NextCursor = &s
 	}
 	return c.JSON(http.StatusOK, out)

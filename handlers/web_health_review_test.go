@@ -42,6 +42,7 @@ func TestTaskPageHealthReview(t *testing.T) {
 	nobody := testfactory.Task(context.Background(), t, f.store, &testfactory.TaskOpts{Title: "Nobody's task", CancellationEnabled: true})
 	ambiguous := f.healthTask(t, "Unclear", models.Health{Severity: models.SeverityAdvisory, Code: models.HealthRuntimeAnswerAmbiguous, Message: "unclear"})
 	failing := f.healthTask(t, "Undelivered", models.Health{Severity: models.SeverityAdvisory, Code: models.HealthResumeDeliveryFailing, Message: "failing"})
+	unnotified := f.healthTask(t, "Unnotified", models.Health{Severity: models.SeverityAdvisory, Code: models.HealthNotificationDeliveryFailing, Message: "failing"})
 	if nobody.Health.Code != models.HealthNoParticipants {
 		t.Fatalf("a task without participants has health %+v", nobody.Health)
 	}
@@ -57,6 +58,7 @@ func TestTaskPageHealthReview(t *testing.T) {
 			{nobody, models.RemedyAssign, []string{"health-fix-assign"}},
 			{ambiguous, models.RemedyCancel, []string{"health-fix-cancel"}},
 			{failing, models.RemedyWait, nil},
+			{unnotified, models.RemedyCheckDelivery, nil},
 		} {
 			p := boss.get(webTaskHref(c.task.ID)).wantStatus(http.StatusOK)
 			remedy, forms := reviewOf(t, p)
@@ -292,3 +294,23 @@ func TestInboxHealthFilters(t *testing.T) {
 
 // webTaskHref is a task page's path.
 func webTaskHref(id string) string { return "/tasks/" + url.PathEscape(id) }
+
+// TestInboxNotificationDeliveryFailing: a task flagged notification-delivery-failing is in the
+// manager's Needs attention with the finding's name, and the health filter offers the code.
+func TestInboxNotificationDeliveryFailing(t *testing.T) {
+	f := newWebFixture(t)
+	f.healthTask(t, "Unnotified", models.Health{Severity: models.SeverityAdvisory, Code: models.HealthNotificationDeliveryFailing, Message: "failing"})
+	f.seed(t, webTaskOpts{title: "Fine", assignee: "ann"})
+	boss := f.signIn(t, "boss")
+	p := boss.get("/inbox?tab=needs-attention&healthCode=" + models.HealthNotificationDeliveryFailing).wantStatus(http.StatusOK)
+	if got := rowTitles(p); !slices.Equal(got, []string{"Unnotified"}) {
+		t.Fatalf("rows %v, want the flagged task only", got)
+	}
+	if !webHasAttr(p.one("filter-healthCode-"+models.HealthNotificationDeliveryFailing), "checked") {
+		t.Fatal("the code's checkbox is not checked")
+	}
+	if got := webAttr(p.one("health"), "data-health-code"); got != models.HealthNotificationDeliveryFailing {
+		t.Fatalf("the row's finding is %q", got)
+	}
+	webWantContains(t, "finding", p.text("health"), english.HealthName(models.HealthNotificationDeliveryFailing))
+}

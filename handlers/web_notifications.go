@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/views"
 	"usertasks/views/i18n"
 )
@@ -78,7 +79,7 @@ func (w *web) notificationsPage(c echo.Context) error {
 	unread := c.QueryParam("unread") == "true"
 	q := models.NotificationQuery{Tenant: a.Tenant, Recipient: who, UnreadOnly: unread, Limit: models.DefaultPageSize}
 	if raw := c.QueryParam("cursor"); raw != "" {
-		if q.After, err = decodeNotificationCursor(raw, unread); err != nil {
+		if q.After, err = storekit.DecodeNotificationCursor(raw, unread); err != nil {
 			return err
 		}
 	}
@@ -97,7 +98,7 @@ func (w *web) notificationsPage(c echo.Context) error {
 		m.Rows = append(m.Rows, row)
 	}
 	if page.Next != nil {
-		v := url.Values{"cursor": {encodeNotificationCursor(*page.Next, unread)}}
+		v := url.Values{"cursor": {storekit.EncodeNotificationCursor(*page.Next, unread)}}
 		if unread {
 			v.Set("unread", "true")
 		}

@@ -11,6 +11,7 @@ var HealthCodes = []string{
 	HealthStaleTransition,
 	HealthResumeDeliveryFailing,
 	HealthInvitationDeliveryFailing,
+	HealthNotificationDeliveryFailing,
 	HealthRuntimeAnswerAmbiguous,
 }
 
@@ -40,19 +41,24 @@ const (
 	RemedyCancel Remedy = "cancel"
 	// RemedyWait: the service retries on its own; wait, or check the workflow runtime.
 	RemedyWait Remedy = "wait"
+	// RemedyCheckDelivery: nothing to do on the task; fix the delivery channel that failed for
+	// good (the mail server, the webhook receiver, the directory). The finding clears itself
+	// once the task's next delivery on that channel goes out.
+	RemedyCheckDelivery Remedy = "check-delivery"
 )
 
 // remedies maps each health code to the action that clears it.
 var remedies = map[string]Remedy{
-	HealthNoParticipants:            RemedyAssign,
-	HealthSnapshotResolutionFailed:  RemedyRetryResolution,
-	HealthSnapshotDirectoryMissing:  RemedyRetryResolution,
-	HealthFormProviderMissing:       RemedyRetryResolution,
-	HealthFormResolutionFailed:      RemedyRetryResolution,
-	HealthStaleTransition:           RemedyWait,
-	HealthResumeDeliveryFailing:     RemedyWait,
-	HealthInvitationDeliveryFailing: RemedyAssign,
-	HealthRuntimeAnswerAmbiguous:    RemedyCancel,
+	HealthNoParticipants:              RemedyAssign,
+	HealthSnapshotResolutionFailed:    RemedyRetryResolution,
+	HealthSnapshotDirectoryMissing:    RemedyRetryResolution,
+	HealthFormProviderMissing:         RemedyRetryResolution,
+	HealthFormResolutionFailed:        RemedyRetryResolution,
+	HealthStaleTransition:             RemedyWait,
+	HealthResumeDeliveryFailing:       RemedyWait,
+	HealthInvitationDeliveryFailing:   RemedyAssign,
+	HealthNotificationDeliveryFailing: RemedyCheckDelivery,
+	HealthRuntimeAnswerAmbiguous:      RemedyCancel,
 }
 
 // RemedyFor is the action that clears a finding with code; an unknown code is RemedyWait

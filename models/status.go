@@ -63,6 +63,10 @@ const (
 	HealthStaleTransition           = "stale-transition"
 	HealthResumeDeliveryFailing     = "resume-delivery-failing"
 	HealthInvitationDeliveryFailing = "invitation-delivery-failing"
+	// HealthNotificationDeliveryFailing (advisory): a notification of the task failed for good
+	// on one of its channels (email, webhook, or the in-app row itself); cleared when a later
+	// notification of the task goes out on that channel.
+	HealthNotificationDeliveryFailing = "notification-delivery-failing"
 	// HealthRuntimeAnswerAmbiguous (advisory): reconciliation asked the runtime for the task's
 	// bookmark and got neither the bookmark nor its exact bookmark-not-found answer (a proxy's
 	// 404, an error, no answer), so it left the task as it was.

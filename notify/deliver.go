@@ -17,12 +17,15 @@ import (
 )
 
 // Store is what the delivery worker needs from the store: the notification rows' leases and
-// outcomes, the task, the person the product recorded, and whether they acted on the task.
+// outcomes, the task and its advisory health, the person the product recorded, and whether they
+// acted on the task.
 type Store interface {
 	ClaimNotifications(ctx context.Context, owner string, limit int, leaseFor time.Duration) ([]models.Notification, error)
 	SettleNotification(ctx context.Context, n models.Notification, out models.NotificationOutcome) error
 	ExpandNotification(ctx context.Context, group models.Notification, members []models.Notification) (int, error)
 	Get(ctx context.Context, tenant, id string) (models.Task, error)
+	SetHealth(ctx context.Context, tenant, taskID string, h models.Health) error
+	ClearHealth(ctx context.Context, tenant, taskID, code string) error
 	Person(ctx context.Context, tenant string, user models.ParticipantRef) (models.Person, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
 	Now(ctx context.Context) (time.Time, error)
@@ -57,6 +60,10 @@ type Options struct {
 	BatchSize int
 	// Parallel bounds the rows of a batch handled (and sent) at once. Default 8.
 	Parallel int
+	// Writes bounds the worker's store writes in flight at once (outcomes, expansions, health).
+	// Default 1: SQLite has one writer, and every write of the worker waiting for it is one
+	// more ahead of the requests the node answers; a server database may take more.
+	Writes int
 	// Timeout bounds one send (a mail or a webhook call). Default 10 s.
 	Timeout time.Duration
 	// LeaseFor is how long a claimed row stays with this node. Default 5 min, and never less
@@ -112,6 +119,9 @@ func NewDeliverer(store Store, o Options) *Deliverer {
 	if o.Parallel <= 0 {
 		o.Parallel = 8
 	}
+	if o.Writes <= 0 {
+		o.Writes = 1
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
@@ -131,6 +141,9 @@ func NewDeliverer(store Store, o Options) *Deliverer {
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
+	}
+	if o.Writes < o.Parallel {
+		store = writeGate{Store: store, gate: make(chan struct{}, o.Writes)}
 	}
 	d := &Deliverer{store: store, o: o, log: log.With("worker", string(models.WorkerNotify))}
 	if o.Directory != nil {
@@ -265,6 +278,7 @@ func (d *Deliverer) retry(book context.Context, log *slog.Logger, n models.Notif
 	}
 	if final {
 		log.Warn("notification delivery failed for good", "attempt", n.Attempts+1, "code", code)
+		d.flagFailing(book, log, n, channelInApp, models.Health{}) // a read or the directory failed
 		return Counts{Failed: 1}
 	}
 	log.Warn("notification delivery failed", "attempt", n.Attempts+1, "code", code, "retryIn", out.RetryAfter.String())

@@ -88,6 +88,10 @@ func (d *Deliverer) deliverToUser(ctx, book context.Context, log *slog.Logger, n
 			d.o.Shown(n.Tenant, r)
 		}
 	}
+	seen := t.Health // the finding as read; none once this delivery cleared it
+	if d.clearFailing(book, log, t, reached(n, out)) {
+		seen = models.Health{}
+	}
 	switch {
 	case out.State == models.NotificationPending:
 		c.Retried = 1
@@ -95,6 +99,7 @@ func (d *Deliverer) deliverToUser(ctx, book context.Context, log *slog.Logger, n
 	case final:
 		c.Failed = 1
 		log.Warn("notification delivery failed for good", "attempt", n.Attempts+1, "code", code)
+		d.flagFailing(book, log, n, failingChannel(n, out), seen)
 	}
 	return c
 }

@@ -91,13 +91,44 @@ type cursor struct {
 	ID    string          `json:"id"`
 }
 
+// Keyset is a list's order as its cursors name it: the sort key, the direction, and the kind
+// of the sort's values (Nullable: a row may have none). The task list's keysets are Sorts';
+// the in-app notification list has its own (NotificationKeyset). One wire format serves both.
+type Keyset struct {
+	Sort     models.SortKey
+	Desc     bool
+	Kind     ValueKind
+	Nullable bool
+}
+
+// keysetOf is the keyset of the task list's sort key in the given direction (Kind 0 for a key
+// that is not a sort).
+func keysetOf(key models.SortKey, desc bool) Keyset {
+	col := Sorts[key]
+	return Keyset{Sort: key, Desc: desc, Kind: col.Kind, Nullable: col.Nullable}
+}
+
 // EncodeCursor renders the position after a row with sort value v and id, in the list whose
 // filters have the given digest.
 func EncodeCursor(key models.SortKey, desc bool, filters string, v SortValue, id string) (string, error) {
-	c := cursor{Version: cursorVersion, Sort: key, Desc: desc, Filters: filters, Null: v.Null, ID: id}
+	return keysetOf(key, desc).Encode(filters, v, id)
+}
+
+// DecodeCursor reads a cursor made for sort key in the given direction, in the list whose
+// filters have the given digest, and returns its sort value and row id. Anything else (not
+// base64url, not the JSON shape, another version, another sort, direction or filters, a value
+// of the wrong type) is a malformed request.
+func DecodeCursor(raw string, key models.SortKey, desc bool, filters string) (SortValue, string, error) {
+	return keysetOf(key, desc).Decode(raw, filters)
+}
+
+// Encode renders the position after a row with sort value v and id, in the list of this order
+// whose filters have the given digest.
+func (k Keyset) Encode(filters string, v SortValue, id string) (string, error) {
+	c := cursor{Version: cursorVersion, Sort: k.Sort, Desc: k.Desc, Filters: filters, Null: v.Null, ID: id}
 	if !v.Null {
 		var raw any
-		switch Sorts[key].Kind {
+		switch k.Kind {
 		case KindTime:
 			raw = v.Time.UTC().Format(time.RFC3339Nano)
 		case KindInt:
@@ -105,7 +136,7 @@ func EncodeCursor(key models.SortKey, desc bool, filters string, v SortValue, id
 		case KindText:
 			raw = v.Text
 		default:
-			return "", fmt.Errorf("storekit: cursor for unknown sort %q", key)
+			return "", fmt.Errorf("storekit: cursor for unknown sort %q", k.Sort)
 		}
 		b, err := json.Marshal(raw)
 		if err != nil {
@@ -120,11 +151,9 @@ func EncodeCursor(key models.SortKey, desc bool, filters string, v SortValue, id
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// DecodeCursor reads a cursor made for sort key in the given direction, in the list whose
-// filters have the given digest, and returns its sort value and row id. Anything else (not
-// base64url, not the JSON shape, another version, another sort, direction or filters, a value
-// of the wrong type) is a malformed request.
-func DecodeCursor(raw string, key models.SortKey, desc bool, filters string) (SortValue, string, error) {
+// Decode reads a cursor made for this order, in the list whose filters have the given digest,
+// and returns its sort value and row id; anything else is a malformed request (DecodeCursor).
+func (k Keyset) Decode(raw, filters string) (SortValue, string, error) {
 	bad := func(msg string) (SortValue, string, error) {
 		return SortValue{}, "", models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: msg})
 	}
@@ -144,7 +173,7 @@ func DecodeCursor(raw string, key models.SortKey, desc bool, filters string) (So
 	if c.Version != cursorVersion {
 		return bad("the cursor is of an unknown version")
 	}
-	if c.Sort != key || c.Desc != desc {
+	if c.Sort != k.Sort || c.Desc != k.Desc {
 		return bad("the cursor belongs to another sort or direction")
 	}
 	if c.Filters != filters {
@@ -153,20 +182,19 @@ func DecodeCursor(raw string, key models.SortKey, desc bool, filters string) (So
 	if c.ID == "" || len(c.ID) > 36 {
 		return bad("the cursor names no row")
 	}
-	col, ok := Sorts[key]
-	if !ok {
+	if k.Kind == 0 {
 		return bad("the cursor belongs to an unknown sort")
 	}
 	var v SortValue
 	switch {
 	case c.Null:
-		if !col.Nullable || len(c.Value) != 0 {
+		if !k.Nullable || len(c.Value) != 0 {
 			return bad("the cursor value is invalid")
 		}
 		v.Null = true
 	case len(c.Value) == 0:
 		return bad("the cursor carries no value")
-	case col.Kind == KindTime:
+	case k.Kind == KindTime:
 		var s string
 		if json.Unmarshal(c.Value, &s) != nil {
 			return bad("the cursor value is invalid")
@@ -176,7 +204,7 @@ func DecodeCursor(raw string, key models.SortKey, desc bool, filters string) (So
 			return bad("the cursor value is invalid")
 		}
 		v.Time = t.UTC()
-	case col.Kind == KindInt:
+	case k.Kind == KindInt:
 		if json.Unmarshal(c.Value, &v.Int) != nil {
 			return bad("the cursor value is invalid")
 		}
