@@ -166,14 +166,20 @@ type CommentDeleteFunc func(now time.Time, task Task, c Comment) (Event, error)
 type CommentQuery struct {
 	Tenant string
 	TaskID string
-	Cursor string // opaque, from the previous page's NextCursor
-	Limit  int    // 1–MaxPageSize; 0 is DefaultPageSize
+	After  *CommentCursor // the previous page's Next; nil for the first page
+	Limit  int            // at most MaxPageSize; 0 or less is DefaultPageSize
 }
 
-// CommentPage is one page of comments and the cursor of the next ("" at the end).
+// CommentCursor is the keyset position after the last comment of a page.
+type CommentCursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// CommentPage is one page of comments and the position of the next (nil at the end).
 type CommentPage struct {
-	Items      []Comment
-	NextCursor string
+	Items []Comment
+	Next  *CommentCursor
 }
 
 // mayComment reports whether a is a signed-in person of t's tenant: who may read the summary is
