@@ -18,11 +18,15 @@ const (
 )
 
 // CommentSealID is the row part of a comment body's associated data: tenant, task and comment
-// id, so a sealed body copied to another comment, task or tenant does not open. The separator
-// is a control character, which no identifier contains, so two triples never join alike.
+// id (SealedTable.SealRow with the comments' Scope), so a sealed body copied to another
+// comment, task or tenant does not open.
 func CommentSealID(tenant, taskID, commentID string) string {
-	return tenant + "\x1f" + taskID + "\x1f" + commentID
+	return tenant + sealScopeSep + taskID + sealScopeSep + commentID
 }
+
+// sealScopeSep joins the parts of a scoped row's associated data: a control character, which
+// no identifier contains, so two different triples never join alike.
+const sealScopeSep = "\x1f"
 
 // CommentRow is a comment as stored. BodyEnc is NULL once the comment is deleted.
 type CommentRow struct {
