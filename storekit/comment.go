@@ -44,7 +44,7 @@ type CommentRow struct {
 
 // commentBody is what body_enc seals: the text and the mentions it resolved to.
 type commentBody struct {
-	Text     string            `json:"text"`
+	Text     string           `json:"text"`
 	Mentions []commentMention `json:"mentions,omitempty"`
 }
 

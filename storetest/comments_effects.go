@@ -27,7 +27,7 @@ func testCommentNotifications(t *testing.T, h Harness) {
 	wantKeys(t, "mentions", drain(t, s),
 		fmt.Sprintf("mentioned user:bob r%d", first),
 		fmt.Sprintf("mentioned user:stranger r%d", first), // the delivery decides whether they may read the task
-		fmt.Sprintf("mentioned user:zoe r%d", first), // mentioned already: no comment-added besides
+		fmt.Sprintf("mentioned user:zoe r%d", first),      // mentioned already: no comment-added besides
 	)
 
 	comment(t, s, task, ann, "again @bob")
