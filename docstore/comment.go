@@ -40,7 +40,7 @@ type commentDoc struct {
 func (s *Store) AddComment(ctx context.Context, tenant, taskID, commentID string, add models.CommentAddFunc) (models.Comment, error) {
 	var out models.Comment
 	err := s.write(ctx, tenant, taskID, func(now time.Time, cur *taskDoc) (*taskDoc, error) {
-		prior, found, err := s.findComment(ctx, cur, commentID)
+		prior, found, err := s.findComment(ctx, cur, commentID, true)
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +171,8 @@ func erasePending(d *taskDoc, c *commentDoc) {
 func (s *Store) DeleteComment(ctx context.Context, tenant, taskID, commentID string, decide models.CommentDeleteFunc) (models.Comment, error) {
 	var out models.Comment
 	err := s.write(ctx, tenant, taskID, func(now time.Time, cur *taskDoc) (*taskDoc, error) {
-		c, found, err := s.findComment(ctx, cur, commentID)
+		// The decision needs no text: a body that does not open can still be erased.
+		c, found, err := s.findComment(ctx, cur, commentID, false)
 		if err != nil {
 			return nil, err
 		}
@@ -216,8 +217,9 @@ func (s *Store) DeleteComment(ctx context.Context, tenant, taskID, commentID str
 	return out, nil
 }
 
-// findComment reads comment id of the aggregate d, pending or stored, as the list shows it.
-func (s *Store) findComment(ctx context.Context, d *taskDoc, id string) (models.Comment, bool, error) {
+// findComment reads comment id of the aggregate d, pending or stored, as the list shows it;
+// without open, its body is left closed (CommentMeta).
+func (s *Store) findComment(ctx context.Context, d *taskDoc, id string, open bool) (models.Comment, bool, error) {
 	var doc commentDoc
 	if i := slices.IndexFunc(d.PendingComments, func(p commentDoc) bool { return p.ID == id }); i >= 0 {
 		doc = d.PendingComments[i]
@@ -231,6 +233,9 @@ func (s *Store) findComment(ctx context.Context, d *taskDoc, id string) (models.
 		}
 	}
 	erasePending(d, &doc)
+	if !open {
+		return docCodec.CommentMeta(&doc.CommentRow), true, nil
+	}
 	c, err := s.codec().Comment(&doc.CommentRow)
 	return c, err == nil, err
 }

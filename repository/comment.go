@@ -141,10 +141,12 @@ func (s *Store) DeleteComment(ctx context.Context, tenant, taskID, commentID str
 		if err != nil {
 			return err
 		}
-		c, err := s.loadComment(tx, tenant, taskID, commentID)
+		rec, err := s.commentRecord(tx, tenant, taskID, commentID)
 		if err != nil {
 			return err
 		}
+		// The decision needs no text: a body that does not open can still be erased.
+		c := sqlCodec.CommentMeta(&rec.CommentRow)
 		ev, err := decide(now, t, c)
 		if err != nil {
 			return err
@@ -183,9 +185,16 @@ func (s *Store) DeleteComment(ctx context.Context, tenant, taskID, commentID str
 
 // loadComment reads and opens one comment of a task; another task's or tenant's is not found.
 func (s *Store) loadComment(tx *gorm.DB, tenant, taskID, id string) (models.Comment, error) {
-	var rec commentRecord
-	if err := tx.Where("tenant_id = ? AND task_id = ? AND id = ?", tenant, taskID, id).Take(&rec).Error; err != nil {
-		return models.Comment{}, translate(err)
+	rec, err := s.commentRecord(tx, tenant, taskID, id)
+	if err != nil {
+		return models.Comment{}, err
 	}
 	return s.codec().Comment(&rec.CommentRow)
+}
+
+// commentRecord reads one comment of a task as stored.
+func (s *Store) commentRecord(tx *gorm.DB, tenant, taskID, id string) (commentRecord, error) {
+	var rec commentRecord
+	err := tx.Where("tenant_id = ? AND task_id = ? AND id = ?", tenant, taskID, id).Take(&rec).Error
+	return rec, translate(err)
 }

@@ -91,15 +91,21 @@ func (c Codec) CommentRow(cm *models.Comment) (CommentRow, error) {
 	}, nil
 }
 
-// Comment decodes r, opening its body; a body that does not open or decode is a
-// models.CorruptError naming the task.
-func (c Codec) Comment(r *CommentRow) (models.Comment, error) {
-	cm := models.Comment{
+// CommentMeta decodes r without its body: what a deletion decides on, so that a manager can
+// erase a comment whose body no configured key opens.
+func (c Codec) CommentMeta(r *CommentRow) models.Comment {
+	return models.Comment{
 		ID: r.ID, Tenant: r.TenantID, TaskID: r.TaskID,
 		Author: models.ParticipantRef{Tenant: r.TenantID, Provider: r.AuthorProvider, Type: models.ParticipantType(r.AuthorType),
 			ID: r.AuthorID, DisplayName: Str(r.AuthorDisplay)},
 		CreatedAt: c.Time(r.CreatedAt), DeletedAt: c.TimePtr(r.DeletedAt),
 	}
+}
+
+// Comment decodes r, opening its body; a body that does not open or decode is a
+// models.CorruptError naming the task.
+func (c Codec) Comment(r *CommentRow) (models.Comment, error) {
+	cm := c.CommentMeta(r)
 	if r.DeletedAt != nil {
 		return cm, nil
 	}

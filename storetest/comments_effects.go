@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -102,10 +103,10 @@ func testCommentRekey(t *testing.T, h Harness) {
 	s := h.open(t, Options{Keys: parseRing(t, keys["old"])})
 	ann := queryActor("t1", "ann", false)
 	task := CreateTask(t, s, TaskOpts{CandidateUsers: []string{"ann"}})
-	var texts []string
+	var texts, ids []string
 	for i := 0; i < 3; i++ {
 		texts = append(texts, fmt.Sprintf("sealed comment %d", i))
-		comment(t, s, task, ann, texts[i])
+		ids = append(ids, comment(t, s, task, ann, texts[i]).ID)
 	}
 	gone := comment(t, s, task, ann, "deleted")
 	if _, err := s.DeleteComment(ctx(t), "t1", task.ID, gone.ID, commentDelete(ann)); err != nil {
@@ -157,5 +158,16 @@ func testCommentRekey(t *testing.T, h Harness) {
 	}
 	if comments != 3 {
 		t.Fatalf("audit under a stranger's key found %d unreadable comments, want 3: %+v", comments, findings)
+	}
+	// A body no key opens can still be erased by a manager; the others stay unreadable.
+	if p, err := s.Comments(ctx(t), models.CommentQuery{Tenant: "t1", TaskID: task.ID}); !errors.Is(err, models.ErrCorrupt) {
+		t.Fatalf("listed unreadable comments: %+v, %v; want corrupt-store", p, err)
+	}
+	erased, err := s.DeleteComment(ctx(t), "t1", task.ID, ids[0], commentDelete(queryActor("t1", "boss", true)))
+	if err != nil || erased.DeletedAt == nil || erased.Text != "" {
+		t.Fatalf("erasing an unreadable comment: %+v, %v", erased, err)
+	}
+	if p, err := s.RekeyPage(ctx(t), "user_task_comments", "", 500, true); err != nil || len(p.Unreadable) != 2 {
+		t.Fatalf("after the erase: %+v, %v", p, err)
 	}
 }
