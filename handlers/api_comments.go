@@ -21,12 +21,12 @@ import (
 
 // commentJSON is one comment on the wire; a deleted one is {id, author, createdAt, deletedAt}.
 type commentJSON struct {
-	ID        string                   `json:"id"`
-	Author    *models.WireParticipant  `json:"author"`
-	Text      *string                  `json:"text,omitempty"`
-	CreatedAt string                   `json:"createdAt"`
-	DeletedAt *string                  `json:"deletedAt,omitempty"`
-	Mentions  []models.WireParticipant `json:"mentions,omitempty"`
+	ID        string                    `json:"id"`
+	Author    *models.WireParticipant   `json:"author"`
+	Text      *string                   `json:"text,omitempty"`
+	CreatedAt string                    `json:"createdAt"`
+	DeletedAt *string                   `json:"deletedAt,omitempty"`
+	Mentions  *[]models.WireParticipant `json:"mentions,omitempty"` // [] when none; absent once deleted
 }
 
 func commentOf(c models.Comment) commentJSON {
@@ -36,10 +36,11 @@ func commentOf(c models.Comment) commentJSON {
 	}
 	text := c.Text
 	out.Text = &text
-	out.Mentions = make([]models.WireParticipant, 0, len(c.Mentions))
+	mentions := make([]models.WireParticipant, 0, len(c.Mentions))
 	for _, m := range c.Mentions {
-		out.Mentions = append(out.Mentions, *m.Wire())
+		mentions = append(mentions, *m.Wire())
 	}
+	out.Mentions = &mentions
 	return out
 }
 

@@ -100,8 +100,12 @@ func TestComments(t *testing.T) {
 				t.Errorf("%s: fields = %v, want [text]", name, p.Fields())
 			}
 		}
-		// The longest text passes.
-		post(t, ann, map[string]any{"text": strings.Repeat("ü", models.MaxCommentLength)}, handlerstest.Conforms).WantStatus(t, http.StatusCreated)
+		// The longest text passes; without mentions the list is empty, not absent.
+		r := post(t, ann, map[string]any{"text": strings.Repeat("ü", models.MaxCommentLength)}, handlerstest.Conforms)
+		r.WantStatus(t, http.StatusCreated)
+		if !bytes.Contains(r.Body, []byte(`"mentions":[]`)) {
+			t.Errorf("no mentions answered %s…", r.Body[:min(len(r.Body), 200)])
+		}
 	})
 
 	t.Run("ErrNotFoundSameAsMissing", func(t *testing.T) {
