@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -195,8 +197,33 @@ func testComments(t *testing.T, h Harness) {
 		if _, err := s.DeleteComment(ctx(t), "t1", task.ID, deleted.ID, commentDelete(ann)); err != nil {
 			t.Fatal(err)
 		}
-		for i := 4; i < models.MaxCommentsPerTask; i++ {
+		const racers = 20
+		for i := 4; i < models.MaxCommentsPerTask-racers/2; i++ {
 			comment(t, s, task, ann, "x")
+		}
+		// The last places, raced for: exactly as many writers win as there are places.
+		var wg sync.WaitGroup
+		var won, refused atomic.Int32
+		for range racers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				id := models.NewID()
+				_, err := s.AddComment(ctx(t), "t1", task.ID, id, commentAdd(ann, id, "race"))
+				var ve *models.ValidationError
+				switch {
+				case err == nil:
+					won.Add(1)
+				case errors.As(err, &ve):
+					refused.Add(1)
+				default:
+					t.Errorf("a racer: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		if won.Load() != racers/2 || refused.Load() != racers/2 {
+			t.Fatalf("%d racers won, %d were refused; want %d each", won.Load(), refused.Load(), racers/2)
 		}
 		id := models.NewID()
 		_, err := s.AddComment(ctx(t), "t1", task.ID, id, commentAdd(ann, id, "one too many"))
