@@ -32,6 +32,7 @@ type auditRows struct {
 	invitations []invitationDoc
 	deliveries  []deliveryDoc
 	sessions    []storekit.GuestSessionRow
+	comments    []commentDoc
 }
 
 // Audit reads up to size aggregates after the filter's resume key, ordered by (tenant, id),
@@ -113,7 +114,7 @@ func auditTask(d *taskDoc, r *auditRows) *storekit.AuditTask {
 		}),
 	}
 	// In the order a rotation walks them: the aggregate's fields, then the operations',
-	// invitations' and deliveries' (storekit.SealedTables).
+	// invitations', deliveries' and comments' (storekit.SealedTables).
 	for _, col := range storekit.ProtectedColumns {
 		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: Aggregate, Row: d.ID, Column: col.Name, Envelope: storekit.Str(*d.SealedColumn(col.Name))})
 	}
@@ -125,6 +126,10 @@ func auditTask(d *taskDoc, r *auditRows) *storekit.AuditTask {
 	}
 	for _, dl := range r.deliveries {
 		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: deliveryCollection, Row: dl.ID, Column: colPayload, Envelope: dl.PayloadEnc})
+	}
+	for _, c := range r.comments {
+		t.Sealed = append(t.Sealed, storekit.SealedValue{Table: commentCollection, Row: c.ID, Column: storekit.ColCommentBody,
+			Envelope: storekit.Str(c.BodyEnc), SealRow: storekit.CommentSealID(c.TenantID, c.TaskID, c.ID)})
 	}
 	return t
 }
@@ -154,6 +159,7 @@ func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
 		{invitationCollection, "_id", &r.invitations},
 		{deliveryCollection, "_id", &r.deliveries},
 		{guestSessionCollection, "_id", &r.sessions},
+		{commentCollection, "_id", &r.comments},
 	} {
 		opts := options.Find().SetSort(bson.D{{Key: load.sort, Value: 1}})
 		if err := s.findAll(ctx, load.coll, of, opts, load.out); err != nil {
@@ -166,6 +172,10 @@ func (s *Store) auditRows(ctx context.Context, d *taskDoc) (*auditRows, error) {
 	r.resumptions = mergeByID(r.resumptions, d.PendingResumptions, func(x resumptionDoc) string { return x.ID })
 	r.invitations = mergeByID(r.invitations, d.PendingInvitations, func(x invitationDoc) string { return x.ID })
 	r.deliveries = mergeByID(r.deliveries, d.PendingDeliveries, func(x deliveryDoc) string { return x.ID })
+	r.comments = mergeByID(r.comments, d.PendingComments, func(c commentDoc) string { return c.ID })
+	for i := range r.comments {
+		erasePending(d, &r.comments[i])
+	}
 	pendingInvitationEffects(d, r)
 	pendingSettleEffects(d, r)
 	return r, nil

@@ -23,6 +23,7 @@ const (
 	AfterClaim       = afterClaim
 	AfterPlace       = afterPlace
 	AfterRelayInsert = afterRelayInsert
+	BeforeRelay      = beforeRelay
 )
 
 // CrashAt makes s stop at step, as a killed process would, until heal is called.

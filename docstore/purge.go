@@ -29,6 +29,7 @@ var purgeUnits = []struct {
 	count func(c *models.PurgeCounts) *int
 }{
 	{notificationCollection, func(c *models.PurgeCounts) *int { return &c.Notifications }},
+	{commentCollection, func(c *models.PurgeCounts) *int { return &c.Comments }},
 	{guestSessionCollection, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
 	{deliveryCollection, func(c *models.PurgeCounts) *int { return &c.Deliveries }},
 	{invitationCollection, func(c *models.PurgeCounts) *int { return &c.Invitations }},
@@ -283,4 +284,5 @@ func countAggregate(d *taskDoc, c *models.PurgeCounts) {
 	c.Invitations += len(d.PendingInvitations)
 	c.Deliveries += len(d.PendingDeliveries)
 	c.Notifications += len(d.PendingNotifications)
+	c.Comments += len(d.PendingComments)
 }

@@ -53,6 +53,21 @@ type sealedDoc struct {
 	Operations         []operationDoc  `bson:"operations"`
 	PendingInvitations []invitationDoc `bson:"pending_invitations"`
 	PendingDeliveries  []deliveryDoc   `bson:"pending_deliveries"`
+	PendingComments    []commentDoc    `bson:"pending_comments"`
+}
+
+// sealRow is the row part of the associated data of d's values in u (SealedTable.Scope: the
+// tenant and the other scope fields read with it).
+func (d *sealedDoc) sealRow(u sealedUnit) string {
+	scope := make([]string, len(u.Scope))
+	for i, f := range u.Scope {
+		if f == "tenant_id" {
+			scope[i] = d.TenantID
+			continue
+		}
+		scope[i], _ = d.Sealed[f].(string)
+	}
+	return u.SealRow(scope, d.ID)
 }
 
 // value is the envelope of field, "" when the field is null, missing or not a string.
@@ -64,13 +79,18 @@ func (d *sealedDoc) value(field string) string {
 // readSealedPage reads up to limit documents of u after the _id after.
 func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, limit int) ([]sealedDoc, error) {
 	proj := bson.D{{Key: "_id", Value: 1}, {Key: "tenant_id", Value: 1}, {Key: "version", Value: 1}}
+	for _, f := range u.Scope {
+		if f != "tenant_id" {
+			proj = append(proj, bson.E{Key: f, Value: 1})
+		}
+	}
 	for _, f := range u.Columns {
 		proj = append(proj, bson.E{Key: f, Value: 1})
 	}
 	f := bson.D{}
 	if u.Name == Aggregate {
 		proj = append(proj, bson.E{Key: "operations", Value: 1}, bson.E{Key: "pending_invitations", Value: 1},
-			bson.E{Key: "pending_deliveries", Value: 1})
+			bson.E{Key: "pending_deliveries", Value: 1}, bson.E{Key: "pending_comments", Value: 1})
 		f = append(f, bson.E{Key: "purging", Value: bson.D{{Key: "$exists", Value: false}}})
 	}
 	if after != "" {
@@ -122,15 +142,21 @@ func (s *Store) walkSealed(ctx context.Context, u sealedUnit, after string, limi
 		page.Rows++
 		page.Next = d.ID
 		stale := 0
-		note := func(row, field, env string) error {
-			isStale, _, err := s.sealer().Tally(&page, row, field, env)
+		noteRow := func(row, sealRow, field, env string) error {
+			isStale, _, err := s.sealer().TallyRow(&page, row, sealRow, field, env)
 			if isStale {
 				stale++
 			}
 			return err
 		}
+		note := func(row, field, env string) error { return noteRow(row, row, field, env) }
 		for _, f := range u.Columns {
-			if err := note(d.ID, f, d.value(f)); err != nil {
+			if err := noteRow(d.ID, d.sealRow(u), f, d.value(f)); err != nil {
+				return page, err
+			}
+		}
+		for _, c := range d.PendingComments {
+			if err := noteRow(c.ID, storekit.CommentSealID(c.TenantID, c.TaskID, c.ID), storekit.ColCommentBody, storekit.Str(c.BodyEnc)); err != nil {
 				return page, err
 			}
 		}
@@ -228,6 +254,12 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 				return nil, err
 			}
 		}
+		for i, c := range next.PendingComments {
+			if err := renew(storekit.CommentSealID(c.TenantID, c.TaskID, c.ID), storekit.ColCommentBody, storekit.Str(c.BodyEnc),
+				func(v string) { next.PendingComments[i].BodyEnc = &v }); err != nil {
+				return nil, err
+			}
+		}
 		if n == 0 {
 			return nil, nil
 		}
@@ -239,13 +271,13 @@ func (s *Store) resealTask(ctx context.Context, seen *sealedDoc) (int, error) {
 	return n, err
 }
 
-// resealFinal reseals a document nothing else writes any more (a finished operation) with a
-// filter on each value read.
+// resealFinal reseals a document nothing else writes any more (a finished operation) or that
+// is only ever cleared (a comment, erased by its deletion) with a filter on each value read.
 func (s *Store) resealFinal(ctx context.Context, u sealedUnit, d *sealedDoc) (int, error) {
 	n := 0
 	for _, f := range u.Columns {
 		env := d.value(f)
-		sealed, err := s.reseal(d.ID, f, env)
+		sealed, err := s.reseal(d.sealRow(u), f, env)
 		if err != nil {
 			return n, err
 		}

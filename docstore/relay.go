@@ -48,6 +48,11 @@ func (s *Store) relayTask(ctx context.Context, tenant, id string) error {
 	if err != nil || !cur.RelayDue {
 		return err
 	}
+	if s.crash != nil {
+		if err := s.crash(beforeRelay); err != nil {
+			return err
+		}
+	}
 	next := cur.clone()
 	for _, e := range cur.PendingEvents {
 		if err := s.insertOnce(ctx, eventCollection, e); err != nil {
@@ -89,6 +94,11 @@ func (s *Store) relayTask(ctx context.Context, tenant, id string) error {
 		return err
 	}
 	next.PendingNotifications = nil
+	// Comments before the effects, which may erase one.
+	if err := s.relayComments(ctx, cur); err != nil {
+		return err
+	}
+	next.PendingComments = nil
 	for _, e := range cur.PendingEffects {
 		if err := s.applyEffect(ctx, cur, e); err != nil {
 			return err
@@ -144,6 +154,8 @@ func (s *Store) applyEffect(ctx context.Context, d *taskDoc, e effectDoc) error 
 		return s.applyCountDaily(ctx, d, e.Count)
 	case effectInvitation:
 		return s.applyInvitationEffect(ctx, d, e.Invitation)
+	case effectEraseComment:
+		return s.eraseComment(ctx, d, e)
 	}
 	return &models.CorruptError{TaskID: d.ID, Reason: "unknown pending effect " + e.Kind}
 }

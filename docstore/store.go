@@ -73,6 +73,8 @@ const (
 	afterPlace crashStep = "after-place"
 	// afterRelayInsert: the relay inserted the entries into their collections, not yet pulled them.
 	afterRelayInsert crashStep = "after-relay-insert"
+	// beforeRelay: a write committed, its relay has not started (the entries are only pending).
+	beforeRelay crashStep = "before-relay"
 )
 
 // Open connects to the database cfg.URL names. It neither creates nor migrates the collections:
@@ -299,13 +301,15 @@ func (d *taskDoc) clone() *taskDoc {
 	c.PendingInvitations = append([]invitationDoc(nil), d.PendingInvitations...)
 	c.PendingDeliveries = append([]deliveryDoc(nil), d.PendingDeliveries...)
 	c.PendingNotifications = append([]notificationDoc(nil), d.PendingNotifications...)
+	c.PendingComments = append([]commentDoc(nil), d.PendingComments...)
 	return &c
 }
 
 // relayDue reports whether anything in the aggregate waits for the relay.
 func (d *taskDoc) relayDue() bool {
 	if len(d.PendingEvents) > 0 || len(d.PendingResumptions) > 0 || len(d.PendingEffects) > 0 ||
-		len(d.PendingInvitations) > 0 || len(d.PendingDeliveries) > 0 || len(d.PendingNotifications) > 0 {
+		len(d.PendingInvitations) > 0 || len(d.PendingDeliveries) > 0 || len(d.PendingNotifications) > 0 ||
+		len(d.PendingComments) > 0 {
 		return true
 	}
 	for _, o := range d.Operations {

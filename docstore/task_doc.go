@@ -40,6 +40,11 @@ type taskDoc struct {
 	// PendingNotifications are the notifications the task's changes caused, not yet in
 	// user_task_notifications (notification_doc.go).
 	PendingNotifications []notificationDoc `bson:"pending_notifications"`
+	// CommentCount counts the task's comments, deleted ones included (the limit of SPEC 10.1
+	// decided under the version claim); PendingComments are those not yet in
+	// user_task_comments (comment.go).
+	CommentCount    int          `bson:"comment_count"`
+	PendingComments []commentDoc `bson:"pending_comments"`
 }
 
 // tagDoc is one normalized tag (a user_task_tags row).
@@ -95,6 +100,8 @@ type effectDoc struct {
 	Count *dailyCountDoc `bson:"count,omitempty"`
 	// Invitation is the invitation status change of an invitation effect (invitation_effect.go).
 	Invitation *invitationEffect `bson:"invitation,omitempty"`
+	// Comment is the comment an erase-comment effect erases (comment.go).
+	Comment string `bson:"comment,omitempty"`
 }
 
 // claimDoc is a version claim (user_task_claims): the writer that inserts it alone may write

@@ -177,6 +177,14 @@ func (s *secretScan) workload() {
 	if code, raw := s.call(http.MethodPost, path+"/claim", "Bearer "+ann, map[string]any{"expectedRevision": task.Revision}); code != http.StatusOK {
 		t.Fatalf("claim: %d %s", code, raw)
 	}
+	// Comments: one stored (sealed, a mention notifies), one refused, whose error must not
+	// echo its text.
+	remark := "canary-comment-" + rand.Text()
+	s.add("comment text", remark)
+	if code, raw := s.call(http.MethodPost, path+"/comments", "Bearer "+ann, map[string]any{"text": "Is this right? " + remark + " @boss"}); code != http.StatusCreated {
+		t.Fatalf("comment: %d %s", code, raw)
+	}
+	s.call(http.MethodPost, path+"/comments", "Bearer "+ann, map[string]any{"text": remark + "\a"})
 	complete := map[string]any{"expectedRevision": task.Revision + 1, "operationId": "op-secret", "actionKey": "Complete",
 		"data": map[string]any{"approved": true, "comment": completion, "iban": protected}}
 	s.call(http.MethodPost, path+"/complete", "Bearer "+ann, map[string]any{"expectedRevision": task.Revision + 1,

@@ -70,6 +70,9 @@ var crossTenantBodies = map[string]any{
 	"POST /api/v1/user-tasks/:id/invitations":                 map[string]any{"definitionIndex": 0, "recipients": []string{"x@example.com"}},
 	"GET /api/v1/user-tasks/:id/invitations":                  nil,
 	"DELETE /api/v1/user-tasks/:id/invitations/:invitationId": nil,
+	"POST /api/v1/user-tasks/:id/comments":                    map[string]any{"text": "mine now"},
+	"GET /api/v1/user-tasks/:id/comments":                     nil,
+	"DELETE /api/v1/user-tasks/:id/comments/:commentId":       nil,
 	"GET /api/v1/user-task-views/:id":                         nil,
 	"DELETE /api/v1/user-task-views/:id":                      nil,
 	// The guest API's tokens are secrets of one invitation, not ids in a tenant (TestGuestAPIFlow).
@@ -103,7 +106,8 @@ func attackCrossTenantOn(t *testing.T, p testfactory.Provider) {
 		t.Fatal(err)
 	}
 	boss := f.token(t, handlerstest.Manager("t2", "boss"))
-	ids := map[string]string{"id": victim.ID, "invitationId": inv.ID, "token": inv.Token}
+	remark := testfactory.Comment(ctx, t, f.store, victim, testfactory.Manager("t1", "boss"), "t1's secret remark")
+	ids := map[string]string{"id": victim.ID, "invitationId": inv.ID, "token": inv.Token, "commentId": remark.ID}
 
 	seen := 0
 	for _, r := range f.routes() {
@@ -135,7 +139,7 @@ func attackCrossTenantOn(t *testing.T, p testfactory.Provider) {
 			if strings.HasSuffix(r.Path, "/access") {
 				suffix = "?participant=user:ann"
 			}
-			missing := map[string]string{"id": models.NewID(), "invitationId": models.NewID()}
+			missing := map[string]string{"id": models.NewID(), "invitationId": models.NewID(), "commentId": models.NewID()}
 			wantStatus, want := f.apiCall(t, r.Method, fillRoute(r.Path, missing)+suffix, boss, body)
 			gotStatus, got := f.apiCall(t, r.Method, fillRoute(r.Path, theirs)+suffix, boss, body)
 			if wantStatus != http.StatusNotFound || gotStatus != http.StatusNotFound || !bytes.Equal(got, want) {

@@ -164,6 +164,9 @@ func registerAPI(e *echo.Echo, d Deps) {
 		{http.MethodPost, "/user-tasks/:id/retry-resolution", h.retryResolution},
 		{http.MethodPost, "/user-tasks/:id/reveal", h.revealField},
 		{http.MethodGet, "/user-tasks/:id/access", h.explainAccess},
+		{http.MethodPost, "/user-tasks/:id/comments", h.addComment},
+		{http.MethodGet, "/user-tasks/:id/comments", h.listComments},
+		{http.MethodDelete, "/user-tasks/:id/comments/:commentId", h.deleteComment},
 		{http.MethodGet, "/user-task-participants", h.listParticipants},
 	} {
 		v1.Add(r.method, r.path, r.handle, authed)

@@ -35,4 +35,8 @@ type TaskService interface {
 	// read its protected content (queries.go in tasks).
 	GuestNames(ctx context.Context, a models.Actor, id string) (map[string]string, error)
 	HasDirectory() bool
+	// The comments of a task (comments.go in tasks).
+	AddComment(ctx context.Context, a models.Actor, id string, in tasks.CommentInput) (models.Comment, error)
+	Comments(ctx context.Context, a models.Actor, id string, after *models.CommentCursor, limit int) (tasks.CommentPage, error)
+	DeleteComment(ctx context.Context, a models.Actor, id, commentID string) (models.Comment, error)
 }

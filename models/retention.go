@@ -82,6 +82,7 @@ type PurgeCounts struct {
 	Deliveries    int
 	GuestSessions int
 	Notifications int
+	Comments      int
 }
 
 // Add adds o to c.
@@ -97,13 +98,15 @@ func (c *PurgeCounts) Add(o PurgeCounts) {
 	c.Notifications += o.Notifications
 	c.Deliveries += o.Deliveries
 	c.GuestSessions += o.GuestSessions
+	c.Comments += o.Comments
 }
 
 // Map names the counts, as recorded in a worker run and printed by `web purge`.
 func (c PurgeCounts) Map() map[string]int {
 	return map[string]int{"tasks": c.Tasks, "events": c.Events, "operations": c.Operations, "candidates": c.Candidates,
 		"exclusions": c.Exclusions, "tags": c.Tags, "resumptions": c.Resumptions, "invitations": c.Invitations,
-		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions, "notifications": c.Notifications}
+		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions, "notifications": c.Notifications,
+		"comments": c.Comments}
 }
 
 // Total is the number of rows counted.

@@ -2,7 +2,6 @@ package repository
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 	"time"
@@ -245,24 +244,25 @@ func loadAuditRows(tx *gorm.DB, tasks []taskRecord) (pageRows, error) {
 // loadSealed reads the sealed columns of the page's rows of one sealed table.
 func loadSealed(tx *gorm.DB, t sealedTable, ids []string, into pageRows) error {
 	col := t.taskColumn()
-	rows, err := tx.Table(t.Name).Select(append([]string{t.key(), col}, t.Columns...)).Where(col+" IN ?", ids).Order(t.key()).Rows()
+	cols := append(append([]string{t.key(), col}, t.Scope...), t.Columns...)
+	rows, err := tx.Table(t.Name).Select(cols).Where(col+" IN ?", ids).Order(t.key()).Rows()
 	if err != nil {
 		return translate(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var taskID string
-		r := sealedRow{values: make([]sql.NullString, len(t.Columns))}
-		dest := []any{&r.key, &taskID}
-		for i := range r.values {
-			dest = append(dest, &r.values[i])
-		}
-		if err := rows.Scan(dest...); err != nil {
+		r := newSealedRow(t)
+		if err := rows.Scan(r.dest(&taskID)...); err != nil {
 			return translate(err)
 		}
 		task := into.at(taskID)
+		sealRow := ""
+		if len(t.Scope) > 0 {
+			sealRow = t.SealRow(r.scope, r.key)
+		}
 		for i, col := range t.Columns {
-			task.Sealed = append(task.Sealed, storekit.SealedValue{Table: t.Name, Row: r.key, Column: col, Envelope: r.values[i].String})
+			task.Sealed = append(task.Sealed, storekit.SealedValue{Table: t.Name, Row: r.key, Column: col, Envelope: r.values[i].String, SealRow: sealRow})
 		}
 	}
 	return translate(rows.Err())

@@ -30,5 +30,24 @@ func rekeyScenarios() []goldenScenario {
 				t.Fatalf("page %+v", p)
 			}
 		}},
+		{"rekey-comments-page", func(t *testing.T, g *goldenEnv) {
+			// A comment's associated data is its tenant, task and id: the walk reads them with it.
+			task := g.task(goldenTaskOpts{})
+			oldSpec, err := keyring.Generate("old")
+			goldenOK(t, err)
+			newSpec, err := keyring.Generate("new")
+			goldenOK(t, err)
+			g.s.keys, err = keyring.Parse(oldSpec)
+			goldenOK(t, err)
+			rec := g.commentRecord(task, "c1", "sealed")
+			g.s.keys, err = keyring.Parse(newSpec + "," + oldSpec)
+			goldenOK(t, err)
+			g.answer(fakeScript{Rows: goldenRows{"user_task_comments": {{rec}}}.rows})
+			p, err := g.s.RekeyPage(g.ctx, "user_task_comments", "", 2, false)
+			goldenOK(t, err)
+			if p.Rows != 1 || p.Resealed != 1 || p.ByKey["old"] != 1 || len(p.Unreadable) != 0 {
+				t.Fatalf("page %+v", p)
+			}
+		}},
 	}
 }

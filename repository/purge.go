@@ -144,6 +144,7 @@ func (s *Store) terminalTaskPolicy() purgePolicy {
 				n     *int
 			}{
 				{"user_task_notifications", &c.Notifications},
+				{"user_task_comments", &c.Comments},
 				{"user_task_guest_sessions", &c.GuestSessions},
 				{"user_task_deliveries", &c.Deliveries},
 				{"user_task_invitations", &c.Invitations},

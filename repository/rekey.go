@@ -44,11 +44,11 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 	var page store.KeyPage
 	err := s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
 		var err error
-		page, err = s.checkSealedPage(tx, t, after, limit, func(key, col, env string, plain []byte) (int, error) {
+		page, err = s.checkSealedPage(tx, t, after, limit, func(key, sealRow, col, env string, plain []byte) (int, error) {
 			if dryRun {
 				return 1, nil
 			}
-			sealed, err := s.keys.Seal(plain, storekit.AAD(key, col))
+			sealed, err := s.keys.Seal(plain, storekit.AAD(sealRow, col))
 			if err != nil {
 				return 0, err
 			}
@@ -65,7 +65,7 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 // row in Unreadable, and a stale one (under another key than the primary) goes to reseal, which
 // reports how many values it rewrote (nil: none is).
 func (s *Store) checkSealedPage(tx *gorm.DB, t sealedTable, after string, limit int,
-	reseal func(key, col, env string, plain []byte) (int, error)) (store.KeyPage, error) {
+	reseal func(key, sealRow, col, env string, plain []byte) (int, error)) (store.KeyPage, error) {
 	page := store.KeyPage{ByKey: map[string]int{}}
 	rows, err := readSealed(tx, t, after, limit)
 	if err != nil {
@@ -74,16 +74,17 @@ func (s *Store) checkSealedPage(tx *gorm.DB, t sealedTable, after string, limit 
 	for _, r := range rows {
 		page.Rows++
 		page.Next = r.key
+		sealRow := t.SealRow(r.scope, r.key)
 		for i, col := range t.Columns {
 			env := r.values[i].String
-			stale, plain, err := s.sealer().Tally(&page, r.key, col, env)
+			stale, plain, err := s.sealer().TallyRow(&page, r.key, sealRow, col, env)
 			if err != nil {
 				return page, err
 			}
 			if !stale || reseal == nil {
 				continue
 			}
-			n, err := reseal(r.key, col, env, plain)
+			n, err := reseal(r.key, sealRow, col, env, plain)
 			if err != nil {
 				return page, err
 			}
@@ -112,11 +113,30 @@ func sealedTableNamed(name string) (sealedTable, bool) {
 
 type sealedRow struct {
 	key    string
+	scope  []string // the values of the table's Scope columns
 	values []sql.NullString
 }
 
+// dest are the scan destinations of a row read as key, then extra, then the Scope columns,
+// then the sealed columns.
+func (r *sealedRow) dest(extra ...any) []any {
+	d := append([]any{&r.key}, extra...)
+	for i := range r.scope {
+		d = append(d, &r.scope[i])
+	}
+	for i := range r.values {
+		d = append(d, &r.values[i])
+	}
+	return d
+}
+
+func newSealedRow(t sealedTable) sealedRow {
+	return sealedRow{scope: make([]string, len(t.Scope)), values: make([]sql.NullString, len(t.Columns))}
+}
+
 func readSealed(tx *gorm.DB, t sealedTable, after string, limit int) ([]sealedRow, error) {
-	q := tx.Table(t.Name).Select(append([]string{t.key()}, t.Columns...)).Order(t.key()).Limit(limit)
+	cols := append(append([]string{t.key()}, t.Scope...), t.Columns...)
+	q := tx.Table(t.Name).Select(cols).Order(t.key()).Limit(limit)
 	if after != "" {
 		q = q.Where(t.key()+" > ?", after)
 	}
@@ -127,12 +147,8 @@ func readSealed(tx *gorm.DB, t sealedTable, after string, limit int) ([]sealedRo
 	defer rows.Close()
 	var out []sealedRow
 	for rows.Next() {
-		r := sealedRow{values: make([]sql.NullString, len(t.Columns))}
-		dest := []any{&r.key}
-		for i := range r.values {
-			dest = append(dest, &r.values[i])
-		}
-		if err := rows.Scan(dest...); err != nil {
+		r := newSealedRow(t)
+		if err := rows.Scan(r.dest()...); err != nil {
 			return nil, translate(err)
 		}
 		out = append(out, r)

@@ -52,21 +52,26 @@ func (s *Store) loadTaskBy(tx, row *gorm.DB) (models.Task, error) {
 	if err != nil {
 		return t, err
 	}
+	return t, loadAssignment(tx, &t)
+}
+
+// loadAssignment reads t's candidates and exclusions on tx into t.
+func loadAssignment(tx *gorm.DB, t *models.Task) error {
 	var rows []assignmentRow
-	if err := tx.Raw(assignmentRows, rec.ID, rec.TenantID, rec.ID, rec.TenantID).Scan(&rows).Error; err != nil {
-		return t, translate(err)
+	if err := tx.Raw(assignmentRows, t.ID, t.Tenant, t.ID, t.Tenant).Scan(&rows).Error; err != nil {
+		return translate(err)
 	}
 	for _, r := range rows {
 		if r.RowKind == exclusionRow {
-			t.Assignment.Exclusions = append(t.Assignment.Exclusions, r.Participant(rec.TenantID))
+			t.Assignment.Exclusions = append(t.Assignment.Exclusions, r.Participant(t.Tenant))
 			continue
 		}
-		if storekit.Str(r.TaskStatus) != rec.Status {
-			return t, &models.CorruptError{TaskID: rec.ID, Reason: "candidate status copy differs from the task status"}
+		if storekit.Str(r.TaskStatus) != string(t.Status) {
+			return &models.CorruptError{TaskID: t.ID, Reason: "candidate status copy differs from the task status"}
 		}
-		t.Assignment.Candidates = append(t.Assignment.Candidates, r.Candidate(rec.TenantID))
+		t.Assignment.Candidates = append(t.Assignment.Candidates, r.Candidate(t.Tenant))
 	}
-	return t, nil
+	return nil
 }
 
 // assignmentRows reads a task's candidates and exclusions in one statement (one round trip

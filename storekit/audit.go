@@ -2,6 +2,7 @@ package storekit
 
 import (
 	"encoding/json"
+	"strings"
 
 	"usertasks/models"
 )
@@ -49,15 +50,28 @@ type SealedTable struct {
 	Name       string
 	Columns    []string // its sealed columns (the document store's fields of the same names)
 	TaskScoped bool     // its rows belong to a task aggregate
+	// Scope are the columns whose values precede the row key in the associated data
+	// (SealRow), binding a value to more than its row: a comment to its tenant and task.
+	Scope []string
+}
+
+// SealRow is the row part of the associated data of a value of t in the row keyed key, whose
+// Scope columns hold scope (in order).
+func (t SealedTable) SealRow(scope []string, key string) string {
+	if len(t.Scope) == 0 {
+		return key
+	}
+	return strings.Join(append(append([]string(nil), scope...), key), sealScopeSep)
 }
 
 // SealedTables are every table with sealed values, in the order a rotation walks them.
 var SealedTables = []SealedTable{
-	{"user_tasks", []string{ColInstructions, ColTaskData, ColForm, ColInvitationDefs, ColCompletionData}, true},
-	{"user_task_operations", []string{ColPayload}, true},
-	{"user_task_invitations", []string{ColRecipient}, true},
-	{"user_task_deliveries", []string{ColPayload}, true},
-	{"user_task_web_sessions", []string{ColRefreshToken, ColIDToken}, false},
+	{"user_tasks", []string{ColInstructions, ColTaskData, ColForm, ColInvitationDefs, ColCompletionData}, true, nil},
+	{"user_task_operations", []string{ColPayload}, true, nil},
+	{"user_task_invitations", []string{ColRecipient}, true, nil},
+	{"user_task_deliveries", []string{ColPayload}, true, nil},
+	{"user_task_web_sessions", []string{ColRefreshToken, ColIDToken}, false, nil},
+	{CommentTable, []string{ColCommentBody}, true, []string{"tenant_id", "task_id"}},
 }
 
 // SealedTableNamed is the sealed table of that name.

@@ -60,6 +60,9 @@ type AuditCandidate struct {
 type SealedValue struct {
 	Table, Row, Column string
 	Envelope           string
+	// SealRow is the row part of the associated data when it is more than Row
+	// (SealedTable.Scope); "" means Row.
+	SealRow string
 }
 
 // AuditWords are what a store's findings call its records, so that each store's messages read

@@ -286,7 +286,11 @@ func (c taskCheck) invitations() {
 // no row.
 func (c taskCheck) ciphertexts() error {
 	for _, v := range c.t.Sealed {
-		state, _, err := c.a.Codec.Check(v.Row, v.Column, v.Envelope, c.page.ByKey)
+		aadRow := v.Row
+		if v.SealRow != "" {
+			aadRow = v.SealRow
+		}
+		state, _, err := c.a.Codec.Check(aadRow, v.Column, v.Envelope, c.page.ByKey)
 		if err != nil {
 			return err
 		}

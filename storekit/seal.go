@@ -99,7 +99,13 @@ func (s Sealer) Check(rowID, column, env string, byKey map[string]int) (state Se
 // page.ByKey and its row named in page.Unreadable when it does not open; stale reports that it
 // opens under another key than the primary, to plain.
 func (s Sealer) Tally(page *store.KeyPage, rowID, column, env string) (stale bool, plain []byte, err error) {
-	state, plain, err := s.Check(rowID, column, env, page.ByKey)
+	return s.TallyRow(page, rowID, rowID, column, env)
+}
+
+// TallyRow is Tally for a value sealed for sealRow (SealedTable.SealRow) in the row named
+// rowID.
+func (s Sealer) TallyRow(page *store.KeyPage, rowID, sealRow, column, env string) (stale bool, plain []byte, err error) {
+	state, plain, err := s.Check(sealRow, column, env, page.ByKey)
 	if state == SealedUnreadable {
 		page.Unreadable = append(page.Unreadable, rowID)
 	}

@@ -20,6 +20,10 @@ type Store interface {
 	Events(ctx context.Context, tenant, id string, afterSeq, limit int) ([]models.Event, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
 	Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error)
+	// The comments of a task (comments.go; store.Comments).
+	AddComment(ctx context.Context, tenant, taskID, commentID string, add models.CommentAddFunc) (models.Comment, error)
+	Comments(ctx context.Context, q models.CommentQuery) (models.CommentPage, error)
+	DeleteComment(ctx context.Context, tenant, taskID, commentID string, decide models.CommentDeleteFunc) (models.Comment, error)
 }
 
 // Resolver re-resolves a task's form and snapshot membership for retry-resolution. It runs

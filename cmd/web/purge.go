@@ -100,7 +100,7 @@ func checkTenantFlag(tenant string) error {
 
 // purgeKinds are the counted kinds in the order they are printed.
 var purgeKinds = []string{"tasks", "events", "operations", "candidates", "exclusions", "tags", "resumptions",
-	"invitations", "deliveries", "guestSessions"}
+	"invitations", "deliveries", "guestSessions", "comments"}
 
 // formatPurgeCounts prints every kind as name=count, in a fixed order.
 func formatPurgeCounts(c models.PurgeCounts) string {

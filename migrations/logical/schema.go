@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 15
+const Version int64 = 16
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -649,6 +649,29 @@ func Schema() []Table {
 			PrimaryKey: []string{"tenant_id", "provider", "user_id"},
 			Indexes: []Index{
 				index("ix_people_managers", "tenant_id", "manager", "user_id"),
+			},
+		},
+		{
+			Name: "user_task_comments",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"task_id", Varchar, 36, NotNull},
+				{"author_provider", Varchar, 64, NotNull},
+				{"author_type", Varchar, 8, NotNull},
+				{"author_id", Varchar, 255, NotNull},
+				{"author_display", Varchar, 256, Null},
+				{"body_enc", Text, 0, Null},
+				{"created_at", Timestamp, 0, NotNull},
+				{"deleted_at", Timestamp, 0, Null},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes: []Index{
+				index("ix_comments_list", "tenant_id", "task_id", "created_at", "id"),
+				index("ix_comments_task_fk", "task_id"),
+			},
+			ForeignKeys: []ForeignKey{
+				cascade("task_id", "user_tasks", "id"),
 			},
 		},
 	}

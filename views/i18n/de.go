@@ -55,6 +55,8 @@ var german = &Catalog{
 		models.EventInvitationIssued:      "Gastlink ausgestellt",
 		models.EventInvitationRevoked:     "Gastlink widerrufen",
 		models.EventAccessExplained:       "Zugriff geprüft",
+		models.EventCommentAdded:          "Kommentar hinzugefügt",
+		models.EventCommentDeleted:        "Kommentar gelöscht",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Mir zugewiesen",

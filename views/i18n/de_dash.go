@@ -81,5 +81,6 @@ var germanDash = DashText{
 		"claimed": "übernommen", "delivered": "zugestellt", "failed": "fehlgeschlagen",
 		"sent": "gesendet", "abandoned": "aufgegeben", "dropped": "verworfen (abgelaufen)", "expired": "Einladungen abgelaufen",
 		"tasks": "Aufgaben", "events": "Ereignisse", "operations": "Operationen", "candidates": "Kandidaten", "exclusions": "Ausschlüsse", "tags": "Schlagwörter", "resumptions": "Fortsetzungszeilen", "invitations": "Einladungen", "deliveries": "Zustellzeilen", "guestSessions": "Gastsitzungen",
+		"comments": "Kommentare",
 	},
 }

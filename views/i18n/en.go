@@ -51,6 +51,8 @@ var english = &Catalog{
 		models.EventInvitationIssued:      "Guest link issued",
 		models.EventInvitationRevoked:     "Guest link revoked",
 		models.EventAccessExplained:       "Access checked",
+		models.EventCommentAdded:          "Comment added",
+		models.EventCommentDeleted:        "Comment deleted",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Assigned to me",

@@ -81,5 +81,6 @@ var englishDash = DashText{
 		"claimed": "claimed", "delivered": "delivered", "failed": "failed",
 		"sent": "sent", "abandoned": "abandoned", "dropped": "dropped (expired)", "expired": "invitations expired",
 		"tasks": "tasks", "events": "events", "operations": "operations", "candidates": "candidates", "exclusions": "exclusions", "tags": "tags", "resumptions": "resumption rows", "invitations": "invitations", "deliveries": "delivery rows", "guestSessions": "guest sessions",
+		"comments": "comments",
 	},
 }

@@ -1,0 +1,13 @@
+-- Scenario "add-comment-replayed": the statements the store sends, in order, as GORM's oracle dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT SYS_EXTRACT_UTC(SYSTIMESTAMP) FROM DUAL
+UPDATE user_tasks SET last_event_seq=last_event_seq + 1 WHERE tenant_id = :1 AND id = :2
+--   binds: string x2
+SELECT * FROM user_tasks WHERE tenant_id = :1 AND id = :2 ORDER BY id  FETCH NEXT :3 ROWS ONLY
+--   binds: string x2, int
+SELECT 0 AS row_kind, provider, participant_type, participant_id, display_name, source, source_key, source_group_provider, source_group_id, task_status FROM user_task_candidates WHERE task_id = :1 AND tenant_id = :2 UNION ALL SELECT 1, provider, participant_type, participant_id, display_name, NULL, NULL, NULL, NULL, NULL FROM user_task_exclusions WHERE task_id = :3 AND tenant_id = :4 ORDER BY row_kind, source, provider, participant_type, participant_id, source_key
+--   binds: string x4
+SELECT * FROM user_task_comments WHERE tenant_id = :1 AND task_id = :2 AND id = :3 ORDER BY id  FETCH NEXT :4 ROWS ONLY
+--   binds: string x3, int
+ROLLBACK
