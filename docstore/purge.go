@@ -29,6 +29,8 @@ var purgeUnits = []struct {
 	count func(c *models.PurgeCounts) *int
 }{
 	{notificationCollection, func(c *models.PurgeCounts) *int { return &c.Notifications }},
+	{storekit.AttachmentChunkTable, func(c *models.PurgeCounts) *int { return &c.AttachmentChunks }},
+	{storekit.AttachmentTable, func(c *models.PurgeCounts) *int { return &c.Attachments }},
 	{guestSessionCollection, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
 	{deliveryCollection, func(c *models.PurgeCounts) *int { return &c.Deliveries }},
 	{invitationCollection, func(c *models.PurgeCounts) *int { return &c.Invitations }},

@@ -73,15 +73,21 @@ func AttachmentFileName(name string) (string, error) {
 // isControl is a C0 or C1 control character or DEL.
 func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }
 
+// AttachmentUploadable refuses an upload to a task that is not open (SPEC 10.2: upload on
+// open tasks only) before any byte is stored; AttachmentAdded checks again when it finishes.
+func AttachmentUploadable(t Task) error {
+	if err := checkStored(t); err != nil {
+		return err
+	}
+	return requireOpen(t)
+}
+
 // AttachmentAdded is the event of finishing an upload (SPEC 10.2 `attachment-added`): the task
 // must be open and hold fewer than MaxAttachmentsPerTask finished attachments (finished counts
 // them, read in the finishing transaction). It changes no state: the event keeps the task's
 // revision and takes the next sequence.
 func AttachmentAdded(t Task, att Attachment, finished int, now time.Time) (Event, error) {
-	if err := checkStored(t); err != nil {
-		return Event{}, err
-	}
-	if err := requireOpen(t); err != nil {
+	if err := AttachmentUploadable(t); err != nil {
 		return Event{}, err
 	}
 	switch {

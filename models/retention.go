@@ -82,6 +82,9 @@ type PurgeCounts struct {
 	Deliveries    int
 	GuestSessions int
 	Notifications int
+	// Attachments and their sealed chunks (SPEC 10.2) go with their task.
+	Attachments      int
+	AttachmentChunks int
 }
 
 // Add adds o to c.
@@ -95,6 +98,8 @@ func (c *PurgeCounts) Add(o PurgeCounts) {
 	c.Resumptions += o.Resumptions
 	c.Invitations += o.Invitations
 	c.Notifications += o.Notifications
+	c.Attachments += o.Attachments
+	c.AttachmentChunks += o.AttachmentChunks
 	c.Deliveries += o.Deliveries
 	c.GuestSessions += o.GuestSessions
 }

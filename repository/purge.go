@@ -144,6 +144,8 @@ func (s *Store) terminalTaskPolicy() purgePolicy {
 				n     *int
 			}{
 				{"user_task_notifications", &c.Notifications},
+				{storekit.AttachmentChunkTable, &c.AttachmentChunks},
+				{storekit.AttachmentTable, &c.Attachments},
 				{"user_task_guest_sessions", &c.GuestSessions},
 				{"user_task_deliveries", &c.Deliveries},
 				{"user_task_invitations", &c.Invitations},

@@ -58,6 +58,10 @@ var SealedTables = []SealedTable{
 	{"user_task_invitations", []string{ColRecipient}, true},
 	{"user_task_deliveries", []string{ColPayload}, true},
 	{"user_task_web_sessions", []string{ColRefreshToken, ColIDToken}, false},
+	// Attachments are checked apart from their task's page: their chunks are large
+	// (AttachmentAudit reads them one at a time).
+	{AttachmentTable, []string{ColFileName}, false},
+	{AttachmentChunkTable, []string{ColChunk}, false},
 }
 
 // SealedTableNamed is the sealed table of that name.
