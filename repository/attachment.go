@@ -92,20 +92,15 @@ func (s *Store) FinishAttachment(ctx context.Context, att models.Attachment) (mo
 		if err := unfinished(tx, att.Tenant, att.TaskID, att.ID).Take(&rec).Error; err != nil {
 			return translate(err)
 		}
-		var shape struct {
-			N      int
-			MaxSeq *int
-			Size   *int64
-		}
-		if err := tx.Model(&attachmentChunkRecord{}).Select("COUNT(*) AS n, MAX(seq) AS max_seq, SUM(plain_size) AS size").
-			Where("attachment_id = ?", att.ID).Scan(&shape).Error; err != nil {
+		var stored []attachmentChunkRecord
+		if err := tx.Select("id", "seq", "plain_size").Where("attachment_id = ?", att.ID).Find(&stored).Error; err != nil {
 			return translate(err)
 		}
-		if shape.MaxSeq == nil {
-			shape.MaxSeq = new(int)
-			*shape.MaxSeq = -1
+		maxSeq, size := -1, int64(0)
+		for _, c := range stored {
+			maxSeq, size = max(maxSeq, c.Seq), size+int64(c.PlainSize)
 		}
-		if err := storekit.CheckFinish(att, shape.N, *shape.MaxSeq, deref(shape.Size)); err != nil {
+		if err := storekit.CheckFinish(att, len(stored), maxSeq, size); err != nil {
 			return err
 		}
 		var finished int64
@@ -136,13 +131,6 @@ func (s *Store) FinishAttachment(ctx context.Context, att models.Attachment) (mo
 		return models.Attachment{}, err
 	}
 	return out, nil
-}
-
-func deref(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 // Attachments lists a task's finished attachments, oldest first (store.Attachments).

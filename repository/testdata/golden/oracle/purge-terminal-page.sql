@@ -6,6 +6,10 @@ SELECT user_tasks.id FROM user_tasks WHERE user_tasks.tenant_id = :1 AND user_ta
 --   binds: string, time.Time, string x5, int
 DELETE FROM user_task_notifications WHERE tenant_id = :1 AND task_id IN (:2)
 --   binds: string x2
+DELETE FROM user_task_attachment_chunks WHERE tenant_id = :1 AND task_id IN (:2)
+--   binds: string x2
+DELETE FROM user_task_attachments WHERE tenant_id = :1 AND task_id IN (:2)
+--   binds: string x2
 DELETE FROM user_task_guest_sessions WHERE tenant_id = :1 AND task_id IN (:2)
 --   binds: string x2
 DELETE FROM user_task_deliveries WHERE tenant_id = :1 AND task_id IN (:2)
