@@ -45,6 +45,7 @@ func TestOpenAPI(t *testing.T) {
 		slices.Sort(routes)
 		want := []string{
 			"DELETE /api/v1/user-task-views/{id}",
+			"DELETE /api/v1/user-tasks/{id}/attachments/{attachmentId}",
 			"DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}",
 			"GET /api/v1/me/notification-preferences",
 			"GET /api/v1/me/notifications",
@@ -60,6 +61,8 @@ func TestOpenAPI(t *testing.T) {
 			"GET /api/v1/user-tasks/stream",
 			"GET /api/v1/user-tasks/{id}",
 			"GET /api/v1/user-tasks/{id}/access",
+			"GET /api/v1/user-tasks/{id}/attachments",
+			"GET /api/v1/user-tasks/{id}/attachments/{attachmentId}",
 			"GET /api/v1/user-tasks/{id}/events",
 			"GET /api/v1/user-tasks/{id}/invitations",
 			"PATCH /api/v1/user-tasks/{id}",
@@ -71,6 +74,7 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/user-task-views",
 			"POST /api/v1/user-tasks/bulk",
 			"POST /api/v1/user-tasks/{id}/assign",
+			"POST /api/v1/user-tasks/{id}/attachments",
 			"POST /api/v1/user-tasks/{id}/cancel",
 			"POST /api/v1/user-tasks/{id}/claim",
 			"POST /api/v1/user-tasks/{id}/complete",
