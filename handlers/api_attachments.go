@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
@@ -46,11 +47,17 @@ const multipartOverhead = 64 << 10
 // attachmentsRoute is the upload's route, which the body limit lets through (router.go).
 const attachmentsRoute = "/api/v1/user-tasks/:id/attachments"
 
-type attachmentsAPI struct{ svc AttachmentService }
+type attachmentsAPI struct {
+	svc AttachmentService
+	log *slog.Logger // a download aborted after its first bytes is logged here
+}
 
 // registerAttachmentsAPI adds the attachment routes to the API group.
-func registerAttachmentsAPI(v1 *echo.Group, svc AttachmentService, authed echo.MiddlewareFunc) {
-	h := &attachmentsAPI{svc: svc}
+func registerAttachmentsAPI(v1 *echo.Group, svc AttachmentService, authed echo.MiddlewareFunc, log *slog.Logger) {
+	if log == nil {
+		log = slog.Default()
+	}
+	h := &attachmentsAPI{svc: svc, log: log}
 	v1.POST("/user-tasks/:id/attachments", h.uploadAttachment, authed)
 	v1.GET("/user-tasks/:id/attachments", h.listAttachments, authed)
 	v1.GET("/user-tasks/:id/attachments/:attachmentId", h.downloadAttachment, authed)
@@ -155,7 +162,7 @@ func (h *attachmentsAPI) downloadAttachment(c echo.Context) error {
 	if err != nil && res.Committed {
 		// The bytes began already (a chunk that does not open, a hash that differs): end the
 		// connection without a clean end, so the client sees a failed download.
-		c.Logger().Error(err)
+		logInternal(h.log, c, err)
 		panic(http.ErrAbortHandler)
 	}
 	return err

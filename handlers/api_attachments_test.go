@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"archive/zip"
 	"bytes"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -211,4 +212,33 @@ func TestAttachmentUploadRefusals(t *testing.T) {
 			Body: strings.Repeat("x", models.MaxRequestBodyBytes+1), Contract: handlerstest.Breaks})
 		resp.WantProblem(t, http.StatusRequestEntityTooLarge, "payload-too-large")
 	})
+}
+
+// A download whose bytes turn out corrupt after they began (the SHA-256 differs) ends the
+// connection without a clean end, and the server logs a corrupt store naming the task.
+func TestAttachmentCorruptDownloadAborts(t *testing.T) {
+	env := handlerstest.SQLite(t, nil)
+	ann := env.Token(t, handlerstest.Worker("acme", "ann"))
+	task := env.Task(t, handlerstest.TaskOpts{Candidates: []string{"ann"}})
+	body := pdfBytes(2*models.AttachmentChunkSize + 1)
+	resp := upload(t, env, ann, task.ID, false, filePart{"file", "a.pdf", "", body, ""})
+	resp.WantStatus(t, http.StatusCreated)
+	var att attachmentWire
+	resp.JSON(t, &att)
+	env.Exec(t, "UPDATE user_task_attachments SET sha256 = ? WHERE id = ?", strings.Repeat("0", 64), att.ID)
+
+	req, _ := http.NewRequest(http.MethodGet, env.URL+handlerstest.TaskPath(task.ID, "attachments", att.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+ann)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	got, err := io.ReadAll(res.Body)
+	if err == nil {
+		t.Fatalf("read %d of %d bytes and a clean end, want a broken download", len(got), len(body))
+	}
+	if logs := env.Logs.String(); !strings.Contains(logs, "corrupt store: task "+task.ID) {
+		t.Fatalf("logs do not name the corrupt task:\n%s", logs)
+	}
 }

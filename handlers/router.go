@@ -184,6 +184,6 @@ func registerAPI(e *echo.Echo, d Deps) {
 		registerNotificationsAPI(v1, d.Notifications, d.Live, authed)
 	}
 	if d.Attachments != nil {
-		registerAttachmentsAPI(v1, d.Attachments, authed)
+		registerAttachmentsAPI(v1, d.Attachments, authed, d.Logger)
 	}
 }
