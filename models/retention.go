@@ -108,7 +108,8 @@ func (c *PurgeCounts) Add(o PurgeCounts) {
 func (c PurgeCounts) Map() map[string]int {
 	return map[string]int{"tasks": c.Tasks, "events": c.Events, "operations": c.Operations, "candidates": c.Candidates,
 		"exclusions": c.Exclusions, "tags": c.Tags, "resumptions": c.Resumptions, "invitations": c.Invitations,
-		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions, "notifications": c.Notifications}
+		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions, "notifications": c.Notifications,
+		"attachments": c.Attachments, "attachmentChunks": c.AttachmentChunks}
 }
 
 // Total is the number of rows counted.
