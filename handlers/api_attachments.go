@@ -3,11 +3,11 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -177,7 +177,22 @@ func contentDisposition(name string) string {
 		}
 		return r
 	}, name)
-	return mime.FormatMediaType("attachment", map[string]string{"filename": fallback}) + "; filename*=UTF-8''" + url.PathEscape(name)
+	return mime.FormatMediaType("attachment", map[string]string{"filename": fallback}) + "; filename*=UTF-8''" + extValue(name)
+}
+
+// extValue percent-encodes every byte of s outside RFC 5987's attr-char.
+func extValue(s string) string {
+	const attrChar = "!#$&+-.^_`|~"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(attrChar, c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }
 
 // deleteAttachment handles DELETE /api/v1/user-tasks/:id/attachments/:attachmentId.

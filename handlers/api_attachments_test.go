@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -84,11 +85,11 @@ func TestAttachmentsAPI(t *testing.T) {
 	task := env.Task(t, handlerstest.TaskOpts{Candidates: []string{annID, "bob"}})
 	body := pdfBytes(5*models.AttachmentChunkSize/2 + 3) // over the 1 MiB body limit of every other route
 
-	resp := upload(t, env, ann, task.ID, false, filePart{"file", `..\scans/Rechnung "Nº 7".pdf`, "application/pdf", body, ""})
+	resp := upload(t, env, ann, task.ID, false, filePart{"file", `..\scans/Rechnung "Nº 7";a,b.pdf`, "application/pdf", body, ""})
 	resp.WantStatus(t, http.StatusCreated)
 	var att attachmentWire
 	resp.JSON(t, &att)
-	if att.FileName != `Rechnung "Nº 7".pdf` || att.ContentType != models.TypePDF || att.Size != int64(len(body)) || att.UploadedBy.ID != annID {
+	if att.FileName != `Rechnung "Nº 7";a,b.pdf` || att.ContentType != models.TypePDF || att.Size != int64(len(body)) || att.UploadedBy.ID != annID {
 		t.Fatalf("uploaded %+v", att)
 	}
 
@@ -114,9 +115,13 @@ func TestAttachmentsAPI(t *testing.T) {
 		if h.Get("Content-Type") != models.TypePDF || h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Security-Policy") != "sandbox" {
 			t.Fatalf("headers %v", h)
 		}
-		want := `attachment; filename="Rechnung _N_ 7_.pdf"; filename*=UTF-8''Rechnung%20%22N%C2%BA%207%22.pdf`
+		want := `attachment; filename="Rechnung _N_ 7__a,b.pdf"; filename*=UTF-8''Rechnung%20%22N%C2%BA%207%22%3Ba%2Cb.pdf`
 		if got := h.Get("Content-Disposition"); got != want {
 			t.Fatalf("Content-Disposition %q, want %q", got, want)
+		}
+		// A client's parser gets the name back whole (filename* wins over the ASCII fallback).
+		if kind, params, err := mime.ParseMediaType(h.Get("Content-Disposition")); err != nil || kind != "attachment" || params["filename"] != att.FileName {
+			t.Fatalf("parsed %q %v, %v; want the name %q", kind, params, err, att.FileName)
 		}
 	})
 
