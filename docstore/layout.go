@@ -39,6 +39,8 @@ var relayIndex = Index{Name: "ix_tasks_relay", Keys: []string{"relay_due"}}
 // slots, so the per-owner cap holds without one (saved_view.go).
 var ownIndexes = map[string][]Index{
 	"user_task_saved_views": {{Name: "ux_saved_views_slot", Keys: []string{"tenant_id", "owner_provider", "owner_type", "owner_id", "slot"}, Unique: true}},
+	// An attachment holds one of its task's slots when finished (attachment.go).
+	"user_task_attachments": {{Name: "ux_attachments_slot", Keys: []string{"tenant_id", "task_id", "slot"}, Unique: true}},
 }
 
 // Index is one index of a collection: its name, its key fields in order (ascending) and whether

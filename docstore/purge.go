@@ -30,6 +30,8 @@ var purgeUnits = []struct {
 }{
 	{notificationCollection, func(c *models.PurgeCounts) *int { return &c.Notifications }},
 	{commentCollection, func(c *models.PurgeCounts) *int { return &c.Comments }},
+	{storekit.AttachmentChunkTable, func(c *models.PurgeCounts) *int { return &c.AttachmentChunks }},
+	{storekit.AttachmentTable, func(c *models.PurgeCounts) *int { return &c.Attachments }},
 	{guestSessionCollection, func(c *models.PurgeCounts) *int { return &c.GuestSessions }},
 	{deliveryCollection, func(c *models.PurgeCounts) *int { return &c.Deliveries }},
 	{invitationCollection, func(c *models.PurgeCounts) *int { return &c.Invitations }},

@@ -107,6 +107,9 @@ func (s *Store) readSealedPage(ctx context.Context, u sealedUnit, after string, 
 // one read, so a concurrent writer's newer value wins (it sealed under the primary anyway).
 // Unreadable values are reported, never rewritten.
 func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (store.KeyPage, error) {
+	if isAttachmentTable(table) {
+		return s.rekeyAttachments(ctx, table, after, limit, dryRun)
+	}
 	u, ok := sealedUnitOf(table)
 	if !ok {
 		return store.KeyPage{}, fmt.Errorf("docstore: %q holds no sealed fields", table)
@@ -117,6 +120,9 @@ func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit
 // AuditSealed checks one page of a sealed unit outside the task aggregates (the web sessions),
 // read-only: Resealed stays 0, Unreadable lists the documents with a value no key opens.
 func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (store.KeyPage, error) {
+	if isAttachmentTable(table) {
+		return s.auditAttachments(ctx, table, after, limit)
+	}
 	u, ok := sealedUnitOf(table)
 	if !ok || u.TaskScoped {
 		return store.KeyPage{}, fmt.Errorf("docstore: %q is not a sealed table outside the tasks", table)

@@ -45,6 +45,7 @@ func TestOpenAPI(t *testing.T) {
 		slices.Sort(routes)
 		want := []string{
 			"DELETE /api/v1/user-task-views/{id}",
+			"DELETE /api/v1/user-tasks/{id}/attachments/{attachmentId}",
 			"DELETE /api/v1/user-tasks/{id}/comments/{commentId}",
 			"DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}",
 			"GET /api/v1/me/notification-preferences",
@@ -61,6 +62,8 @@ func TestOpenAPI(t *testing.T) {
 			"GET /api/v1/user-tasks/stream",
 			"GET /api/v1/user-tasks/{id}",
 			"GET /api/v1/user-tasks/{id}/access",
+			"GET /api/v1/user-tasks/{id}/attachments",
+			"GET /api/v1/user-tasks/{id}/attachments/{attachmentId}",
 			"GET /api/v1/user-tasks/{id}/comments",
 			"GET /api/v1/user-tasks/{id}/events",
 			"GET /api/v1/user-tasks/{id}/invitations",
@@ -73,6 +76,7 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/user-task-views",
 			"POST /api/v1/user-tasks/bulk",
 			"POST /api/v1/user-tasks/{id}/assign",
+			"POST /api/v1/user-tasks/{id}/attachments",
 			"POST /api/v1/user-tasks/{id}/cancel",
 			"POST /api/v1/user-tasks/{id}/claim",
 			"POST /api/v1/user-tasks/{id}/comments",

@@ -69,6 +69,7 @@ var problemKinds = map[models.Code]problemKind{
 	models.CodeDatabaseBusy:         {http.StatusServiceUnavailable, "Database busy", "The database is busy; try again shortly.", "1"},
 	models.CodeDirectoryUnavailable: {http.StatusServiceUnavailable, "Directory unavailable", "The participant directory did not answer; try again shortly.", "5"},
 	models.CodeInternal:             {http.StatusInternalServerError, "Internal error", "Something went wrong on our side.", ""},
+	models.CodeUnsupportedMediaType: {http.StatusUnsupportedMediaType, "Unsupported media type", "The file is none of the accepted types.", ""},
 
 	// Guest invitations (issuance and revocation).
 	models.CodeInvitationsUnavailable: {http.StatusConflict, "Invitations unavailable", "No invitation dispatcher is configured.", ""},
@@ -78,6 +79,16 @@ var problemKinds = map[models.Code]problemKind{
 // bodyTooLarge is the 413 of a request body over models.MaxRequestBodyBytes (a field over its
 // own limit is the 422 payload-too-large of problemKinds).
 var bodyTooLarge = problemKind{http.StatusRequestEntityTooLarge, "Payload too large", "The request body is larger than 1 MiB.", ""}
+
+// fileTooLarge is the 413 of an attachment over USERTASKS_ATTACHMENT_MAX_SIZE (SPEC 10.2).
+var fileTooLarge = problemKind{http.StatusRequestEntityTooLarge, "Payload too large", "The file is larger than the attachment limit.", ""}
+
+// isFileTooLarge tells the attachment limit's refusal (models.AttachmentTooLarge, on field
+// file) from a field over its own limit (422).
+func isFileTooLarge(err error) bool {
+	var ve *models.ValidationError
+	return errors.As(err, &ve) && len(ve.Fields) == 1 && ve.Fields[0].Field == "file"
+}
 
 // errorHandler is the one echo HTTPErrorHandler: it turns every error — the domain's, the
 // handlers' and echo's own (unknown route, wrong method, body limit) — into problem+json.
@@ -126,6 +137,11 @@ func problemOf(err error) (problem, problemKind) {
 		return echoProblem(he)
 	}
 	code := models.ErrorCode(err)
+	if code == models.CodePayloadTooLarge && isFileTooLarge(err) {
+		p := newProblem(code, fileTooLarge)
+		p.Errors = []models.FieldError{{Field: "file", Message: "the file is larger than the attachment limit"}}
+		return p, fileTooLarge
+	}
 	kind, ok := problemKinds[code]
 	if !ok { // internal, corrupt-store, lease-lost: nothing the caller can act on
 		code, kind = models.CodeInternal, problemKinds[models.CodeInternal]

@@ -41,6 +41,8 @@ type Deps struct {
 	Guests GuestService
 	// Tracer, when set, gives every request a server span (tracing.go); nil traces nothing.
 	Tracer RequestTracer
+	// Attachments serves the files on tasks (api_attachments.go); nil leaves them out.
+	Attachments AttachmentService
 	// Notifications serves the in-app notifications (API, pages, the bell) and records the
 	// people behind authenticated requests (people_record.go); nil leaves all of it out.
 	Notifications NotificationStore
@@ -83,7 +85,8 @@ func New(d Deps) *echo.Echo {
 			return fmt.Errorf("panic: %w\n%s", err, stack)
 		},
 	}))
-	e.Use(middleware.BodyLimit(fmt.Sprintf("%dB", models.MaxRequestBodyBytes)))
+	// The attachment upload bounds its own body (api_attachments.go).
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: fmt.Sprintf("%dB", models.MaxRequestBodyBytes), Skipper: isAttachmentUpload}))
 	e.Use(refuseCrossSiteWrites)
 	var observe RequestObserver
 	if d.Metrics != nil {
@@ -182,5 +185,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}
 	if d.Notifications != nil {
 		registerNotificationsAPI(v1, d.Notifications, d.Live, authed)
+	}
+	if d.Attachments != nil {
+		registerAttachmentsAPI(v1, d.Attachments, authed, d.Logger)
 	}
 }

@@ -62,6 +62,8 @@ func sqlServerType(text string) (Type, int, error) {
 		return Boolean, 0, nil
 	case "DATETIME2(6)":
 		return Timestamp, 0, nil
+	case "VARBINARY(MAX)":
+		return Binary, 0, nil
 	}
 	return "", 0, fmt.Errorf("unknown SQL Server type %q", text)
 }
@@ -82,6 +84,8 @@ func oracleType(text string) (Type, int, error) {
 		return Boolean, 0, nil
 	case "TIMESTAMP(6)":
 		return Timestamp, 0, nil
+	case "BLOB":
+		return Binary, 0, nil
 	}
 	return "", 0, fmt.Errorf("unknown Oracle type %q", text)
 }

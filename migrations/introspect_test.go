@@ -119,6 +119,8 @@ func sqliteType(declared string) (Type, int, error) {
 	switch Type(t) {
 	case Text, Integer, BigInt, Boolean, Timestamp:
 		return Type(t), 0, nil
+	case "BLOB":
+		return Binary, 0, nil
 	}
 	return "", 0, fmt.Errorf("unknown SQLite type %q", declared)
 }
@@ -273,6 +275,8 @@ func postgresType(dataType string, length, precision sql.NullInt64) (Type, int, 
 		return BigInt, 0, nil
 	case "boolean":
 		return Boolean, 0, nil
+	case "bytea":
+		return Binary, 0, nil
 	case "timestamp with time zone":
 		if precision.Int64 == 6 {
 			return Timestamp, 0, nil
@@ -443,6 +447,8 @@ func mysqlType(columnType string) (Type, int, error) {
 		return Text, 0, nil
 	case "tinyint(1)":
 		return Boolean, 0, nil
+	case "longblob":
+		return Binary, 0, nil
 	case "datetime(6)":
 		return Timestamp, 0, nil
 	}

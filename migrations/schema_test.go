@@ -55,7 +55,7 @@ func TestSchemaDescription(t *testing.T) {
 					t.Errorf("%s.%s: VARCHAR(%d) outside 1..4000", tb.Name, c.Name, c.Length)
 				case c.Type != Varchar && c.Length != 0:
 					t.Errorf("%s.%s: %s has a length", tb.Name, c.Name, c.Type)
-				case !slices.Contains([]Type{Varchar, Text, Integer, BigInt, Boolean, Timestamp}, c.Type):
+				case !slices.Contains([]Type{Varchar, Text, Integer, BigInt, Boolean, Timestamp, Binary}, c.Type):
 					t.Errorf("%s.%s: unknown type %q", tb.Name, c.Name, c.Type)
 				}
 			}
@@ -78,7 +78,7 @@ func TestSchemaDescription(t *testing.T) {
 						t.Errorf("%s: key %v names unknown column %s", tb.Name, key, name)
 						continue
 					}
-					if c.Type == Text {
+					if c.Type == Text || c.Type == Binary {
 						t.Errorf("%s: key %v includes TEXT column %s", tb.Name, key, name)
 					}
 					// Protected payloads stay out of every index (persistence contract).

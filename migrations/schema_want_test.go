@@ -19,6 +19,7 @@ const (
 	BigInt    = logical.BigInt
 	Boolean   = logical.Boolean
 	Timestamp = logical.Timestamp
+	Binary    = logical.Binary
 	NotNull   = logical.NotNull
 	Null      = logical.Null
 )

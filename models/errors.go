@@ -19,6 +19,9 @@ const (
 	CodeTransitionInProgress Code = "transition-in-progress"
 	CodeNotClaimable         Code = "not-claimable"
 	CodePayloadTooLarge      Code = "payload-too-large"
+	// CodeUnsupportedMediaType refuses an attachment whose bytes are none of the accepted
+	// types (SPEC 10.2), whatever the client said.
+	CodeUnsupportedMediaType Code = "unsupported-media-type"
 	CodeInvalidAction        Code = "invalid-action"
 	CodeReservedAction       Code = "reserved-action"
 	CodeFormRequired         Code = "form-required"

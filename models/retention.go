@@ -83,6 +83,9 @@ type PurgeCounts struct {
 	GuestSessions int
 	Notifications int
 	Comments      int
+	// Attachments and their sealed chunks (SPEC 10.2) go with their task.
+	Attachments      int
+	AttachmentChunks int
 }
 
 // Add adds o to c.
@@ -96,6 +99,8 @@ func (c *PurgeCounts) Add(o PurgeCounts) {
 	c.Resumptions += o.Resumptions
 	c.Invitations += o.Invitations
 	c.Notifications += o.Notifications
+	c.Attachments += o.Attachments
+	c.AttachmentChunks += o.AttachmentChunks
 	c.Deliveries += o.Deliveries
 	c.GuestSessions += o.GuestSessions
 	c.Comments += o.Comments
@@ -106,7 +111,7 @@ func (c PurgeCounts) Map() map[string]int {
 	return map[string]int{"tasks": c.Tasks, "events": c.Events, "operations": c.Operations, "candidates": c.Candidates,
 		"exclusions": c.Exclusions, "tags": c.Tags, "resumptions": c.Resumptions, "invitations": c.Invitations,
 		"deliveries": c.Deliveries, "guestSessions": c.GuestSessions, "notifications": c.Notifications,
-		"comments": c.Comments}
+		"comments": c.Comments, "attachments": c.Attachments, "attachmentChunks": c.AttachmentChunks}
 }
 
 // Total is the number of rows counted.

@@ -272,6 +272,9 @@ func loadSealed(tx *gorm.DB, t sealedTable, ids []string, into pageRows) error {
 // false): up to limit rows after the row key after, read-only. Page.Resealed stays 0;
 // Unreadable lists the rows with a value no configured key opens.
 func (s *Store) AuditSealed(ctx context.Context, table, after string, limit int) (store.KeyPage, error) {
+	if isAttachmentTable(table) {
+		return s.auditAttachments(ctx, table, after, limit)
+	}
 	t, ok := sealedTableNamed(table)
 	if !ok || t.TaskScoped {
 		return store.KeyPage{}, fmt.Errorf("repository: %q is not a sealed table outside the tasks", table)

@@ -420,6 +420,8 @@ func driverValue(v reflect.Value) (driver.Value, error) {
 		return int64(x), nil
 	case int64:
 		return x, nil
+	case []byte: // attachment chunks
+		return x, nil
 	}
 	return nil, fmt.Errorf("unsupported fixture type %s", v.Type())
 }

@@ -385,6 +385,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, guestSessionScenarios()...)
 	out = append(out, notificationScenarios()...)
 	out = append(out, commentScenarios()...)
+	out = append(out, attachmentScenarios()...)
 	return out
 }
 

@@ -145,6 +145,8 @@ func (s *Store) terminalTaskPolicy() purgePolicy {
 			}{
 				{"user_task_notifications", &c.Notifications},
 				{"user_task_comments", &c.Comments},
+				{storekit.AttachmentChunkTable, &c.AttachmentChunks},
+				{storekit.AttachmentTable, &c.Attachments},
 				{"user_task_guest_sessions", &c.GuestSessions},
 				{"user_task_deliveries", &c.Deliveries},
 				{"user_task_invitations", &c.Invitations},

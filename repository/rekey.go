@@ -34,6 +34,9 @@ func (t sealedTable) key() string {
 // one read (compare-and-swap), so a concurrent writer's newer value always wins; that writer
 // sealed it under the primary key anyway. Unreadable values are reported, never rewritten.
 func (s *Store) RekeyPage(ctx context.Context, table string, after string, limit int, dryRun bool) (store.KeyPage, error) {
+	if isAttachmentTable(table) {
+		return s.rekeyAttachments(ctx, table, after, limit, dryRun)
+	}
 	t, ok := sealedTableNamed(table)
 	if !ok {
 		return store.KeyPage{}, fmt.Errorf("repository: %q holds no sealed columns", table)

@@ -34,6 +34,7 @@ type Store interface {
 	People
 	Operations
 	Comments
+	Attachments
 }
 
 // Lifecycle is the store as a connection: readiness, the schema check and closing.

@@ -72,6 +72,10 @@ var SealedTables = []SealedTable{
 	{"user_task_deliveries", []string{ColPayload}, true, nil},
 	{"user_task_web_sessions", []string{ColRefreshToken, ColIDToken}, false, nil},
 	{CommentTable, []string{ColCommentBody}, true, []string{"tenant_id", "task_id"}},
+	// Attachments are checked apart from their task's page: their chunks are large
+	// (AttachmentAudit reads them one at a time).
+	{AttachmentTable, []string{ColFileName}, false, nil},
+	{AttachmentChunkTable, []string{ColChunk}, false, nil},
 }
 
 // SealedTableNamed is the sealed table of that name.

@@ -83,6 +83,13 @@ const (
 	// CounterOnStripeZero (tenant) moves the tenant's whole open-task count onto stripe 0, the
 	// other stripes to 0, as migration 00008 leaves a counter.
 	CounterOnStripeZero Tampering = "counter-on-stripe-zero"
+	// DropChunk (chunkID) deletes one sealed attachment chunk (storekit.ChunkID).
+	DropChunk Tampering = "drop-chunk"
+	// CopyChunk (fromChunkID, toChunkID) copies one chunk's sealed bytes and size, as stored,
+	// over another's (a ciphertext bound to the wrong place).
+	CopyChunk Tampering = "copy-chunk"
+	// CorruptAttachmentHash (attachmentID) records another SHA-256 for the attachment.
+	CorruptAttachmentHash Tampering = "corrupt-attachment-hash"
 )
 
 // SQLHooks are what only a SQL provider has; the cases that read SQL statements (Options.OnSQL)

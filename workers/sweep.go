@@ -17,6 +17,9 @@ type SweepStore interface {
 	// FoldDailyStats folds the daily rollup's stripes that a closed day no longer needs; the
 	// due sweep calls it at most once per FoldEvery.
 	FoldDailyStats(ctx context.Context) (int, error)
+	// SweepAttachmentUploads removes attachment uploads left unfinished (store.Attachments);
+	// the due sweep calls it at most once per UploadSweepEvery (sweep_uploads.go).
+	SweepAttachmentUploads(ctx context.Context, olderThan time.Duration, limit int) (int, error)
 }
 
 // FoldEvery is how often the due sweep folds the rollup's closed days: a day closes once a day,
@@ -40,10 +43,11 @@ type SweepOptions struct {
 // is a revision compare-and-swap, a task another node or a person changed meanwhile is skipped,
 // never written twice.
 type DueSweeper struct {
-	store    SweepStore
-	o        SweepOptions
-	log      *slog.Logger
-	lastFold time.Time // of this process; a new process folds on its first sweep
+	store           SweepStore
+	o               SweepOptions
+	log             *slog.Logger
+	lastFold        time.Time // of this process; a new process folds on its first sweep
+	lastUploadSweep time.Time // of this process, as lastFold
 }
 
 // NewDueSweeper builds a DueSweeper.
@@ -77,6 +81,8 @@ type SweepResult struct {
 	Busy bool // another node holds the sweep's lease; nothing was done
 	// FoldedStats counts the rollup's stripe rows of closed days folded into one (SweepStore.FoldDailyStats).
 	FoldedStats int
+	// SweptUploads counts the unfinished attachment uploads removed (sweep_uploads.go).
+	SweptUploads int
 	// Tenants holds each tenant's share of the counts (tenants without any are left out).
 	Tenants map[string]SweepCounts
 }
@@ -118,7 +124,10 @@ func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 		if res.TimedOut+res.Overdue+res.Skipped > 0 {
 			s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped)
 		}
-		return s.fold(ctx, &res)
+		if err := s.fold(ctx, &res); err != nil {
+			return err
+		}
+		return s.sweepUploads(ctx, &res)
 	})
 	res.Busy = !held && err == nil
 	return res, err

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 
+	"usertasks/attachments"
 	"usertasks/auth"
 	"usertasks/demo"
 	"usertasks/directory"
@@ -137,6 +138,7 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 		IPExtractor:    cfg.ipExtractor(),
 		Tracer:         a.requestTracer(),
 		Notifications:  store, // the bell, /notifications, /api/v1/me/notifications, who signs in
+		Attachments:    attachments.New(store, svc, attachments.Options{MaxSize: cfg.AttachmentMaxSize}),
 	}
 	a.metrics.WatchBacklog(store, 0, log)
 	if sqlStore != nil {

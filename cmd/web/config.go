@@ -55,6 +55,8 @@ type config struct {
 	TrustedProxies []*net.IPNet
 	// ReconcileTenants are reconciled besides the tenants the store knows (config_reconcile.go).
 	ReconcileTenants []string
+	// AttachmentMaxSize is the most bytes one attachment holds (config_attachments.go).
+	AttachmentMaxSize int64
 }
 
 const (
@@ -75,6 +77,7 @@ func defaultConfig() config {
 		Notify:      defaultNotify(),
 
 		UnassignedAttentionAfter: models.DefaultUnassignedAttentionAfter,
+		AttachmentMaxSize:        defaultAttachmentMaxSize,
 	}
 }
 

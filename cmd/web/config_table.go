@@ -94,7 +94,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_UNASSIGNED_ATTENTION_AFTER", set: duration(&c.UnassignedAttentionAfter, time.Minute, "24h, 90m")},
 		{name: "USERTASKS_METRICS_TOKEN", file: true, set: text(&c.Metrics.Token)},
 		{name: "USERTASKS_METRICS_ADDR", set: text(&c.Metrics.Addr)},
-	}, slices.Concat(c.invitationSettings(), c.notifySettings(), c.tracingSettings(), c.pprofSettings(), c.reconcileSettings())...)
+	}, slices.Concat(c.invitationSettings(), c.notifySettings(), c.attachmentSettings(), c.tracingSettings(), c.pprofSettings(), c.reconcileSettings())...)
 }
 
 // knownVariables are the names the table reads, NAME_FILE variants included.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"usertasks/attachments"
 	"usertasks/auth"
 	"usertasks/directory"
 	"usertasks/handlers"
@@ -50,6 +51,9 @@ type Options struct {
 	Invitations *invitations.IssuerOptions
 	// Tracer, when set, traces requests, commands and store transactions (a tracing.Tracer).
 	Tracer Tracer
+	// AttachmentMaxSize is the attachment limit (USERTASKS_ATTACHMENT_MAX_SIZE); zero takes
+	// models.DefaultAttachmentMaxSize.
+	AttachmentMaxSize int64
 	// Proxied connects the store through Env.Proxy, a TCP proxy the test can cut (server
 	// databases only).
 	Proxied bool
@@ -156,6 +160,8 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 		Tracer:         o.Tracer,
 		// In-app notifications and the recording of who calls (issue 28).
 		Notifications: store,
+		// Files on tasks (issue 29).
+		Attachments: attachments.New(store, tasks.New(store, svcOpts), attachments.Options{MaxSize: o.AttachmentMaxSize}),
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)

@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 16
+const Version int64 = 17
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -34,6 +34,9 @@ const (
 	// Timestamp (UTC, microseconds) is TIMESTAMP / TIMESTAMP(6) WITH TIME ZONE / DATETIME(6) /
 	// DATETIME2(6) / TIMESTAMP(6).
 	Timestamp Type = "TIMESTAMP"
+	// Binary (bytes, unbounded) is BLOB / BYTEA / LONGBLOB / VARBINARY(MAX) / BLOB: sealed
+	// attachment chunks.
+	Binary Type = "BINARY"
 )
 
 // Nullability of a column, for readable column lists.
@@ -672,6 +675,55 @@ func Schema() []Table {
 			},
 			ForeignKeys: []ForeignKey{
 				cascade("task_id", "user_tasks", "id"),
+			},
+		},
+		// 00017: attachments (SPEC 10.2): an unfinished upload has no created_at; chunks
+		// cascade from their attachment.
+		{
+			Name: "user_task_attachments",
+			Columns: []Column{
+				{"id", Varchar, 36, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"task_id", Varchar, 36, NotNull},
+				{"file_name_enc", Varchar, 1024, NotNull},
+				{"content_type", Varchar, 128, Null},
+				{"size_bytes", BigInt, 0, NotNull},
+				{"sha256", Varchar, 64, Null},
+				{"chunks", Integer, 0, NotNull},
+				{"uploader_provider", Varchar, 64, NotNull},
+				{"uploader_type", Varchar, 8, NotNull},
+				{"uploader_id", Varchar, 255, NotNull},
+				{"uploader_display", Varchar, 256, Null},
+				{"started_at", Timestamp, 0, NotNull},
+				{"created_at", Timestamp, 0, Null},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes: []Index{
+				index("ix_attachments_task", "tenant_id", "task_id", "created_at", "id"),
+				index("ix_attachments_sweep", "created_at", "started_at"),
+				index("ix_attachments_task_fk", "task_id"),
+			},
+			ForeignKeys: []ForeignKey{
+				cascade("task_id", "user_tasks", "id"),
+			},
+		},
+		{
+			Name: "user_task_attachment_chunks",
+			Columns: []Column{
+				{"id", Varchar, 48, NotNull},
+				{"tenant_id", Varchar, 64, NotNull},
+				{"task_id", Varchar, 36, NotNull},
+				{"attachment_id", Varchar, 36, NotNull},
+				{"seq", Integer, 0, NotNull},
+				{"plain_size", Integer, 0, NotNull},
+				{"chunk_enc", Binary, 0, NotNull},
+			},
+			PrimaryKey: []string{"id"},
+			Indexes: []Index{
+				unique("ux_attachment_chunks_seq", "attachment_id", "seq"),
+			},
+			ForeignKeys: []ForeignKey{
+				cascade("attachment_id", "user_task_attachments", "id"),
 			},
 		},
 	}

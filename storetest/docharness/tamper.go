@@ -60,6 +60,9 @@ func tamper(t *testing.T, s store.Store, what storetest.Tampering, args ...any) 
 	if ok, err := tamperOps(t, db, what, args...); ok {
 		return err
 	}
+	if ok := tamperAttachments(t, db, what, args...); ok {
+		return nil
+	}
 	return tamperGuests(t, db, what, args...)
 }
 

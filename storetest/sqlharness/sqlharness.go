@@ -100,6 +100,13 @@ var tamperings = map[storetest.Tampering][]string{
 	storetest.MoveInstructions:       {"UPDATE user_tasks SET instructions_enc = (SELECT x.instructions_enc FROM (SELECT instructions_enc FROM user_tasks WHERE id = ?) x) WHERE id = ?"},
 	storetest.MoveRefreshToken:       {"UPDATE user_task_web_sessions SET refresh_token_enc = (SELECT x.refresh_token_enc FROM (SELECT refresh_token_enc FROM user_task_web_sessions WHERE id_hash = ?) x) WHERE id_hash = ?"},
 
+	storetest.DropChunk: {"DELETE FROM user_task_attachment_chunks WHERE id = ?"},
+	storetest.CopyChunk: {
+		"UPDATE user_task_attachment_chunks SET chunk_enc = (SELECT x.chunk_enc FROM (SELECT chunk_enc FROM user_task_attachment_chunks WHERE id = ?) x) WHERE id = ?",
+		"UPDATE user_task_attachment_chunks SET plain_size = (SELECT x.plain_size FROM (SELECT plain_size FROM user_task_attachment_chunks WHERE id = ?) x) WHERE id = ?",
+	},
+	storetest.CorruptAttachmentHash: {"UPDATE user_task_attachments SET sha256 = '" + strings.Repeat("0", 64) + "' WHERE id = ?"},
+
 	storetest.SetSiblingGroup:         {"UPDATE user_task_invitations SET sibling_group_id = ? WHERE task_id = ?"},
 	storetest.ConsumeInvitationRecord: {"UPDATE user_task_invitations SET status = 'consumed', verified_at = updated_at, consumed_at = updated_at WHERE id = ?"},
 	storetest.RevokeInvitationRecord:  {"UPDATE user_task_invitations SET status = 'revoked', revoked_at = updated_at WHERE id = ?"},

@@ -329,6 +329,7 @@ var german = &Catalog{
 	HealthReview:      germanHealthReview,
 
 	Problems: map[models.Code]string{
+		models.CodeUnsupportedMediaType: "Diese Art von Datei kann nicht angehängt werden. Hängen Sie ein PDF, ein Bild (PNG, JPEG, GIF, WebP), eine Text- oder CSV-Datei oder ein Office-Dokument an.",
 		models.CodeUnauthenticated:      "Melden Sie sich an, um fortzufahren.",
 		models.CodeReservedAction:       "Diese Aktion ist dem Workflow vorbehalten. Wählen Sie eine der angebotenen Aktionen.",
 		models.CodeFormRequired:         "Diese Aufgabe hat kein Formular. Schließen Sie sie nur mit einer Aktion ab.",

@@ -325,6 +325,7 @@ var english = &Catalog{
 	HealthReview:      englishHealthReview,
 
 	Problems: map[models.Code]string{
+		models.CodeUnsupportedMediaType: "This kind of file cannot be attached. Attach a PDF, an image (PNG, JPEG, GIF, WebP), a text or CSV file, or an Office document.",
 		models.CodeUnauthenticated:      "Sign in to continue.",
 		models.CodeReservedAction:       "This action is reserved for the workflow. Choose one of the offered actions.",
 		models.CodeFormRequired:         "This task has no form. Complete it with an action only.",

@@ -8,6 +8,10 @@ DELETE FROM user_task_notifications WHERE tenant_id = @p1 AND task_id IN (@p2)
 --   binds: string x2
 DELETE FROM user_task_comments WHERE tenant_id = @p1 AND task_id IN (@p2)
 --   binds: string x2
+DELETE FROM user_task_attachment_chunks WHERE tenant_id = @p1 AND task_id IN (@p2)
+--   binds: string x2
+DELETE FROM user_task_attachments WHERE tenant_id = @p1 AND task_id IN (@p2)
+--   binds: string x2
 DELETE FROM user_task_guest_sessions WHERE tenant_id = @p1 AND task_id IN (@p2)
 --   binds: string x2
 DELETE FROM user_task_deliveries WHERE tenant_id = @p1 AND task_id IN (@p2)
