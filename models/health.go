@@ -12,6 +12,7 @@ var HealthCodes = []string{
 	HealthResumeDeliveryFailing,
 	HealthInvitationDeliveryFailing,
 	HealthRuntimeAnswerAmbiguous,
+	HealthDeadlineMissed,
 }
 
 // KnownHealthCode reports whether code is one of HealthCodes.
@@ -53,6 +54,7 @@ var remedies = map[string]Remedy{
 	HealthResumeDeliveryFailing:     RemedyWait,
 	HealthInvitationDeliveryFailing: RemedyAssign,
 	HealthRuntimeAnswerAmbiguous:    RemedyCancel,
+	HealthDeadlineMissed:            RemedyAssign,
 }
 
 // RemedyFor is the action that clears a finding with code; an unknown code is RemedyWait

@@ -13,6 +13,7 @@ var germanHealthReview = HealthReviewText{
 		models.HealthResumeDeliveryFailing:     "Das Ergebnis der Aufgabe hat den Workflow nicht erreicht: Jede Zustellung ist bisher fehlgeschlagen.",
 		models.HealthInvitationDeliveryFailing: "Eine Gasteinladung dieser Aufgabe konnte ihrem Empfänger nicht zugestellt werden.",
 		models.HealthRuntimeAnswerAmbiguous:    "Der Abgleich hat die Workflow-Laufzeit nach dieser Aufgabe gefragt und eine unklare Antwort bekommen; die Aufgabe blieb, wie sie war.",
+		models.HealthDeadlineMissed:            "Eine Start- oder Abschlussfrist dieser Aufgabe ist verstrichen und hat ihre Eskalation ausgelöst.",
 	},
 	Causes: map[string]string{
 		models.HealthNoParticipants:            "Der Workflow hat die Aufgabe ohne Bearbeiter, Kandidaten, Gruppen oder Einladungen angelegt.",
@@ -24,6 +25,7 @@ var germanHealthReview = HealthReviewText{
 		models.HealthResumeDeliveryFailing:     "Die Workflow-Laufzeit ist nicht erreichbar oder weist das Ergebnis zurück (Adresse, Geheimnis und Protokolle prüfen).",
 		models.HealthInvitationDeliveryFailing: "Der Zustellweg der Einladung ist ausgefallen oder hat die Adresse des Empfängers abgelehnt.",
 		models.HealthRuntimeAnswerAmbiguous:    "Die Laufzeit hat mit einem Fehler geantwortet oder mit einem 404, das nicht ihr eigenes „Lesezeichen nicht gefunden“ war (ein Proxy, ein falscher Pfad).",
+		models.HealthDeadlineMissed:            "Niemand hat die Aufgabe rechtzeitig übernommen oder rechtzeitig erledigt (die Fristen, die der Workflow festgelegt hat).",
 	},
 	Remedies: map[models.Remedy]string{
 		models.RemedyRetryResolution: "Beheben Sie die Ursache und wiederholen Sie dann die Auflösung: Der Dienst lädt das Formular und löst die Gruppen erneut auf.",

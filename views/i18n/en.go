@@ -51,6 +51,7 @@ var english = &Catalog{
 		models.EventInvitationIssued:      "Guest link issued",
 		models.EventInvitationRevoked:     "Guest link revoked",
 		models.EventAccessExplained:       "Access checked",
+		models.EventDeadlineFired:         "Deadline passed, escalated",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Assigned to me",
@@ -304,6 +305,7 @@ var english = &Catalog{
 		models.HealthResumeDeliveryFailing:     "Outcome not delivered",
 		models.HealthInvitationDeliveryFailing: "Invitation not delivered",
 		healthRuntimeAnswerAmbiguous:           "Unclear runtime answer",
+		models.HealthDeadlineMissed:            "Deadline missed",
 	},
 	HealthTexts: map[string]string{
 		models.HealthNoParticipants:            "Nobody can work on this task: it has no assignee, no candidates and no guest invitations. Assign it to someone.",
@@ -315,6 +317,7 @@ var english = &Catalog{
 		models.HealthResumeDeliveryFailing:     "The workflow has not received the task's outcome yet; the delivery is being retried.",
 		models.HealthInvitationDeliveryFailing: "A guest invitation could not be delivered; the delivery is being retried.",
 		healthRuntimeAnswerAmbiguous:           "The workflow runtime gave an unclear answer about this task, so it was left as it is. Check the workflow instance.",
+		models.HealthDeadlineMissed:            "A deadline of the task passed before anyone took or finished it; the task was escalated.",
 	},
 	HealthUnknownName: "Needs attention",
 	HealthUnknownText: "The task has a finding this page cannot describe. Check its history.",
@@ -333,6 +336,7 @@ var english = &Catalog{
 		models.CodeLeaseLost:            "Another server took over this work. Try again.",
 		models.CodeNotDue:               "The task is not due yet.",
 		models.CodeAlreadyOverdue:       "The task is already marked as overdue.",
+		models.CodeDeadlineSettled:      "The deadline has already passed and was handled.",
 		models.CodeUnknownAssignee:      "The participant directory does not know this person. Search for them and pick one of the results.",
 
 		models.CodeGuestAccessDenied: "This link or code is not valid, or your access to the task has ended.",

@@ -13,6 +13,7 @@ var englishHealthReview = HealthReviewText{
 		models.HealthResumeDeliveryFailing:     "The task's outcome has not reached the workflow: every delivery so far has failed.",
 		models.HealthInvitationDeliveryFailing: "A guest invitation of this task could not be delivered to its recipient.",
 		models.HealthRuntimeAnswerAmbiguous:    "Reconciliation asked the workflow runtime about this task and got an unclear answer, so it left the task as it was.",
+		models.HealthDeadlineMissed:            "A start or completion deadline of this task passed and fired its escalation.",
 	},
 	Causes: map[string]string{
 		models.HealthNoParticipants:            "The workflow created the task without an assignee, candidate users or groups, or invitations.",
@@ -24,6 +25,7 @@ var englishHealthReview = HealthReviewText{
 		models.HealthResumeDeliveryFailing:     "The workflow runtime cannot be reached or refuses the outcome (check its address, secret and logs).",
 		models.HealthInvitationDeliveryFailing: "The invitation's delivery channel failed or refused the recipient's address.",
 		models.HealthRuntimeAnswerAmbiguous:    "The runtime answered with an error, or with a 404 that was not its own \"bookmark not found\" (a proxy, a wrong path).",
+		models.HealthDeadlineMissed:            "Nobody took the task in time, or it was not finished in time (the deadlines the workflow declared).",
 	},
 	Remedies: map[models.Remedy]string{
 		models.RemedyRetryResolution: "Fix the cause, then retry the resolution: the service loads the form and expands the groups again.",
