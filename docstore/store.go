@@ -299,6 +299,7 @@ func (d *taskDoc) clone() *taskDoc {
 	c.PendingInvitations = append([]invitationDoc(nil), d.PendingInvitations...)
 	c.PendingDeliveries = append([]deliveryDoc(nil), d.PendingDeliveries...)
 	c.PendingNotifications = append([]notificationDoc(nil), d.PendingNotifications...)
+	c.Deadlines = append([]deadlineDoc(nil), d.Deadlines...)
 	return &c
 }
 

@@ -40,6 +40,8 @@ type taskDoc struct {
 	// PendingNotifications are the notifications the task's changes caused, not yet in
 	// user_task_notifications (notification_doc.go).
 	PendingNotifications []notificationDoc `bson:"pending_notifications"`
+	// Deadlines are the task's deadlines (deadline.go), settled in place by the due sweep.
+	Deadlines []deadlineDoc `bson:"deadlines"`
 }
 
 // tagDoc is one normalized tag (a user_task_tags row).

@@ -119,6 +119,7 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	// What earlier writes queued and the relay has not moved yet stays queued.
 	next.PendingInvitations, next.PendingDeliveries = rest.PendingInvitations, rest.PendingDeliveries
 	next.PendingNotifications = rest.PendingNotifications
+	next.Deadlines = rest.Deadlines
 	if c.AssignmentChanged {
 		next.Candidates, next.Exclusions = candidateDocs(t, now), exclusionDocs(t, now)
 	}
