@@ -11,7 +11,9 @@ import (
 )
 
 // deadlineRecord is a row of user_task_deadlines (migration 00018).
-type deadlineRecord struct{ storekit.DeadlineRow }
+type deadlineRecord struct {
+	storekit.DeadlineRow `gorm:"embedded"`
+}
 
 func (deadlineRecord) TableName() string { return "user_task_deadlines" }
 
