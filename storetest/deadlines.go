@@ -358,6 +358,30 @@ func testDeadlines(t *testing.T, h Harness) {
 		}
 	})
 
+	t.Run("AuditFindsNothing", func(t *testing.T) {
+		// A firing is a consistent change: a claimed task released by a completion deadline,
+		// an unassigned one reassigned, a notify-only event at the same revision.
+		s, _ := noteStore(t, h)
+		claimed := createWithDeadlines(t, s, TaskOpts{CandidateUsers: []string{"ann"}},
+			DeadlineOpts{Kind: models.DeadlineCompletion, After: -time.Minute, Actions: []models.DeadlineAction{reassignTo("t1", nil, "leads"), flagAction}})
+		mustCommand(t, s, claimed, queryActor("t1", "ann", false), func(cur models.Task, cmd models.Command, now time.Time) (models.Change, error) {
+			return models.Claim(cur, cmd, now)
+		})
+		unassigned := createWithDeadlines(t, s, TaskOpts{},
+			DeadlineOpts{Kind: models.DeadlineStart, After: -time.Minute, Actions: []models.DeadlineAction{reassignTo("t1", []string{"cy"})}})
+		notified := createWithDeadlines(t, s, TaskOpts{CandidateUsers: []string{"ann"}},
+			DeadlineOpts{Kind: models.DeadlineStart, After: -time.Minute, Actions: []models.DeadlineAction{notifyManagers}})
+		for _, task := range []models.Task{claimed, unassigned, notified} {
+			fire(t, s, task, 0)
+		}
+		if got := mustGet(t, s, "t1", claimed.ID); got.Status != models.StatusAvailable || got.Assignee != nil {
+			t.Fatalf("the claimed task after its completion deadline: %s, %+v", got.Status, got.Assignee)
+		}
+		if n, findings, _ := AuditAll(t, s, store.AuditFilter{Tenant: "t1"}, 10); n != 3 || len(findings) != 0 {
+			t.Fatalf("audited %d tasks, findings %+v", n, findings)
+		}
+	})
+
 	t.Run("OtherTenantAndUnknownIndex", func(t *testing.T) {
 		s, _ := noteStore(t, h)
 		task := createWithDeadlines(t, s, TaskOpts{CandidateUsers: []string{"ann"}},
