@@ -52,12 +52,21 @@ func (p *problems) deadlineDue(f string, def DeadlineDefinition, created time.Ti
 			p.fail(f+".at", "must be an RFC 3339 time")
 			return time.Time{}, false
 		}
+		if at.Before(minDeadlineAt) {
+			// Every dialect stores it (SQL Server's DATETIME2 and MariaDB's DATETIME start later
+			// than year 0), and a deadline that far back is a mistake anyway.
+			p.fail(f+".at", "must be a time after 1970")
+			return time.Time{}, false
+		}
 		return at.UTC(), true
 	default:
 		p.fail(f, "must have after or at")
 	}
 	return time.Time{}, false
 }
+
+// minDeadlineAt is the earliest `at` a deadline may name.
+var minDeadlineAt = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ParseDeadlineAfter reads a deadline's `after`: an ISO 8601 duration of weeks, days, hours,
 // minutes and seconds from PT1S to P365D (years and months are refused, their length depends

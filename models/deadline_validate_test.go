@@ -71,6 +71,7 @@ func TestProjectDeadlines(t *testing.T) {
 		{"P366D", []DeadlineDefinition{{Kind: DeadlineStart, After: "P366D", Actions: ok}}, "deadlines[0].after"},
 		{"Months", []DeadlineDefinition{{Kind: DeadlineStart, After: "P1M", Actions: ok}}, "deadlines[0].after"},
 		{"NotADuration", []DeadlineDefinition{{Kind: DeadlineStart, After: "1h", Actions: ok}}, "deadlines[0].after"},
+		{"AtYearZero", []DeadlineDefinition{{Kind: DeadlineStart, At: "0000-01-01T00:00:00Z", Actions: ok}}, "deadlines[0].at"},
 		{"BadAt", []DeadlineDefinition{{Kind: DeadlineStart, At: "2025-03-05 10:00", Actions: ok}}, "deadlines[0].at"},
 		{"UnknownKind", []DeadlineDefinition{{Kind: "claim", After: "PT1H", Actions: ok}}, "deadlines[0].kind"},
 		{"MissingKind", []DeadlineDefinition{{After: "PT1H", Actions: ok}}, "deadlines[0].kind"},
