@@ -22,6 +22,7 @@ var embedded = map[string]string{
 	"user_task_tags":       "tag_keys",
 	"user_task_candidates": "candidates",
 	"user_task_exclusions": "exclusions",
+	"user_task_deadlines":  "deadlines",
 }
 
 // alsoOnAggregate names the indexes of tables with their own collection that also exist on the

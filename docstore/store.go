@@ -302,6 +302,7 @@ func (d *taskDoc) clone() *taskDoc {
 	c.PendingDeliveries = append([]deliveryDoc(nil), d.PendingDeliveries...)
 	c.PendingNotifications = append([]notificationDoc(nil), d.PendingNotifications...)
 	c.PendingComments = append([]commentDoc(nil), d.PendingComments...)
+	c.Deadlines = append([]deadlineDoc(nil), d.Deadlines...)
 	return &c
 }
 

@@ -50,6 +50,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		if err != nil {
 			return models.Task{}, false, err
 		}
+		if d.Deadlines, err = deadlineDocs(change.Deadlines, now); err != nil {
+			return models.Task{}, false, err
+		}
 		// The daily rollup counts the creation once the relay applies this effect.
 		d.PendingEffects = append(d.PendingEffects, countDaily(t, models.MetricCreated, 0, now))
 		// The notifications the creation causes travel in the same insert.

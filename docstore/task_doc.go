@@ -45,6 +45,8 @@ type taskDoc struct {
 	// user_task_comments (comment.go).
 	CommentCount    int          `bson:"comment_count"`
 	PendingComments []commentDoc `bson:"pending_comments"`
+	// Deadlines are the task's deadlines (deadline.go), settled in place by the due sweep.
+	Deadlines []deadlineDoc `bson:"deadlines"`
 }
 
 // tagDoc is one normalized tag (a user_task_tags row).

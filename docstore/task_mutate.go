@@ -120,6 +120,7 @@ func (s *Store) applyChange(cur *taskDoc, before *models.Task, c *models.Change,
 	next.PendingInvitations, next.PendingDeliveries = rest.PendingInvitations, rest.PendingDeliveries
 	next.PendingNotifications = rest.PendingNotifications
 	next.CommentCount, next.PendingComments = rest.CommentCount, rest.PendingComments
+	next.Deadlines = rest.Deadlines
 	if c.AssignmentChanged {
 		next.Candidates, next.Exclusions = candidateDocs(t, now), exclusionDocs(t, now)
 	}

@@ -21,6 +21,17 @@ type detailJSON struct {
 	Actions      []models.Action `json:"actions"`
 	Disclosure   disclosureJSON  `json:"disclosure"`
 	Outcome      *outcomeJSON    `json:"outcome"`
+	Deadlines    []deadlineJSON  `json:"deadlines"`
+}
+
+// deadlineJSON is one deadline of the task (SPEC 10.4): its kind, when it is due, whether the
+// due sweep settled it (fired, or skipped because the task was taken or closed first) and,
+// once fired, when.
+type deadlineJSON struct {
+	Kind    models.DeadlineKind  `json:"kind"`
+	DueAt   string               `json:"dueAt"`
+	State   models.DeadlineState `json:"state"`
+	FiredAt *string              `json:"firedAt,omitempty"`
 }
 
 type formJSON struct {
@@ -94,6 +105,14 @@ func detailOf(d tasks.Detail) detailJSON {
 				Masked: fv.Masked, CanReveal: fv.CanReveal, Value: fv.Value})
 		}
 		out.Form = fj
+	}
+	out.Deadlines = []deadlineJSON{}
+	for _, dl := range d.Deadlines {
+		j := deadlineJSON{Kind: dl.Kind, DueAt: rfc3339(dl.DueAt), State: dl.State}
+		if dl.State == models.DeadlineFired {
+			j.FiredAt = timestamp(dl.FiredAt)
+		}
+		out.Deadlines = append(out.Deadlines, j)
 	}
 	if t.Status.IsTerminal() {
 		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: t.Outcome.CompletedBy.Wire(), CompletedAt: timestamp(t.CompletedAt)}

@@ -29,6 +29,7 @@ type Metrics struct {
 	conflicts  *prometheus.CounterVec
 	workerRuns *prometheus.HistogramVec
 	notify     notificationMetrics // notifications.go
+	deadlines  deadlineMetrics     // deadlines.go
 }
 
 // New builds the instruments on a fresh registry, with the Go runtime and process collectors.

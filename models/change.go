@@ -19,6 +19,8 @@ type Change struct {
 	Operation *Operation
 	// Resumption is the outbox row written when entering a transitional status.
 	Resumption *Resumption
+	// Deadlines are the task's deadlines, written with its creation (SPEC 10.4).
+	Deadlines []Deadline
 	// AssignmentChanged rewrites the candidate and exclusion rows (projection, retry-resolution).
 	AssignmentChanged bool
 	// Finalize flips the task's accepted operation to completed and settles its outbox rows.

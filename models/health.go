@@ -13,6 +13,7 @@ var HealthCodes = []string{
 	HealthInvitationDeliveryFailing,
 	HealthNotificationDeliveryFailing,
 	HealthRuntimeAnswerAmbiguous,
+	HealthDeadlineMissed,
 }
 
 // KnownHealthCode reports whether code is one of HealthCodes.
@@ -59,6 +60,7 @@ var remedies = map[string]Remedy{
 	HealthInvitationDeliveryFailing:   RemedyAssign,
 	HealthNotificationDeliveryFailing: RemedyCheckDelivery,
 	HealthRuntimeAnswerAmbiguous:      RemedyCancel,
+	HealthDeadlineMissed:              RemedyAssign,
 }
 
 // RemedyFor is the action that clears a finding with code; an unknown code is RemedyWait

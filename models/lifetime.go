@@ -16,6 +16,22 @@ const MaxInvitationLifetime = 366 * 24 * time.Hour
 // and months are refused because their length depends on the calendar. The duration must be
 // positive and at most 366 days.
 func ParseLifetime(s string) (time.Duration, error) {
+	total, err := isoSeconds(s)
+	if err != nil {
+		return 0, err
+	}
+	if total <= 0 {
+		return 0, errors.New("must be longer than zero")
+	}
+	if total > MaxInvitationLifetime.Seconds() {
+		return 0, errors.New("must be at most 366 days")
+	}
+	return time.Duration(math.Round(total * float64(time.Second))), nil
+}
+
+// isoSeconds reads an ISO 8601 duration of weeks, days, hours, minutes and (fractional)
+// seconds as seconds; years and months are refused (their length depends on the calendar).
+func isoSeconds(s string) (float64, error) {
 	rest, ok := strings.CutPrefix(s, "P")
 	if !ok || rest == "" || strings.HasSuffix(rest, "T") {
 		return 0, errors.New("must be an ISO 8601 duration such as P7D or PT12H")
@@ -39,13 +55,7 @@ func ParseLifetime(s string) (time.Duration, error) {
 		}
 		total += d
 	}
-	if total <= 0 {
-		return 0, errors.New("must be longer than zero")
-	}
-	if total > MaxInvitationLifetime.Seconds() {
-		return 0, errors.New("must be at most 366 days")
-	}
-	return time.Duration(math.Round(total * float64(time.Second))), nil
+	return total, nil
 }
 
 // durationUnit is one designator of an ISO 8601 duration and its length in seconds; zero marks

@@ -40,6 +40,7 @@ type Projection struct {
 	Invitations         []InvitationDefinition
 	TimeoutEnabled      bool
 	CancellationEnabled bool
+	Deadlines           []DeadlineDefinition // at most MaxDeadlines (SPEC 10.4)
 
 	Health Health // a blocking finding when snapshot expansion or form resolution failed
 }
@@ -164,6 +165,7 @@ func Project(p Projection, now time.Time) (Change, error) {
 	actions := pr.actions(p.Actions)
 	invitations := pr.invitations(p.Invitations, actions)
 	pr.health("health", p.Health)
+	deadlines := pr.deadlines(p.Deadlines, tenant, now)
 
 	if err := pr.err(); err != nil {
 		return Change{}, err
@@ -225,6 +227,10 @@ func Project(p Projection, now time.Time) (Change, error) {
 		return Change{}, err
 	}
 	ch.AssignmentChanged = true
+	for i := range deadlines {
+		deadlines[i].TaskID = task.ID
+	}
+	ch.Deadlines = deadlines
 	return ch, nil
 }
 

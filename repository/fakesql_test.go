@@ -348,7 +348,7 @@ func init() {
 	for _, r := range []interface{ TableName() string }{
 		taskRecord{}, tagRecord{}, candidateRecord{}, exclusionRecord{}, eventRecord{}, operationRecord{},
 		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{}, tenantCounterRecord{},
-		webSessionRecord{}, guestSessionRecord{}, notificationRecord{}, personRecord{}, commentRecord{},
+		webSessionRecord{}, guestSessionRecord{}, notificationRecord{}, personRecord{}, commentRecord{}, deadlineRecord{},
 	} {
 		fixtureTypes[r.TableName()] = reflect.TypeOf(r)
 	}

@@ -27,7 +27,7 @@ const scaleDeepRows = 1_000
 const scaleListsEnv = "USERTASKS_SCALE_LISTS"
 
 // scaleSortedTables are the tables no list, dashboard or worker statement may read in full.
-var scaleSortedTables = []string{"user_tasks", "user_task_events", "user_task_candidates"}
+var scaleSortedTables = []string{"user_tasks", "user_task_events", "user_task_candidates", "user_task_deadlines"}
 
 // scaleRareNeedle is a search that matches a few of the tenant's tasks (a reference the seed
 // writes once), where "review" matches thousands: the two sides of probeSearch.

@@ -128,6 +128,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 		{"saved views", func() error { _, err := s.SavedViews(ctx, manager); return err }},
 	}
 	reads = append(reads, scaleWorkerReads(ctx, s)...)
+	reads = append(reads, scaleDeadlineReads(t, ctx, s, db, d)...)
 	t.Logf("%s: %d open, %d overdue, %d with health findings, %d pending resumptions, %d rollup rows",
 		testfactory.Provider(d).Name(), open, res.Overdue, res.Health, res.Backlog, res.Stats)
 

@@ -52,6 +52,9 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			if err := s.writeRows(tx, &change); err != nil {
 				return err
 			}
+			if err := s.insertDeadlines(tx, change.Deadlines, now); err != nil {
+				return err
+			}
 			if err := s.writeNotifications(tx, nil, &change, now); err != nil {
 				return err
 			}

@@ -35,6 +35,7 @@ type Store interface {
 	Operations
 	Comments
 	Attachments
+	Deadlines
 }
 
 // Lifecycle is the store as a connection: readiness, the schema check and closing.

@@ -102,6 +102,9 @@ var ImpliedStatuses = map[models.EventType][]models.Status{
 	models.EventCompleted:             {models.StatusCompleted},
 	models.EventTimedOut:              {models.StatusTimedOut},
 	models.EventCancelled:             {models.StatusCancelled},
+	// A deadline's firing leaves the task open: reassigned (Available or Unassigned, released
+	// by a completion deadline) or as it was (Assigned, a notify or priority only).
+	models.EventDeadlineFired: models.OpenStatuses,
 }
 
 // TransitionKind is the kind of the accepted operation a transitional status waits on.

@@ -91,6 +91,11 @@ type notificationBuilder struct {
 }
 
 func (b *notificationBuilder) add(trigger models.NotificationTrigger, to models.ParticipantRef) {
+	b.addKeyed(trigger, to, int64(b.task.Revision))
+}
+
+// addKeyed adds a row keyed by revision (the task's, or what stands in for it).
+func (b *notificationBuilder) addKeyed(trigger models.NotificationTrigger, to models.ParticipantRef, revision int64) {
 	to.Tenant = b.task.Tenant
 	if !Notifiable(b.task, to) || (b.actor != nil && b.actor.Same(to)) {
 		return
@@ -100,7 +105,7 @@ func (b *notificationBuilder) add(trigger models.NotificationTrigger, to models.
 		return
 	}
 	b.seen[key] = true
-	b.out = append(b.out, NewNotification(b.task, trigger, int64(b.task.Revision), to, b.actor, b.now))
+	b.out = append(b.out, NewNotification(b.task, trigger, revision, to, b.actor, b.now))
 }
 
 // NewNotification is a pending row for recipient about t, due at now.

@@ -103,6 +103,9 @@ type FieldView struct {
 type Detail struct {
 	TaskView
 	Form *FormView // nil without a form or without protected access
+	// Deadlines are the task's deadlines by index (SPEC 10.4): when each is due and whether it
+	// fired; what they do is the workflow's definition, not shown.
+	Deadlines []models.Deadline
 }
 
 // FormView is the pinned form with its fields.
@@ -123,7 +126,11 @@ func (s *Service) Detail(ctx context.Context, a models.Actor, id string) (Detail
 	if err != nil {
 		return Detail{}, err
 	}
-	return detailOf(t, v, pinnedForm), nil
+	d := detailOf(t, v, pinnedForm)
+	if d.Deadlines, err = s.store.TaskDeadlines(ctx, t.Tenant, t.ID); err != nil {
+		return Detail{}, err
+	}
+	return d, nil
 }
 
 // detailOf is the detail of t for a caller with view v. form parses t's pinned form, asked only

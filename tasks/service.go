@@ -24,6 +24,7 @@ type Store interface {
 	AddComment(ctx context.Context, tenant, taskID, commentID string, add models.CommentAddFunc) (models.Comment, error)
 	Comments(ctx context.Context, q models.CommentQuery) (models.CommentPage, error)
 	DeleteComment(ctx context.Context, tenant, taskID, commentID string, decide models.CommentDeleteFunc) (models.Comment, error)
+	TaskDeadlines(ctx context.Context, tenant, taskID string) ([]models.Deadline, error)
 }
 
 // Resolver re-resolves a task's form and snapshot membership for retry-resolution. It runs

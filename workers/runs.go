@@ -62,7 +62,8 @@ func sweepRuns(res SweepResult, err error, elapsed time.Duration) []models.Worke
 	out := []models.WorkerRun{all}
 	for tenant, c := range res.Tenants {
 		out = append(out, models.WorkerRun{Worker: models.WorkerDueSweep, Tenant: tenant, Elapsed: elapsed,
-			Counts: map[string]int{"timedOut": c.TimedOut, "overdue": c.Overdue, "skipped": c.Skipped}})
+			Counts: map[string]int{"timedOut": c.TimedOut, "overdue": c.Overdue, "skipped": c.Skipped,
+				"escalated": c.Escalated, "deadlinesSkipped": c.DeadlinesSkipped}})
 	}
 	return out
 }

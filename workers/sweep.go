@@ -14,6 +14,10 @@ type SweepStore interface {
 	LeaseStore
 	models.Mutator
 	DueTasks(ctx context.Context, limit int, after *models.Task) ([]models.Task, error)
+	// DueDeadlines, FireDeadline and Managers serve the deadlines' firing (sweep_deadlines.go).
+	DueDeadlines(ctx context.Context, limit int, after *models.DeadlineKey) ([]models.Deadline, error)
+	FireDeadline(ctx context.Context, tenant, taskID string, index int, managers []models.ParticipantRef) (models.DeadlineFiring, error)
+	Managers(ctx context.Context, tenant string, limit int) ([]models.Person, error)
 	// FoldDailyStats folds the daily rollup's stripes that a closed day no longer needs; the
 	// due sweep calls it at most once per FoldEvery.
 	FoldDailyStats(ctx context.Context) (int, error)
@@ -35,11 +39,14 @@ type SweepOptions struct {
 	PageSize int           // default 200
 	LeaseTTL time.Duration // default 5 min, renewed after every page
 	Logger   *slog.Logger
+	// Deadlines, when set, hears each deadline the sweep settles (New sets it from
+	// Options.Observer when that counts them).
+	Deadlines DeadlineObserver
 }
 
 // DueSweeper acts on tasks whose due date passed (SPEC 3.3): with the timeout enabled it
 // requests the timeout (TimingOut, an accepted operation and an outbox row); otherwise it flags
-// the task overdue, once. One node sweeps at a time (a named lease); and because every change
+// the task overdue, once. Then it fires the due deadlines (SPEC 10.4, sweep_deadlines.go). One node sweeps at a time (a named lease); and because every change
 // is a revision compare-and-swap, a task another node or a person changed meanwhile is skipped,
 // never written twice.
 type DueSweeper struct {
@@ -73,6 +80,10 @@ type SweepCounts struct {
 	TimedOut int // timeouts requested
 	Overdue  int // tasks flagged overdue
 	Skipped  int // tasks that answered with a conflict (changed meanwhile, not due any more)
+	// Escalated counts the deadlines fired, DeadlinesSkipped those settled without firing
+	// (the task was taken or closed first).
+	Escalated        int
+	DeadlinesSkipped int
 }
 
 // SweepResult counts what one sweep did, in all and per tenant.
@@ -121,8 +132,12 @@ func (s *DueSweeper) RunOnce(ctx context.Context) (SweepResult, error) {
 				return err // lost: another node sweeps on from here
 			}
 		}
-		if res.TimedOut+res.Overdue+res.Skipped > 0 {
-			s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped)
+		if err := s.sweepDeadlines(ctx, &res, renew); err != nil {
+			return err
+		}
+		if res.TimedOut+res.Overdue+res.Skipped+res.Escalated+res.DeadlinesSkipped > 0 {
+			s.log.Info("due sweep", "timedOut", res.TimedOut, "overdue", res.Overdue, "skipped", res.Skipped,
+				"escalated", res.Escalated, "deadlinesSkipped", res.DeadlinesSkipped)
 		}
 		if err := s.fold(ctx, &res); err != nil {
 			return err

@@ -165,7 +165,7 @@ func New(store Store, runtime workflow.RuntimeClient, o Options) *Workers {
 		deliverKick: make(chan struct{}, 1),
 		notifyKick:  make(chan struct{}, 1),
 		Dispatcher:  NewDispatcher(store, runtime, o.Dispatcher),
-		Sweeper:     NewDueSweeper(store, o.Sweep),
+		Sweeper:     NewDueSweeper(store, sweepOptions(o)),
 		Reconciler:  NewReconciler(store, runtime, o.Projector, o.Reconcile),
 		o:           o,
 		log:         log,

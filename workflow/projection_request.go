@@ -80,6 +80,7 @@ type TaskDefinition struct {
 	Invitations         []models.InvitationDefinition `json:"invitations,omitempty"`
 	TimeoutEnabled      bool                          `json:"timeoutEnabled,omitempty"`
 	CancellationEnabled bool                          `json:"cancellationEnabled,omitempty"`
+	Deadlines           []DeadlineSpec                `json:"deadlines,omitempty"` // SPEC 10.4
 }
 
 // Participant is a participant on the wire: never a tenant. The type is implied by the member
@@ -164,6 +165,7 @@ func (r ProjectionRequest) projection(tenant string) (models.Projection, formReq
 		Invitations:            t.Invitations,
 		TimeoutEnabled:         t.TimeoutEnabled,
 		CancellationEnabled:    t.CancellationEnabled,
+		Deadlines:              deadlineDefinitions(t.Deadlines),
 	}
 	if t.DueAt != "" {
 		due, err := time.Parse(time.RFC3339Nano, t.DueAt)

@@ -57,6 +57,8 @@ type Options struct {
 	// Proxied connects the store through Env.Proxy, a TCP proxy the test can cut (server
 	// databases only).
 	Proxied bool
+	// Clock, when set, moves the store's database clock (a testfactory.Clock's Now).
+	Clock func(dbNow time.Time) time.Time
 }
 
 // Tracer is everything the tracing package's Tracer is to the router, service and store.
@@ -119,7 +121,7 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 		proxy, storeURL = testfactory.ProxyDatabase(t, dbURL)
 	}
 	store := testfactory.OpenSQL(t, storeURL, &testfactory.StoreOpts{WriteTimeout: o.WriteTimeout, BusyTimeout: o.BusyTimeout, TotalCap: o.TotalCap,
-		ShortSearchWindow: o.ShortSearchWindow})
+		ShortSearchWindow: o.ShortSearchWindow, Clock: o.Clock})
 
 	secret := make([]byte, 32)
 	rand.Read(secret)

@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 17
+const Version int64 = 18
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -724,6 +724,29 @@ func Schema() []Table {
 			},
 			ForeignKeys: []ForeignKey{
 				cascade("attachment_id", "user_task_attachments", "id"),
+			},
+		},
+		{
+			// Deadlines (SPEC 10.4, migration 00018): the due sweep walks ix_deadlines_due from
+			// state pending in due order.
+			Name: "user_task_deadlines",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"task_id", Varchar, 36, NotNull},
+				{"idx", Integer, 0, NotNull},
+				{"kind", Varchar, 16, NotNull},
+				{"due_at", Timestamp, 0, NotNull},
+				{"actions_json", Text, 0, NotNull},
+				{"state", Varchar, 16, NotNull},
+				{"fired_at", Timestamp, 0, Null},
+				{"created_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"task_id", "idx"},
+			Indexes: []Index{
+				index("ix_deadlines_due", "state", "due_at", "task_id", "idx"),
+			},
+			ForeignKeys: []ForeignKey{
+				cascade("task_id", "user_tasks", "id"),
 			},
 		},
 	}

@@ -57,6 +57,7 @@ var german = &Catalog{
 		models.EventAccessExplained:       "Zugriff geprüft",
 		models.EventCommentAdded:          "Kommentar hinzugefügt",
 		models.EventCommentDeleted:        "Kommentar gelöscht",
+		models.EventDeadlineFired:         "Frist verstrichen, eskaliert",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Mir zugewiesen",
@@ -311,6 +312,7 @@ var german = &Catalog{
 		models.HealthInvitationDeliveryFailing:   "Einladung nicht zugestellt",
 		models.HealthNotificationDeliveryFailing: "Benachrichtigung nicht zugestellt",
 		healthRuntimeAnswerAmbiguous:             "Unklare Antwort der Laufzeit",
+		models.HealthDeadlineMissed:              "Frist verpasst",
 	},
 	HealthTexts: map[string]string{
 		models.HealthNoParticipants:              "Niemand kann diese Aufgabe bearbeiten: Sie hat keinen Bearbeiter, keine Kandidaten und keine Gasteinladungen. Weisen Sie sie jemandem zu.",
@@ -323,6 +325,7 @@ var german = &Catalog{
 		models.HealthInvitationDeliveryFailing:   "Eine Gasteinladung konnte nicht zugestellt werden; die Zustellung wird wiederholt.",
 		models.HealthNotificationDeliveryFailing: "Eine Benachrichtigung zu dieser Aufgabe konnte auch nach allen Wiederholungen nicht zugestellt werden. Prüfen Sie den Mailserver, den Benachrichtigungs-Webhook oder das Verzeichnis.",
 		healthRuntimeAnswerAmbiguous:             "Die Workflow-Laufzeit hat zu dieser Aufgabe unklar geantwortet, deshalb blieb die Aufgabe unverändert. Prüfen Sie die Workflow-Instanz.",
+		models.HealthDeadlineMissed:              "Eine Frist der Aufgabe ist verstrichen, bevor jemand sie übernommen oder erledigt hat; die Aufgabe wurde eskaliert.",
 	},
 	HealthUnknownName: "Braucht Aufmerksamkeit",
 	HealthUnknownText: "Die Aufgabe hat einen Befund, den diese Seite nicht beschreiben kann. Prüfen Sie ihren Verlauf.",
@@ -342,6 +345,7 @@ var german = &Catalog{
 		models.CodeLeaseLost:            "Ein anderer Server hat diese Arbeit übernommen. Versuchen Sie es erneut.",
 		models.CodeNotDue:               "Die Aufgabe ist noch nicht fällig.",
 		models.CodeAlreadyOverdue:       "Die Aufgabe ist bereits als überfällig markiert.",
+		models.CodeDeadlineSettled:      "Die Frist ist bereits verstrichen und wurde behandelt.",
 		models.CodeUnknownAssignee:      "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
 
 		models.CodeGuestAccessDenied: "Dieser Link oder Code ist ungültig, oder Ihr Zugang zur Aufgabe ist beendet.",

@@ -14,6 +14,7 @@ var germanHealthReview = HealthReviewText{
 		models.HealthInvitationDeliveryFailing:   "Eine Gasteinladung dieser Aufgabe konnte ihrem Empfänger nicht zugestellt werden.",
 		models.HealthNotificationDeliveryFailing: "Eine Benachrichtigung zu dieser Aufgabe ist endgültig gescheitert: Jemand wurde nicht per E-Mail, nicht über den Benachrichtigungs-Webhook oder gar nicht informiert.",
 		models.HealthRuntimeAnswerAmbiguous:      "Der Abgleich hat die Workflow-Laufzeit nach dieser Aufgabe gefragt und eine unklare Antwort bekommen; die Aufgabe blieb, wie sie war.",
+		models.HealthDeadlineMissed:              "Eine Start- oder Abschlussfrist dieser Aufgabe ist verstrichen und hat ihre Eskalation ausgelöst.",
 	},
 	Causes: map[string]string{
 		models.HealthNoParticipants:              "Der Workflow hat die Aufgabe ohne Bearbeiter, Kandidaten, Gruppen oder Einladungen angelegt.",
@@ -26,6 +27,7 @@ var germanHealthReview = HealthReviewText{
 		models.HealthInvitationDeliveryFailing:   "Der Zustellweg der Einladung ist ausgefallen oder hat die Adresse des Empfängers abgelehnt.",
 		models.HealthNotificationDeliveryFailing: "Der Mailserver hat die Adresse abgelehnt oder war nicht erreichbar, der Webhook-Empfänger ist wiederholt gescheitert oder das Verzeichnis hat nicht geantwortet – bei jedem Versuch (die Meldung des Befunds in der API nennt den Weg; die Seite der Hintergrundläufe zeigt die Fehlschläge).",
 		models.HealthRuntimeAnswerAmbiguous:      "Die Laufzeit hat mit einem Fehler geantwortet oder mit einem 404, das nicht ihr eigenes „Lesezeichen nicht gefunden“ war (ein Proxy, ein falscher Pfad).",
+		models.HealthDeadlineMissed:              "Niemand hat die Aufgabe rechtzeitig übernommen oder rechtzeitig erledigt (die Fristen, die der Workflow festgelegt hat).",
 	},
 	Remedies: map[models.Remedy]string{
 		models.RemedyRetryResolution: "Beheben Sie die Ursache und wiederholen Sie dann die Auflösung: Der Dienst lädt das Formular und löst die Gruppen erneut auf.",

@@ -53,6 +53,7 @@ var english = &Catalog{
 		models.EventAccessExplained:       "Access checked",
 		models.EventCommentAdded:          "Comment added",
 		models.EventCommentDeleted:        "Comment deleted",
+		models.EventDeadlineFired:         "Deadline passed, escalated",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Assigned to me",
@@ -307,6 +308,7 @@ var english = &Catalog{
 		models.HealthInvitationDeliveryFailing:   "Invitation not delivered",
 		models.HealthNotificationDeliveryFailing: "Notification not delivered",
 		healthRuntimeAnswerAmbiguous:             "Unclear runtime answer",
+		models.HealthDeadlineMissed:              "Deadline missed",
 	},
 	HealthTexts: map[string]string{
 		models.HealthNoParticipants:              "Nobody can work on this task: it has no assignee, no candidates and no guest invitations. Assign it to someone.",
@@ -319,6 +321,7 @@ var english = &Catalog{
 		models.HealthInvitationDeliveryFailing:   "A guest invitation could not be delivered; the delivery is being retried.",
 		models.HealthNotificationDeliveryFailing: "A notification about this task could not be delivered, even after every retry. Check the mail server, the notification webhook or the directory.",
 		healthRuntimeAnswerAmbiguous:             "The workflow runtime gave an unclear answer about this task, so it was left as it is. Check the workflow instance.",
+		models.HealthDeadlineMissed:              "A deadline of the task passed before anyone took or finished it; the task was escalated.",
 	},
 	HealthUnknownName: "Needs attention",
 	HealthUnknownText: "The task has a finding this page cannot describe. Check its history.",
@@ -338,6 +341,7 @@ var english = &Catalog{
 		models.CodeLeaseLost:            "Another server took over this work. Try again.",
 		models.CodeNotDue:               "The task is not due yet.",
 		models.CodeAlreadyOverdue:       "The task is already marked as overdue.",
+		models.CodeDeadlineSettled:      "The deadline has already passed and was handled.",
 		models.CodeUnknownAssignee:      "The participant directory does not know this person. Search for them and pick one of the results.",
 
 		models.CodeGuestAccessDenied: "This link or code is not valid, or your access to the task has ended.",

@@ -14,6 +14,7 @@ var englishHealthReview = HealthReviewText{
 		models.HealthInvitationDeliveryFailing:   "A guest invitation of this task could not be delivered to its recipient.",
 		models.HealthNotificationDeliveryFailing: "A notification about this task failed for good: someone was not told by email, by the notification webhook, or at all.",
 		models.HealthRuntimeAnswerAmbiguous:      "Reconciliation asked the workflow runtime about this task and got an unclear answer, so it left the task as it was.",
+		models.HealthDeadlineMissed:              "A start or completion deadline of this task passed and fired its escalation.",
 	},
 	Causes: map[string]string{
 		models.HealthNoParticipants:              "The workflow created the task without an assignee, candidate users or groups, or invitations.",
@@ -26,6 +27,7 @@ var englishHealthReview = HealthReviewText{
 		models.HealthInvitationDeliveryFailing:   "The invitation's delivery channel failed or refused the recipient's address.",
 		models.HealthNotificationDeliveryFailing: "The mail server refused the address or was unreachable, the webhook receiver kept failing, or the directory did not answer, through every retry (the finding's message in the API names the channel; the background runs page shows the failures).",
 		models.HealthRuntimeAnswerAmbiguous:      "The runtime answered with an error, or with a 404 that was not its own \"bookmark not found\" (a proxy, a wrong path).",
+		models.HealthDeadlineMissed:              "Nobody took the task in time, or it was not finished in time (the deadlines the workflow declared).",
 	},
 	Remedies: map[models.Remedy]string{
 		models.RemedyRetryResolution: "Fix the cause, then retry the resolution: the service loads the form and expands the groups again.",

@@ -1,0 +1,34 @@
+-- Deadlines and escalation (issue 30, SPEC 10.4): a task's deadlines, written with its creation,
+-- one row per (task, idx) where idx is the position in the projection's list. due_at is the
+-- creation time plus `after`, or `at`; actions_json the validated actions. state is pending until
+-- the due sweep settles the deadline (fired, or skipped when the task was taken or closed first),
+-- and fired_at is when it did. The sweep finds due deadlines by walking ix_deadlines_due
+-- (state, due_at, task_id, idx) from state = 'pending' in due order: an index range on every
+-- dialect, partial indexes or not, which a settled row leaves for good, so the walk never
+-- visits a fired deadline or scans open tasks. Deleted with their task (ON DELETE CASCADE).
+
+-- +goose NO TRANSACTION
+-- +goose Up
+-- +goose StatementBegin
+CREATE TABLE user_task_deadlines (
+    tenant_id    VARCHAR2(64 CHAR) NOT NULL,
+    task_id      VARCHAR2(36 CHAR) NOT NULL,
+    idx          NUMBER(10)        NOT NULL,
+    kind         VARCHAR2(16 CHAR) NOT NULL,
+    due_at       TIMESTAMP(6)      NOT NULL,
+    actions_json CLOB              NOT NULL,
+    state        VARCHAR2(16 CHAR) NOT NULL,
+    fired_at     TIMESTAMP(6),
+    created_at   TIMESTAMP(6)      NOT NULL,
+    CONSTRAINT pk_user_task_deadlines PRIMARY KEY (task_id, idx),
+    CONSTRAINT fk_deadlines_task FOREIGN KEY (task_id) REFERENCES user_tasks (id) ON DELETE CASCADE
+)
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE INDEX ix_deadlines_due ON user_task_deadlines (state, due_at, task_id, idx)
+-- +goose StatementEnd
+
+-- +goose Down
+-- +goose StatementBegin
+DROP TABLE user_task_deadlines PURGE
+-- +goose StatementEnd
