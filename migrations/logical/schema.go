@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 15
+const Version int64 = 19
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -156,6 +156,11 @@ func Schema() []Table {
 				{"completed_by_display", Varchar, 256, Null},
 				{"revision", Integer, 0, NotNull},
 				{"last_event_seq", Integer, 0, NotNull},
+				// 00019: who delegated the task to its assignee (SPEC 10.5).
+				{"delegated_by_provider", Varchar, 64, Null},
+				{"delegated_by_type", Varchar, 8, Null},
+				{"delegated_by_id", Varchar, 255, Null},
+				{"delegated_by_display", Varchar, 256, Null},
 			},
 			PrimaryKey: []string{"id"},
 			Indexes: []Index{

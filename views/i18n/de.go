@@ -55,6 +55,8 @@ var german = &Catalog{
 		models.EventInvitationIssued:      "Gastlink ausgestellt",
 		models.EventInvitationRevoked:     "Gastlink widerrufen",
 		models.EventAccessExplained:       "Zugriff geprüft",
+		models.EventDelegated:             "Delegiert",
+		models.EventReturned:              "Zurückgegeben",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Mir zugewiesen",
@@ -338,6 +340,9 @@ var german = &Catalog{
 		models.CodeNotDue:               "Die Aufgabe ist noch nicht fällig.",
 		models.CodeAlreadyOverdue:       "Die Aufgabe ist bereits als überfällig markiert.",
 		models.CodeUnknownAssignee:      "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
+		models.CodeUnknownParticipant:   "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
+		models.CodeNotAssigned:          "Nur eine Aufgabe, die jemand bearbeitet, kann delegiert werden.",
+		models.CodeNotDelegated:         "Die Aufgabe wurde Ihnen nicht delegiert; es gibt niemanden, an den Sie sie zurückgeben können.",
 
 		models.CodeGuestAccessDenied: "Dieser Link oder Code ist ungültig, oder Ihr Zugang zur Aufgabe ist beendet.",
 

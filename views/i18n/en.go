@@ -51,6 +51,8 @@ var english = &Catalog{
 		models.EventInvitationIssued:      "Guest link issued",
 		models.EventInvitationRevoked:     "Guest link revoked",
 		models.EventAccessExplained:       "Access checked",
+		models.EventDelegated:             "Delegated",
+		models.EventReturned:              "Returned",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Assigned to me",
@@ -334,6 +336,9 @@ var english = &Catalog{
 		models.CodeNotDue:               "The task is not due yet.",
 		models.CodeAlreadyOverdue:       "The task is already marked as overdue.",
 		models.CodeUnknownAssignee:      "The participant directory does not know this person. Search for them and pick one of the results.",
+		models.CodeUnknownParticipant:   "The participant directory does not know this person. Search for them and pick one of the results.",
+		models.CodeNotAssigned:          "Only a task someone holds can be delegated.",
+		models.CodeNotDelegated:         "The task was not delegated to you, so there is nobody to return it to.",
 
 		models.CodeGuestAccessDenied: "This link or code is not valid, or your access to the task has ended.",
 
