@@ -21,6 +21,8 @@ type detailJSON struct {
 	Actions      []models.Action `json:"actions"`
 	Disclosure   disclosureJSON  `json:"disclosure"`
 	Outcome      *outcomeJSON    `json:"outcome"`
+	// DelegatedBy is who delegated the task to its assignee (SPEC 10.5), null otherwise.
+	DelegatedBy *models.WireParticipant `json:"delegatedBy"`
 }
 
 type formJSON struct {
@@ -53,6 +55,7 @@ type outcomeJSON struct {
 	ActionKey   string                  `json:"actionKey"`
 	CompletedBy *models.WireParticipant `json:"completedBy"`
 	CompletedAt *string                 `json:"completedAt"`
+	OnBehalfOf  *models.WireParticipant `json:"onBehalfOf,omitempty"`
 }
 
 // getTask handles GET /api/v1/user-tasks/:id.
@@ -75,6 +78,7 @@ func detailOf(d tasks.Detail) detailJSON {
 			CanViewHistory:   d.Disclosure.CanViewHistory,
 			GuestVisible:     d.Disclosure.GuestVisible,
 		},
+		DelegatedBy: t.DelegatedBy.Wire(),
 	}
 	if d.Disclosure.CanViewProtected {
 		instructions := t.Protected.Instructions
@@ -96,7 +100,8 @@ func detailOf(d tasks.Detail) detailJSON {
 		out.Form = fj
 	}
 	if t.Status.IsTerminal() {
-		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: t.Outcome.CompletedBy.Wire(), CompletedAt: timestamp(t.CompletedAt)}
+		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: t.Outcome.CompletedBy.Wire(), CompletedAt: timestamp(t.CompletedAt),
+			OnBehalfOf: t.Outcome.OnBehalfOf.Wire()}
 	}
 	return out
 }

@@ -74,9 +74,11 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/user-tasks/{id}/cancel",
 			"POST /api/v1/user-tasks/{id}/claim",
 			"POST /api/v1/user-tasks/{id}/complete",
+			"POST /api/v1/user-tasks/{id}/delegate",
 			"POST /api/v1/user-tasks/{id}/invitations",
 			"POST /api/v1/user-tasks/{id}/release",
 			"POST /api/v1/user-tasks/{id}/retry-resolution",
+			"POST /api/v1/user-tasks/{id}/return",
 			"POST /api/v1/user-tasks/{id}/reveal",
 			"PUT /api/v1/me/notification-preferences",
 		}

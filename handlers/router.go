@@ -159,6 +159,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 		{http.MethodPost, "/user-tasks/:id/claim", h.claimTask},
 		{http.MethodPost, "/user-tasks/:id/release", h.releaseTask},
 		{http.MethodPost, "/user-tasks/:id/assign", h.assignTask},
+		{http.MethodPost, "/user-tasks/:id/delegate", h.delegateTask},
+		{http.MethodPost, "/user-tasks/:id/return", h.returnTask},
 		{http.MethodPost, "/user-tasks/:id/complete", h.completeTask},
 		{http.MethodPost, "/user-tasks/:id/cancel", h.cancelTask},
 		{http.MethodPost, "/user-tasks/:id/retry-resolution", h.retryResolution},

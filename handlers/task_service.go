@@ -18,6 +18,8 @@ type TaskService interface {
 	Claim(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
 	Release(ctx context.Context, a models.Actor, id string, in tasks.ReleaseInput) (tasks.Result, error)
 	Assign(ctx context.Context, a models.Actor, id string, in tasks.AssignInput) (tasks.Result, error)
+	Delegate(ctx context.Context, a models.Actor, id string, in tasks.DelegateInput) (tasks.Result, error)
+	Return(ctx context.Context, a models.Actor, id string, in tasks.ReturnInput) (tasks.Result, error)
 	UpdateSchedule(ctx context.Context, a models.Actor, id string, in tasks.ScheduleInput) (tasks.Result, error)
 	Complete(ctx context.Context, a models.Actor, id string, in tasks.CompleteInput) (tasks.Result, error)
 	// CompleteForm is the task page's completion: form values in, the page to show again out.
