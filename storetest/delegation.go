@@ -139,7 +139,9 @@ func testDelegation(t *testing.T, h Harness) {
 			}, models.CodeRevisionConflict)
 		})
 		t.Run("Oneself", func(t *testing.T) { refuse(t, ann, "", 0, delegateTo(User("t1", "ann")), models.CodeValidationFailed) })
-		t.Run("AGroup", func(t *testing.T) { refuse(t, ann, "", 0, delegateTo(Group("t1", "sales")), models.CodeValidationFailed) })
+		t.Run("AGroup", func(t *testing.T) {
+			refuse(t, ann, "", 0, delegateTo(Group("t1", "sales")), models.CodeValidationFailed)
+		})
 		t.Run("AnotherTenant", func(t *testing.T) {
 			refuse(t, ann, "", 0, delegateTo(User("t2", "bob")), models.CodeCrossTenantAssignee)
 		})
