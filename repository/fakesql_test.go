@@ -348,7 +348,7 @@ func init() {
 	for _, r := range []interface{ TableName() string }{
 		taskRecord{}, tagRecord{}, candidateRecord{}, exclusionRecord{}, eventRecord{}, operationRecord{},
 		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{}, tenantCounterRecord{},
-		webSessionRecord{}, guestSessionRecord{}, notificationRecord{}, personRecord{},
+		webSessionRecord{}, guestSessionRecord{}, notificationRecord{}, personRecord{}, absenceRecord{},
 	} {
 		fixtureTypes[r.TableName()] = reflect.TypeOf(r)
 	}

@@ -384,6 +384,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, rekeyScenarios()...)
 	out = append(out, guestSessionScenarios()...)
 	out = append(out, notificationScenarios()...)
+	out = append(out, absenceScenarios()...)
 	return out
 }
 

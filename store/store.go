@@ -33,6 +33,7 @@ type Store interface {
 	Notifications
 	People
 	Operations
+	Absences
 }
 
 // Lifecycle is the store as a connection: readiness, the schema check and closing.

@@ -119,6 +119,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Backlog", func(t *testing.T) { testBacklog(t, h) })
 	t.Run("Audit", func(t *testing.T) { testAudit(t, h) })
 	t.Run("Delegation", func(t *testing.T) { testDelegation(t, h) })
+	t.Run("Absences", func(t *testing.T) { testAbsences(t, h) })
 	t.Logf("contract suite on %s: %d cases not applicable", h.Name, h.na.Load())
 }
 

@@ -656,5 +656,28 @@ func Schema() []Table {
 				index("ix_people_managers", "tenant_id", "manager", "user_id"),
 			},
 		},
+		// 00019: out-of-office absences (SPEC 10.5), one per user.
+		{
+			Name: "user_task_absences",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"user_provider", Varchar, 64, NotNull},
+				{"user_type", Varchar, 8, NotNull},
+				{"user_id", Varchar, 255, NotNull},
+				{"starts_at", Timestamp, 0, NotNull},
+				{"ends_at", Timestamp, 0, NotNull},
+				{"substitute_provider", Varchar, 64, NotNull},
+				{"substitute_type", Varchar, 8, NotNull},
+				{"substitute_id", Varchar, 255, NotNull},
+				{"substitute_display", Varchar, 256, Null},
+				{"created_at", Timestamp, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "user_provider", "user_type", "user_id"},
+			Indexes: []Index{
+				// Whose substitute a user is (the substitute's scope, issue 31 item 2).
+				index("ix_absences_substitute", "tenant_id", "substitute_provider", "substitute_type", "substitute_id", "ends_at"),
+			},
+		},
 	}
 }
