@@ -167,6 +167,12 @@ func registerAPI(e *echo.Echo, d Deps) {
 		{http.MethodPost, "/user-tasks/:id/reveal", h.revealField},
 		{http.MethodGet, "/user-tasks/:id/access", h.explainAccess},
 		{http.MethodGet, "/user-task-participants", h.listParticipants},
+		{http.MethodGet, "/me/absence", h.getAbsence},
+		{http.MethodPut, "/me/absence", h.putAbsence},
+		{http.MethodDelete, "/me/absence", h.deleteAbsence},
+		{http.MethodGet, "/user-task-participants/:id/absence", h.getAbsence},
+		{http.MethodPut, "/user-task-participants/:id/absence", h.putAbsence},
+		{http.MethodDelete, "/user-task-participants/:id/absence", h.deleteAbsence},
 	} {
 		v1.Add(r.method, r.path, r.handle, authed)
 	}

@@ -37,4 +37,9 @@ type TaskService interface {
 	// read its protected content (queries.go in tasks).
 	GuestNames(ctx context.Context, a models.Actor, id string) (map[string]string, error)
 	HasDirectory() bool
+	// Absence, PutAbsence and DeleteAbsence keep out-of-office absences (absence.go in tasks):
+	// the caller's (who nil) or, for a manager, another user's of the tenant.
+	Absence(ctx context.Context, a models.Actor, who *models.ParticipantRef) (tasks.AbsenceView, error)
+	PutAbsence(ctx context.Context, a models.Actor, who *models.ParticipantRef, in tasks.AbsenceInput) (tasks.AbsenceView, error)
+	DeleteAbsence(ctx context.Context, a models.Actor, who *models.ParticipantRef) error
 }

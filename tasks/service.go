@@ -20,6 +20,7 @@ type Store interface {
 	Events(ctx context.Context, tenant, id string, afterSeq, limit int) ([]models.Event, error)
 	HasActed(ctx context.Context, tenant, id string, actor models.ParticipantRef) (bool, error)
 	Invitations(ctx context.Context, tenant, taskID string) ([]models.Invitation, error)
+	AbsenceStore
 }
 
 // Resolver re-resolves a task's form and snapshot membership for retry-resolution. It runs
