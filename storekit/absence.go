@@ -28,10 +28,12 @@ func CheckAbsence(a models.Absence) error {
 	if err := CheckPerson(a.Tenant, a.User); err != nil {
 		return err
 	}
-	if _, err := models.NewAbsence(a.Tenant, a.User, a.From, a.Until, a.Substitute); err != nil {
-		return err
-	}
-	return nil
+	// The substitute's display name is the directory's, kept only when it fits (AbsenceRow):
+	// never a reason to refuse.
+	sub := a.Substitute
+	sub.DisplayName = ""
+	_, err := models.NewAbsence(a.Tenant, a.User, a.From, a.Until, sub)
+	return err
 }
 
 // AbsenceRow encodes a (checked with CheckAbsence); the substitute's display name is kept
