@@ -3,7 +3,9 @@ package handlers_test
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"usertasks/handlers/handlerstest"
 	"usertasks/models"
@@ -183,4 +185,23 @@ func contractFor(to map[string]any) handlerstest.Contract {
 func sameHolder(a, b models.Task) bool {
 	same := func(x, y *models.ParticipantRef) bool { return (x == nil) == (y == nil) && (x == nil || x.Same(*y)) }
 	return same(a.Assignee, b.Assignee) && same(a.DelegatedBy, b.DelegatedBy)
+}
+
+func TestDelegateAndAbsenceWhileTheDirectoryIsDown(t *testing.T) {
+	env := handlerstest.SQLite(t, &handlerstest.Options{Directory: downDirectory{}})
+	ann := handlerstest.Worker("acme", "ann")
+	task := env.Task(t, handlerstest.TaskOpts{Assignee: "ann"})
+	r := command(t, env, ann, task.ID, "delegate", map[string]any{"expectedRevision": 1, "to": map[string]any{"id": "ben"}})
+	r.WantProblem(t, http.StatusServiceUnavailable, "directory-unavailable")
+	if got := env.Get(t, task); got.Revision != 1 || got.DelegatedBy != nil {
+		t.Errorf("task = revision %d, delegatedBy %v; want untouched", got.Revision, got.DelegatedBy)
+	}
+	now := time.Now().UTC()
+	r = env.Do(t, handlerstest.Request{Method: http.MethodPut, Path: "/api/v1/me/absence", Token: env.Token(t, ann), Body: map[string]any{
+		"from": now.Format(time.RFC3339), "until": now.Add(time.Hour).Format(time.RFC3339), "substitute": map[string]any{"id": "ben"}}})
+	r.WantProblem(t, http.StatusServiceUnavailable, "directory-unavailable")
+	if strings.Contains(string(r.Body), "10.0.0.7") {
+		t.Errorf("the directory's error leaked: %s", r.Body)
+	}
+	env.Do(t, handlerstest.Request{Method: http.MethodGet, Path: "/api/v1/me/absence", Token: env.Token(t, ann)}).WantProblem(t, http.StatusNotFound, "not-found")
 }
