@@ -43,12 +43,18 @@ func Delegate(t Task, cmd Command, to ParticipantRef, reason string, now time.Ti
 	}
 
 	next := assignedTo(t, &target, now)
-	next.DelegatedBy = clonePtr(t.Assignee)
+	meta := map[string]any{"to": toWire(target)}
+	// A guest's task a manager delegates is not the guest's to get back: a return hands a task
+	// to a person, and a guest holds a task only through a verified invitation.
+	if !t.Assignee.IsGuest() {
+		next.DelegatedBy = clonePtr(t.Assignee)
+		meta["delegatedBy"] = toWire(*t.Assignee)
+	}
 	return commitCommand(t, next, cmd, transition{
 		event:    EventDelegated,
 		state:    OperationCompleted,
 		reason:   reason,
-		metadata: map[string]any{"to": toWire(target), "delegatedBy": toWire(*t.Assignee)},
+		metadata: meta,
 	}, now)
 }
 

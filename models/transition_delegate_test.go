@@ -63,6 +63,15 @@ func TestDelegate(t *testing.T) {
 		}
 	})
 
+	t.Run("OK_AGuestsTaskIsNotTheGuestsToGetBack", func(t *testing.T) {
+		task := newTask(t, &taskOpts{status: StatusAssigned, assignee: refPtr(GuestRef(testTenant, "inv-1"))})
+		ch := mustCommit(t, task, wantChange{status: StatusAssigned, event: EventDelegated, kind: OpDelegate, state: OperationCompleted, actor: boss.Ref(), operationID: "op-1"},
+			delegate(boss, ParticipantRef{ID: "bob"}, ""))
+		if ch.Task.DelegatedBy != nil {
+			t.Errorf("delegatedBy: got %v, want none for a guest's task", ch.Task.DelegatedBy)
+		}
+	})
+
 	hidden := withHealth(assigned, HealthFormProviderMissing)
 	guestTask := newTask(t, &taskOpts{status: StatusAssigned, assignee: refPtr(GuestRef(testTenant, "inv-1"))})
 	runRefusals(t, []refusal{
