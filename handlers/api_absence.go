@@ -107,7 +107,7 @@ func parseAbsence(req absenceRequest) (tasks.AbsenceInput, error) {
 	if len(req.Substitute) == 0 || string(req.Substitute) == "null" {
 		problems = append(problems, models.FieldError{Field: "substitute", Message: "is required"})
 	} else {
-		var sub delegateTo
+		var sub userRequest
 		if err := decodeObject(req.Substitute, &sub, "substitute."); err != nil {
 			return in, err
 		}

@@ -17,9 +17,9 @@ type delegateRequest struct {
 	Reason string          `json:"reason"`
 }
 
-// delegateTo is the delegate in a request: a user, so no display name (the directory names
-// them) and a type that may only say user.
-type delegateTo struct {
+// userRequest is a user named in a request (a delegate, a substitute): no display name (the
+// directory names them) and a type that may only say user.
+type userRequest struct {
 	Type     models.ParticipantType `json:"type"`
 	Provider string                 `json:"provider"`
 	ID       string                 `json:"id"`
@@ -38,7 +38,7 @@ func parseDelegate(req delegateRequest) (tasks.DelegateInput, error) {
 	if len(req.To) == 0 || string(req.To) == "null" {
 		return tasks.DelegateInput{}, models.InvalidField("to", "is required")
 	}
-	var to delegateTo
+	var to userRequest
 	if err := decodeObject(req.To, &to, "to."); err != nil {
 		return tasks.DelegateInput{}, err
 	}
