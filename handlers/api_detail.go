@@ -21,7 +21,9 @@ type detailJSON struct {
 	Actions      []models.Action `json:"actions"`
 	Disclosure   disclosureJSON  `json:"disclosure"`
 	Outcome      *outcomeJSON    `json:"outcome"`
-	Deadlines    []deadlineJSON  `json:"deadlines"`
+	// DelegatedBy is who delegated the task to its assignee (SPEC 10.5), null otherwise.
+	DelegatedBy *models.WireParticipant `json:"delegatedBy"`
+	Deadlines   []deadlineJSON          `json:"deadlines"`
 }
 
 // deadlineJSON is one deadline of the task (SPEC 10.4): its kind, when it is due, whether the
@@ -64,6 +66,7 @@ type outcomeJSON struct {
 	ActionKey   string                  `json:"actionKey"`
 	CompletedBy *models.WireParticipant `json:"completedBy"`
 	CompletedAt *string                 `json:"completedAt"`
+	OnBehalfOf  *models.WireParticipant `json:"onBehalfOf,omitempty"`
 }
 
 // getTask handles GET /api/v1/user-tasks/:id.
@@ -86,6 +89,7 @@ func detailOf(d tasks.Detail) detailJSON {
 			CanViewHistory:   d.Disclosure.CanViewHistory,
 			GuestVisible:     d.Disclosure.GuestVisible,
 		},
+		DelegatedBy: t.DelegatedBy.Wire(),
 	}
 	if d.Disclosure.CanViewProtected {
 		instructions := t.Protected.Instructions
@@ -115,7 +119,8 @@ func detailOf(d tasks.Detail) detailJSON {
 		out.Deadlines = append(out.Deadlines, j)
 	}
 	if t.Status.IsTerminal() {
-		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: t.Outcome.CompletedBy.Wire(), CompletedAt: timestamp(t.CompletedAt)}
+		out.Outcome = &outcomeJSON{ActionKey: t.Outcome.ActionKey, CompletedBy: t.Outcome.CompletedBy.Wire(), CompletedAt: timestamp(t.CompletedAt),
+			OnBehalfOf: t.Outcome.OnBehalfOf.Wire()}
 	}
 	return out
 }

@@ -75,6 +75,12 @@ var crossTenantBodies = map[string]any{
 	"DELETE /api/v1/user-tasks/:id/comments/:commentId":       nil,
 	"GET /api/v1/user-task-views/:id":                         nil,
 	"DELETE /api/v1/user-task-views/:id":                      nil,
+	"POST /api/v1/user-tasks/:id/delegate":                    map[string]any{"expectedRevision": 1, "to": map[string]any{"id": "ann"}},
+	"POST /api/v1/user-tasks/:id/return":                      map[string]any{"expectedRevision": 1},
+	// A participant's id names a user of the caller's own tenant: crossTenantAbsences.
+	"GET /api/v1/user-task-participants/:id/absence":    nil,
+	"PUT /api/v1/user-task-participants/:id/absence":    nil,
+	"DELETE /api/v1/user-task-participants/:id/absence": nil,
 	// The guest API's tokens are secrets of one invitation, not ids in a tenant (TestGuestAPIFlow).
 	"GET /api/v1/user-task-invitations/:token":         nil,
 	"POST /api/v1/user-task-invitations/:token/verify": nil,
@@ -126,7 +132,7 @@ func attackCrossTenantOn(t *testing.T, p testfactory.Provider) {
 			t.Errorf("%s: a JSON API route with an id that TestAttackCrossTenantEveryRoute does not know; add it to crossTenantBodies", key)
 			continue
 		}
-		if strings.Contains(r.Path, "/:token") {
+		if strings.Contains(r.Path, "/:token") || strings.HasSuffix(r.Path, "/absence") {
 			continue
 		}
 		seen++
@@ -221,7 +227,10 @@ type crossTenantVictim struct {
 // crossTenantNoID checks every JSON API route without an id: lists and streams of t2 hold
 // nothing of t1, commands naming t1's tasks in their body refuse them.
 var crossTenantNoID = map[string]func(t *testing.T, f *attackFixture, v crossTenantVictim){
-	"GET /api/v1/openapi.json": func(*testing.T, *attackFixture, crossTenantVictim) {},
+	"GET /api/v1/openapi.json":  func(*testing.T, *attackFixture, crossTenantVictim) {},
+	"GET /api/v1/me/absence":    crossTenantAbsences,
+	"PUT /api/v1/me/absence":    crossTenantAbsences,
+	"DELETE /api/v1/me/absence": crossTenantAbsences,
 	"GET /api/v1/user-tasks": func(t *testing.T, f *attackFixture, v crossTenantVictim) {
 		f.wantNoLeak(t, "/api/v1/user-tasks?scope=all&includeTotalCount=true", v)
 	},
@@ -374,4 +383,50 @@ func (f *attackFixture) count(t *testing.T, query string, args ...any) int {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// crossTenantAbsences: t1's ann is away; t2's manager and t2's own ann read, replace and delete
+// the absence of "ann" — in t2, where there is none or their own — and t1's stays as it was.
+func crossTenantAbsences(t *testing.T, f *attackFixture, v crossTenantVictim) {
+	ctx := context.Background()
+	ann1 := models.ParticipantRef{Tenant: "t1", Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "ann"}
+	now := time.Now().UTC().Truncate(time.Second)
+	a, err := models.NewAbsence("t1", ann1, now, now.Add(time.Hour), models.ParticipantRef{ID: "ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := f.store.PutAbsence(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann2 := f.token(t, handlerstest.Worker("t2", "ann"))
+	put := map[string]any{"from": now.Format(time.RFC3339), "until": now.Add(2 * time.Hour).Format(time.RFC3339), "substitute": map[string]any{"id": "eve"}}
+	for _, c := range []struct {
+		method, path, token string
+		body                any
+		status              int
+	}{
+		{http.MethodGet, "/api/v1/user-task-participants/ann/absence", v.token, nil, http.StatusNotFound},
+		{http.MethodGet, "/api/v1/me/absence", ann2, nil, http.StatusNotFound},
+		{http.MethodDelete, "/api/v1/user-task-participants/ann/absence", v.token, nil, http.StatusNotFound},
+		{http.MethodDelete, "/api/v1/me/absence", ann2, nil, http.StatusNotFound},
+		{http.MethodPut, "/api/v1/user-task-participants/ann/absence", v.token, put, http.StatusOK},
+		{http.MethodPut, "/api/v1/me/absence", ann2, put, http.StatusOK},
+	} {
+		if status, body := f.apiCall(t, c.method, c.path, c.token, c.body); status != c.status || strings.Contains(string(body), "ben") {
+			t.Errorf("%s %s as t2: %d %s, want %d without t1's absence", c.method, c.path, status, body, c.status)
+		}
+	}
+	got, err := f.store.Absence(ctx, "t1", ann1)
+	if err != nil || got != want {
+		t.Fatalf("t1's absence after t2's calls: %+v, %v; want %+v", got, err, want)
+	}
+	// Each route's entry runs this again from nothing.
+	for _, tenant := range []string{"t1", "t2"} {
+		ann := ann1
+		ann.Tenant = tenant
+		if err := f.store.DeleteAbsence(ctx, tenant, ann); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -44,16 +44,20 @@ func TestOpenAPI(t *testing.T) {
 		}
 		slices.Sort(routes)
 		want := []string{
+			"DELETE /api/v1/me/absence",
+			"DELETE /api/v1/user-task-participants/{id}/absence",
 			"DELETE /api/v1/user-task-views/{id}",
 			"DELETE /api/v1/user-tasks/{id}/attachments/{attachmentId}",
 			"DELETE /api/v1/user-tasks/{id}/comments/{commentId}",
 			"DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}",
+			"GET /api/v1/me/absence",
 			"GET /api/v1/me/notification-preferences",
 			"GET /api/v1/me/notifications",
 			"GET /api/v1/openapi.json",
 			"GET /api/v1/reconciliation",
 			"GET /api/v1/user-task-invitations/{token}",
 			"GET /api/v1/user-task-participants",
+			"GET /api/v1/user-task-participants/{id}/absence",
 			"GET /api/v1/user-task-sessions/current",
 			"GET /api/v1/user-task-views",
 			"GET /api/v1/user-task-views/{id}",
@@ -81,11 +85,15 @@ func TestOpenAPI(t *testing.T) {
 			"POST /api/v1/user-tasks/{id}/claim",
 			"POST /api/v1/user-tasks/{id}/comments",
 			"POST /api/v1/user-tasks/{id}/complete",
+			"POST /api/v1/user-tasks/{id}/delegate",
 			"POST /api/v1/user-tasks/{id}/invitations",
 			"POST /api/v1/user-tasks/{id}/release",
 			"POST /api/v1/user-tasks/{id}/retry-resolution",
+			"POST /api/v1/user-tasks/{id}/return",
 			"POST /api/v1/user-tasks/{id}/reveal",
+			"PUT /api/v1/me/absence",
 			"PUT /api/v1/me/notification-preferences",
+			"PUT /api/v1/user-task-participants/{id}/absence",
 		}
 		if !slices.Equal(routes, want) {
 			t.Errorf("routes =\n%s\nwant\n%s", strings.Join(routes, "\n"), strings.Join(want, "\n"))

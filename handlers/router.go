@@ -162,6 +162,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 		{http.MethodPost, "/user-tasks/:id/claim", h.claimTask},
 		{http.MethodPost, "/user-tasks/:id/release", h.releaseTask},
 		{http.MethodPost, "/user-tasks/:id/assign", h.assignTask},
+		{http.MethodPost, "/user-tasks/:id/delegate", h.delegateTask},
+		{http.MethodPost, "/user-tasks/:id/return", h.returnTask},
 		{http.MethodPost, "/user-tasks/:id/complete", h.completeTask},
 		{http.MethodPost, "/user-tasks/:id/cancel", h.cancelTask},
 		{http.MethodPost, "/user-tasks/:id/retry-resolution", h.retryResolution},
@@ -171,6 +173,12 @@ func registerAPI(e *echo.Echo, d Deps) {
 		{http.MethodGet, "/user-tasks/:id/comments", h.listComments},
 		{http.MethodDelete, "/user-tasks/:id/comments/:commentId", h.deleteComment},
 		{http.MethodGet, "/user-task-participants", h.listParticipants},
+		{http.MethodGet, "/me/absence", h.getAbsence},
+		{http.MethodPut, "/me/absence", h.putAbsence},
+		{http.MethodDelete, "/me/absence", h.deleteAbsence},
+		{http.MethodGet, "/user-task-participants/:id/absence", h.getAbsence},
+		{http.MethodPut, "/user-task-participants/:id/absence", h.putAbsence},
+		{http.MethodDelete, "/user-task-participants/:id/absence", h.deleteAbsence},
 	} {
 		v1.Add(r.method, r.path, r.handle, authed)
 	}

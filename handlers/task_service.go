@@ -18,6 +18,8 @@ type TaskService interface {
 	Claim(ctx context.Context, a models.Actor, id string, in tasks.Common) (tasks.Result, error)
 	Release(ctx context.Context, a models.Actor, id string, in tasks.ReleaseInput) (tasks.Result, error)
 	Assign(ctx context.Context, a models.Actor, id string, in tasks.AssignInput) (tasks.Result, error)
+	Delegate(ctx context.Context, a models.Actor, id string, in tasks.DelegateInput) (tasks.Result, error)
+	Return(ctx context.Context, a models.Actor, id string, in tasks.ReturnInput) (tasks.Result, error)
 	UpdateSchedule(ctx context.Context, a models.Actor, id string, in tasks.ScheduleInput) (tasks.Result, error)
 	Complete(ctx context.Context, a models.Actor, id string, in tasks.CompleteInput) (tasks.Result, error)
 	// CompleteForm is the task page's completion: form values in, the page to show again out.
@@ -39,4 +41,9 @@ type TaskService interface {
 	AddComment(ctx context.Context, a models.Actor, id string, in tasks.CommentInput) (models.Comment, error)
 	Comments(ctx context.Context, a models.Actor, id string, after *models.CommentCursor, limit int) (tasks.CommentPage, error)
 	DeleteComment(ctx context.Context, a models.Actor, id, commentID string) (models.Comment, error)
+	// Absence, PutAbsence and DeleteAbsence keep out-of-office absences (absence.go in tasks):
+	// the caller's (who nil) or, for a manager, another user's of the tenant.
+	Absence(ctx context.Context, a models.Actor, who *models.ParticipantRef) (tasks.AbsenceView, error)
+	PutAbsence(ctx context.Context, a models.Actor, who *models.ParticipantRef, in tasks.AbsenceInput) (tasks.AbsenceView, error)
+	DeleteAbsence(ctx context.Context, a models.Actor, who *models.ParticipantRef) error
 }

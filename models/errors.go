@@ -34,6 +34,11 @@ const (
 	CodeCrossTenantAssignee  Code = "cross-tenant-assignee"
 	CodeUnknownAssignee      Code = "unknown-assignee" // the configured directory does not know the assignee
 	CodeValidationFailed     Code = "validation-failed"
+	// Delegation (SPEC 10.5): the configured directory does not know the delegate or substitute;
+	// a delegation of a task nobody holds; a return of a task that was not delegated.
+	CodeUnknownParticipant   Code = "unknown-participant"
+	CodeNotAssigned          Code = "not-assigned"
+	CodeNotDelegated         Code = "not-delegated"
 	CodeRateLimited          Code = "rate-limited"
 	CodeCapacityExceeded     Code = "capacity-exceeded"
 	CodeDatabaseBusy         Code = "database-busy"

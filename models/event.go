@@ -27,6 +27,8 @@ const (
 	EventInvitationIssued      EventType = "invitation-issued"
 	EventInvitationRevoked     EventType = "invitation-revoked"
 	EventAccessExplained       EventType = "access-explained"
+	EventDelegated             EventType = "delegated"
+	EventReturned              EventType = "returned"
 )
 
 // Event is one append-only, tenant-scoped entry of a task's audit timeline. It never holds

@@ -21,6 +21,8 @@ const (
 	OpVerifyGuest     OperationKind = "invitation-verification"
 	OpFinalize        OperationKind = "finalize"
 	OpMarkOverdue     OperationKind = "mark-overdue"
+	OpDelegate        OperationKind = "delegate"
+	OpReturn          OperationKind = "return"
 )
 
 // OperationState is the progress of an operation.

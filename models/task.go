@@ -144,6 +144,9 @@ type Protected struct {
 type Outcome struct {
 	ActionKey   string
 	CompletedBy *ParticipantRef
+	// OnBehalfOf is the delegator when a delegate completed the task (SPEC 10.5); the stores
+	// derive it from the task's DelegatedBy, which a completion keeps.
+	OnBehalfOf *ParticipantRef
 }
 
 // Task is the user task aggregate.
@@ -170,7 +173,10 @@ type Task struct {
 	CompletedAt    *time.Time
 	TransitionedAt *time.Time // when the task entered its transitional status
 
-	Assignee         *ParticipantRef
+	Assignee *ParticipantRef
+	// DelegatedBy is the assignee who delegated the task to the current one (SPEC 10.5); nil
+	// unless the task is delegated. Any other new assignment or a release ends the delegation.
+	DelegatedBy      *ParticipantRef
 	Assignment       Assignment
 	CandidateSummary CandidateSummary
 

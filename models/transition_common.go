@@ -273,11 +273,13 @@ func commitCommand(old, next Task, cmd Command, tr transition, now time.Time) (C
 	return commit(old, next, tr, now)
 }
 
-// assignedTo is t assigned to who at now: the effect of claim, assign and guest verification.
+// assignedTo is t assigned to who at now: the effect of claim, assign, guest verification,
+// delegation and return. A new assignment ends a delegation (delegate sets it again).
 func assignedTo(t Task, who *ParticipantRef, now time.Time) Task {
 	next := cloneTask(t)
 	next.Status = StatusAssigned
 	next.Assignee = who
+	next.DelegatedBy = nil
 	next.AssignedAt = clonePtr(&now)
 	settleParticipantsHealth(&next)
 	return next
@@ -525,6 +527,7 @@ func cloneTask(t Task) Task {
 	c.CompletedAt = clonePtr(t.CompletedAt)
 	c.TransitionedAt = clonePtr(t.TransitionedAt)
 	c.Assignee = clonePtr(t.Assignee)
+	c.DelegatedBy = clonePtr(t.DelegatedBy)
 	c.Assignment.Candidates = cloneCandidates(t.Assignment.Candidates)
 	c.Assignment.Exclusions = slices.Clone(t.Assignment.Exclusions)
 	c.Actions = slices.Clone(t.Actions)
@@ -536,6 +539,7 @@ func cloneTask(t Task) Task {
 		InvitationDefinitions: cloneInvitationDefinitions(t.Protected.InvitationDefinitions),
 	}
 	c.Outcome.CompletedBy = clonePtr(t.Outcome.CompletedBy)
+	c.Outcome.OnBehalfOf = clonePtr(t.Outcome.OnBehalfOf)
 	return c
 }
 

@@ -76,7 +76,7 @@ func CompleteWith(t Task, cmd Command, actionKey string, now time.Time, submitte
 	next := cloneTask(t)
 	next.Status = StatusCompleting
 	next.TransitionedAt = clonePtr(&now)
-	next.Outcome = Outcome{ActionKey: action.Key, CompletedBy: cmd.Actor.Ref()}
+	next.Outcome = Outcome{ActionKey: action.Key, CompletedBy: cmd.Actor.Ref(), OnBehalfOf: DelegatorOf(t)}
 	next.Protected.CompletionData = bytes.Clone(data)
 	return commitCommand(t, next, cmd, transition{
 		event:     EventCompletionRequested,

@@ -24,6 +24,7 @@ func Release(t Task, cmd Command, reason string, now time.Time) (Change, error) 
 
 	next := cloneTask(t)
 	next.Assignee = nil
+	next.DelegatedBy = nil
 	next.AssignedAt = nil
 	next.Status = StatusUnassigned
 	if hasParticipants(next) {

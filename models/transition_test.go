@@ -402,6 +402,11 @@ func TestEveryTransitionRefusesCorruptTasks(t *testing.T) {
 		"Complete":        func(t Task, c Command) error { _, err := Complete(t, c, "Approve", nil, now); return err },
 		"Cancel":          func(t Task, c Command) error { _, err := Cancel(t, c, "why", now); return err },
 		"RetryResolution": func(t Task, c Command) error { _, err := RetryResolution(t, c, nil, nil, Health{}, now); return err },
+		"Delegate": func(t Task, c Command) error {
+			_, err := Delegate(t, c, ParticipantRef{ID: "erin"}, "", now)
+			return err
+		},
+		"Return": func(t Task, c Command) error { _, err := Return(t, c, "", now); return err },
 	}
 	system := map[string]func(Task) error{
 		"RequestTimeout": func(t Task) error { _, err := RequestTimeout(t, now); return err },

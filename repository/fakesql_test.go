@@ -349,6 +349,7 @@ func init() {
 		taskRecord{}, tagRecord{}, candidateRecord{}, exclusionRecord{}, eventRecord{}, operationRecord{},
 		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{}, tenantCounterRecord{},
 		webSessionRecord{}, guestSessionRecord{}, notificationRecord{}, personRecord{}, commentRecord{}, deadlineRecord{},
+		absenceRecord{},
 	} {
 		fixtureTypes[r.TableName()] = reflect.TypeOf(r)
 	}

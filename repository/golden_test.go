@@ -387,6 +387,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, commentScenarios()...)
 	out = append(out, attachmentScenarios()...)
 	out = append(out, deadlineScenarios()...)
+	out = append(out, absenceScenarios()...)
 	return out
 }
 

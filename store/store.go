@@ -36,6 +36,7 @@ type Store interface {
 	Comments
 	Attachments
 	Deadlines
+	Absences
 }
 
 // Lifecycle is the store as a connection: readiness, the schema check and closing.

@@ -96,6 +96,8 @@ var ImpliedStatuses = map[models.EventType][]models.Status{
 	models.EventReleased:              {models.StatusAvailable, models.StatusUnassigned},
 	models.EventAssigned:              {models.StatusAssigned},
 	models.EventInvitationVerified:    {models.StatusAssigned},
+	models.EventDelegated:             {models.StatusAssigned},
+	models.EventReturned:              {models.StatusAssigned},
 	models.EventCompletionRequested:   {models.StatusCompleting},
 	models.EventTimeoutRequested:      {models.StatusTimingOut},
 	models.EventCancellationRequested: {models.StatusCancelling},

@@ -14,7 +14,9 @@ import (
 //
 //   - task-available: the task entered Available (created so, released, retried): every
 //     candidate user and snapshot member, and every candidate group (to be expanded);
-//   - task-assigned: the assignee changed to someone other than the actor (not one's own claim);
+//   - task-assigned: the assignee changed to someone other than the actor (not one's own claim),
+//     a delegation included;
+//   - returned: a delegate returned the task: to the delegator, its assignee again;
 //   - overdue: the task was flagged overdue while open: the assignee, else the candidate users.
 //
 // Never the actor of the change, an excluded user, or a guest (an invitation's participant).
@@ -35,8 +37,12 @@ func NotificationsFor(before *models.Task, c *models.Change, now time.Time) []mo
 		}
 	}
 	if a := after.Assignee; a != nil && (before == nil || before.Assignee == nil || !before.Assignee.Same(*a)) {
+		trigger := models.TriggerTaskAssigned
+		if c.Event != nil && c.Event.Type == models.EventReturned {
+			trigger = models.TriggerReturned // the delegate gave it back (SPEC 10.5)
+		}
 		if actor == nil || !actor.Same(*a) {
-			b.add(models.TriggerTaskAssigned, *a)
+			b.add(trigger, *a)
 		}
 	}
 	if after.IsOverdue && after.Status.IsOpen() && (before == nil || !before.IsOverdue) {

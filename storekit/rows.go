@@ -68,6 +68,10 @@ type TaskRow struct {
 	CompletedByDisplay        *string    `gorm:"column:completed_by_display" bson:"completed_by_display"`
 	Revision                  int        `gorm:"column:revision" bson:"revision"`
 	LastEventSeq              int        `gorm:"column:last_event_seq" bson:"last_event_seq"`
+	DelegatedByProvider       *string    `gorm:"column:delegated_by_provider" bson:"delegated_by_provider"`
+	DelegatedByType           *string    `gorm:"column:delegated_by_type" bson:"delegated_by_type"`
+	DelegatedByID             *string    `gorm:"column:delegated_by_id" bson:"delegated_by_id"`
+	DelegatedByDisplay        *string    `gorm:"column:delegated_by_display" bson:"delegated_by_display"`
 }
 
 // Candidates and exclusions share the columns of the participant and its source only: the SQL

@@ -101,6 +101,8 @@ func (c Codec) SafeTaskRow(t *models.Task) (TaskRow, error) {
 	r.AssigneeProvider, r.AssigneeType, r.AssigneeID, r.AssigneeDisplay = asg.Provider, asg.Type, asg.ID, asg.Display
 	by := RefColumnsOf(t.Outcome.CompletedBy)
 	r.CompletedByProvider, r.CompletedByType, r.CompletedByID, r.CompletedByDisplay = by.Provider, by.Type, by.ID, by.Display
+	del := RefColumnsOf(t.DelegatedBy)
+	r.DelegatedByProvider, r.DelegatedByType, r.DelegatedByID, r.DelegatedByDisplay = del.Provider, del.Type, del.ID, del.Display
 	return r, nil
 }
 
@@ -176,7 +178,9 @@ func (c Codec) Task(r *TaskRow, parts models.ProtectedParts) (models.Task, error
 		Outcome: models.Outcome{ActionKey: Str(r.CompletionActionKey),
 			CompletedBy: RefFrom(r.TenantID, r.CompletedByProvider, r.CompletedByType, r.CompletedByID, r.CompletedByDisplay)},
 		Revision: r.Revision, LastEventSeq: r.LastEventSeq,
+		DelegatedBy: RefFrom(r.TenantID, r.DelegatedByProvider, r.DelegatedByType, r.DelegatedByID, r.DelegatedByDisplay),
 	}
+	t.Outcome.OnBehalfOf = onBehalfOf(&t)
 	if !t.Status.Valid() {
 		return t, corrupt(fmt.Sprintf("unknown status %q", r.Status))
 	}
@@ -215,4 +219,15 @@ func (r *TaskRow) SealedColumn(col string) **string {
 		return &r.InvitationDefsEnc
 	}
 	return &r.CompletionDataEnc
+}
+
+// onBehalfOf is the outcome's delegator, kept in no column of its own: a completion (not a
+// cancellation or timeout) of a task that is still delegated was the delegate's, for the
+// delegator (models.Complete sets it from the same DelegatedBy).
+func onBehalfOf(t *models.Task) *models.ParticipantRef {
+	o := t.Outcome
+	if o.CompletedBy == nil || o.ActionKey == models.ActionCancelled || o.ActionKey == models.ActionTimeout || t.Assignee == nil {
+		return nil
+	}
+	return models.DelegatorOf(*t)
 }

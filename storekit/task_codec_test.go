@@ -175,6 +175,7 @@ func TestRowsFollowTheLogicalSchema(t *testing.T) {
 		{ParticipantRow{}, "user_task_exclusions", 3, 7},
 		{NotificationRow{}, "user_task_notifications", 0, len(tables["user_task_notifications"])},
 		{PersonRow{}, "user_task_people", 0, len(tables["user_task_people"])},
+		{AbsenceRow{}, "user_task_absences", 0, len(tables["user_task_absences"])},
 	} {
 		t.Run(c.table, func(t *testing.T) {
 			columns, fields := rowNames(reflect.TypeOf(c.row))

@@ -122,6 +122,8 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Attachments", func(t *testing.T) { testAttachments(t, h) })
 	t.Run("Deadlines", func(t *testing.T) { testDeadlines(t, h) })
 	t.Run("DeadlinePlans", func(t *testing.T) { testDeadlinePlans(t, h) })
+	t.Run("Delegation", func(t *testing.T) { testDelegation(t, h) })
+	t.Run("Absences", func(t *testing.T) { testAbsences(t, h) })
 	t.Logf("contract suite on %s: %d cases not applicable", h.Name, h.na.Load())
 }
 

@@ -25,6 +25,7 @@ type Store interface {
 	Comments(ctx context.Context, q models.CommentQuery) (models.CommentPage, error)
 	DeleteComment(ctx context.Context, tenant, taskID, commentID string, decide models.CommentDeleteFunc) (models.Comment, error)
 	TaskDeadlines(ctx context.Context, tenant, taskID string) ([]models.Deadline, error)
+	AbsenceStore
 }
 
 // Resolver re-resolves a task's form and snapshot membership for retry-resolution. It runs

@@ -54,6 +54,8 @@ type Stimulus struct {
 	Data               json.RawMessage `json:"data,omitempty"`
 	// CompletedBy is the completer, the cancelling manager, or null for a timeout.
 	CompletedBy *models.WireParticipant `json:"completedBy"`
+	// OnBehalfOf is the delegator when a delegate completed the task (SPEC 10.5).
+	OnBehalfOf  *models.WireParticipant `json:"onBehalfOf,omitempty"`
 	CompletedAt time.Time               `json:"completedAt"` // when the transition was accepted
 	Reason      string                  `json:"reason,omitempty"`
 }
@@ -73,6 +75,7 @@ func NewStimulus(t models.Task, op models.Operation) (Stimulus, error) {
 	case models.OpComplete:
 		s.ActionKey = op.ActionKey
 		s.CompletedBy = op.Actor.Wire()
+		s.OnBehalfOf = t.Outcome.OnBehalfOf.Wire()
 		if len(op.Payload) > 0 {
 			s.Data = bytes.Clone(op.Payload)
 		}

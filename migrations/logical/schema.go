@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 18
+const Version int64 = 19
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -159,6 +159,11 @@ func Schema() []Table {
 				{"completed_by_display", Varchar, 256, Null},
 				{"revision", Integer, 0, NotNull},
 				{"last_event_seq", Integer, 0, NotNull},
+				// 00019: who delegated the task to its assignee (SPEC 10.5).
+				{"delegated_by_provider", Varchar, 64, Null},
+				{"delegated_by_type", Varchar, 8, Null},
+				{"delegated_by_id", Varchar, 255, Null},
+				{"delegated_by_display", Varchar, 256, Null},
 			},
 			PrimaryKey: []string{"id"},
 			Indexes: []Index{
@@ -747,6 +752,29 @@ func Schema() []Table {
 			},
 			ForeignKeys: []ForeignKey{
 				cascade("task_id", "user_tasks", "id"),
+			},
+		},
+		// 00019: out-of-office absences (SPEC 10.5), one per user.
+		{
+			Name: "user_task_absences",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"user_provider", Varchar, 64, NotNull},
+				{"user_type", Varchar, 8, NotNull},
+				{"user_id", Varchar, 255, NotNull},
+				{"starts_at", Timestamp, 0, NotNull},
+				{"ends_at", Timestamp, 0, NotNull},
+				{"substitute_provider", Varchar, 64, NotNull},
+				{"substitute_type", Varchar, 8, NotNull},
+				{"substitute_id", Varchar, 255, NotNull},
+				{"substitute_display", Varchar, 256, Null},
+				{"created_at", Timestamp, 0, NotNull},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "user_provider", "user_type", "user_id"},
+			Indexes: []Index{
+				// Whose substitute a user is (the substitute's scope, issue 31 item 2).
+				index("ix_absences_substitute", "tenant_id", "substitute_provider", "substitute_type", "substitute_id", "ends_at"),
 			},
 		},
 	}

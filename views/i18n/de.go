@@ -58,6 +58,8 @@ var german = &Catalog{
 		models.EventCommentAdded:          "Kommentar hinzugefügt",
 		models.EventCommentDeleted:        "Kommentar gelöscht",
 		models.EventDeadlineFired:         "Frist verstrichen, eskaliert",
+		models.EventDelegated:             "Delegiert",
+		models.EventReturned:              "Zurückgegeben",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Mir zugewiesen",
@@ -347,6 +349,9 @@ var german = &Catalog{
 		models.CodeAlreadyOverdue:       "Die Aufgabe ist bereits als überfällig markiert.",
 		models.CodeDeadlineSettled:      "Die Frist ist bereits verstrichen und wurde behandelt.",
 		models.CodeUnknownAssignee:      "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
+		models.CodeUnknownParticipant:   "Das Personenverzeichnis kennt diese Person nicht. Suchen Sie sie und wählen Sie einen der Treffer.",
+		models.CodeNotAssigned:          "Nur eine Aufgabe, die jemand bearbeitet, kann delegiert werden.",
+		models.CodeNotDelegated:         "Die Aufgabe wurde Ihnen nicht delegiert; es gibt niemanden, an den Sie sie zurückgeben können.",
 
 		models.CodeGuestAccessDenied: "Dieser Link oder Code ist ungültig, oder Ihr Zugang zur Aufgabe ist beendet.",
 

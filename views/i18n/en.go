@@ -54,6 +54,8 @@ var english = &Catalog{
 		models.EventCommentAdded:          "Comment added",
 		models.EventCommentDeleted:        "Comment deleted",
 		models.EventDeadlineFired:         "Deadline passed, escalated",
+		models.EventDelegated:             "Delegated",
+		models.EventReturned:              "Returned",
 	},
 	Scopes: map[models.Scope]string{
 		models.ScopeAssigned:       "Assigned to me",
@@ -343,6 +345,9 @@ var english = &Catalog{
 		models.CodeAlreadyOverdue:       "The task is already marked as overdue.",
 		models.CodeDeadlineSettled:      "The deadline has already passed and was handled.",
 		models.CodeUnknownAssignee:      "The participant directory does not know this person. Search for them and pick one of the results.",
+		models.CodeUnknownParticipant:   "The participant directory does not know this person. Search for them and pick one of the results.",
+		models.CodeNotAssigned:          "Only a task someone holds can be delegated.",
+		models.CodeNotDelegated:         "The task was not delegated to you, so there is nobody to return it to.",
 
 		models.CodeGuestAccessDenied: "This link or code is not valid, or your access to the task has ended.",
 
