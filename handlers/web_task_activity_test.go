@@ -100,10 +100,28 @@ func (b *webBrowser) upload(page *webPage, name, contentType string, data []byte
 var smallPDF = []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
 
 func TestActivitySection(t *testing.T) {
-	f, _ := activityFixture(t)
+	f, broker := activityFixture(t)
 	task := f.seed(t, webTaskOpts{})
 	path := "/tasks/" + task.ID
 	ann := f.signIn(t, "ann") // a candidate through the group finance
+	sub, err := broker.Subscribe("t1", "watcher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sub.Close)
+	heard := func(t *testing.T, kind live.Kind) {
+		t.Helper()
+		for {
+			select {
+			case ev := <-sub.Events():
+				if ev.Kind() == kind && ev.TaskID == task.ID {
+					return
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("no %s change announced within 5 s", kind)
+			}
+		}
+	}
 
 	t.Run("EmptyWithForms", func(t *testing.T) {
 		p := ann.get(path).wantStatus(http.StatusOK)
@@ -134,6 +152,7 @@ func TestActivitySection(t *testing.T) {
 			t.Error("raw HTML of a comment reached the page")
 		}
 		webWantContains(t, "flash", body, "Your comment was added.")
+		heard(t, live.KindComment)
 		if len(webWithin(c, "activity-delete")) != 1 {
 			t.Error("the author cannot delete their fresh comment")
 		}
@@ -191,6 +210,7 @@ func TestActivitySection(t *testing.T) {
 		}
 		page := ann.follow(res)
 		webWantContains(t, "flash", page.body, "Your file was attached.")
+		heard(t, live.KindAttachment)
 		a := page.one("attachment")
 		link := webWithin(a, "attachment-download")
 		if len(link) != 1 {
