@@ -240,11 +240,12 @@ func activityRefusal(t *i18n.Catalog, label string, limit int64, ve *models.Vali
 	return t.Problem(ve.Code)
 }
 
-// humanSize says a size in bytes the way people read it: "512 bytes", "1.5 KiB", "10 MiB".
+// humanSize says a size in bytes the way people read it, in symbols every language of the
+// pages reads: "512 B", "1.5 KiB", "10 MiB".
 func humanSize(n int64) string {
 	const unit = 1024
 	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
+		return fmt.Sprintf("%d B", n)
 	}
 	div, exp := int64(unit), 0
 	for m := n / unit; m >= unit && exp < 3; m /= unit {
