@@ -231,13 +231,15 @@ func activityRefusal(t *i18n.Catalog, label string, limit int64, ve *models.Vali
 	case models.CodeUnsupportedMediaType:
 		return t.Activity.Unsupported
 	}
-	for _, fe := range ve.Fields {
-		if msg := t.Activity.Refusals[fe.Message]; msg != "" {
-			return msg
-		}
-		return sentence(label, t.FieldMessage(fe.Message))
+	if len(ve.Fields) == 0 {
+		return t.Problem(ve.Code)
 	}
-	return t.Problem(ve.Code)
+	// The first field's message: each form has one field.
+	msg := ve.Fields[0].Message
+	if words := t.Activity.Refusals[msg]; words != "" {
+		return words
+	}
+	return sentence(label, t.FieldMessage(msg))
 }
 
 // humanSize says a size in bytes the way people read it, in symbols every language of the
