@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"usertasks/live"
 	"usertasks/models"
 )
 
@@ -13,6 +14,7 @@ import (
 // service once and renders the answer; every error goes to the one error handler.
 type taskAPI struct {
 	tasks TaskService
+	live  *live.Broker // nil: comments are not announced (api_comments.go)
 }
 
 // runCommand is the whole of a command handler: decode the body strictly (decodeBody), parse it

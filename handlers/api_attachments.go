@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"usertasks/attachments"
+	"usertasks/live"
 	"usertasks/models"
 )
 
@@ -48,26 +49,27 @@ const multipartOverhead = 64 << 10
 const attachmentsRoute = "/api/v1/user-tasks/:id/attachments"
 
 type attachmentsAPI struct {
-	svc AttachmentService
-	log *slog.Logger // a download aborted after its first bytes is logged here
+	svc  AttachmentService
+	log  *slog.Logger // a download aborted after its first bytes is logged here
+	live *live.Broker // nil: uploads and deletes are not announced
 }
 
 // registerAttachmentsAPI adds the attachment routes to the API group.
-func registerAttachmentsAPI(v1 *echo.Group, svc AttachmentService, authed echo.MiddlewareFunc, log *slog.Logger) {
+func registerAttachmentsAPI(v1 *echo.Group, svc AttachmentService, authed echo.MiddlewareFunc, log *slog.Logger, b *live.Broker) {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := &attachmentsAPI{svc: svc, log: log}
+	h := &attachmentsAPI{svc: svc, log: log, live: b}
 	v1.POST("/user-tasks/:id/attachments", h.uploadAttachment, authed)
 	v1.GET("/user-tasks/:id/attachments", h.listAttachments, authed)
 	v1.GET("/user-tasks/:id/attachments/:attachmentId", h.downloadAttachment, authed)
 	v1.DELETE("/user-tasks/:id/attachments/:attachmentId", h.deleteAttachment, authed)
 }
 
-// isAttachmentUpload reports the one request the 1 MiB body limit skips; the upload bounds
-// its own body (uploadAttachment).
+// isAttachmentUpload reports the uploads the 1 MiB body limit skips (the API's and the task
+// page's form); each bounds its own body (uploadAttachment, uploadTaskFile).
 func isAttachmentUpload(c echo.Context) bool {
-	return c.Request().Method == http.MethodPost && c.Path() == attachmentsRoute
+	return c.Request().Method == http.MethodPost && (c.Path() == attachmentsRoute || c.Path() == webAttachmentsRoute)
 }
 
 // attachmentJSON is an attachment on the wire.
@@ -96,7 +98,8 @@ func (h *attachmentsAPI) uploadAttachment(c echo.Context) error {
 		return uploadError(err)
 	}
 	rc := http.NewResponseController(res)
-	att, err := h.svc.Upload(req.Context(), actorOf(c), c.Param("id"), attachments.UploadInput{
+	a := actorOf(c)
+	att, err := h.svc.Upload(req.Context(), a, c.Param("id"), attachments.UploadInput{
 		Name: part.FileName(),
 		Body: part,
 		// Unsupported only by writers without a connection (recorders): no deadline to move.
@@ -114,6 +117,7 @@ func (h *attachmentsAPI) uploadAttachment(c echo.Context) error {
 	if err != nil {
 		return uploadError(err)
 	}
+	announceActivity(h.live, a.Tenant, c.Param("id"), live.KindAttachment)
 	return c.JSON(http.StatusCreated, attachmentOf(att))
 }
 
@@ -197,8 +201,10 @@ func extValue(s string) string {
 
 // deleteAttachment handles DELETE /api/v1/user-tasks/:id/attachments/:attachmentId.
 func (h *attachmentsAPI) deleteAttachment(c echo.Context) error {
-	if err := h.svc.Delete(c.Request().Context(), actorOf(c), c.Param("id"), c.Param("attachmentId")); err != nil {
+	a := actorOf(c)
+	if err := h.svc.Delete(c.Request().Context(), a, c.Param("id"), c.Param("attachmentId")); err != nil {
 		return err
 	}
+	announceActivity(h.live, a.Tenant, c.Param("id"), live.KindAttachment)
 	return c.NoContent(http.StatusNoContent)
 }

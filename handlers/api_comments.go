@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"usertasks/live"
 	"usertasks/models"
 	"usertasks/tasks"
 )
@@ -56,10 +57,12 @@ func (h *taskAPI) addComment(c echo.Context) error {
 	if body.Text == nil {
 		return models.InvalidField("text", "is required")
 	}
-	out, err := h.tasks.AddComment(c.Request().Context(), actorOf(c), c.Param("id"), tasks.CommentInput{Text: *body.Text, OperationID: body.OperationID})
+	a := actorOf(c)
+	out, err := h.tasks.AddComment(c.Request().Context(), a, c.Param("id"), tasks.CommentInput{Text: *body.Text, OperationID: body.OperationID})
 	if err != nil {
 		return err
 	}
+	announceActivity(h.live, a.Tenant, c.Param("id"), live.KindComment)
 	return c.JSON(http.StatusCreated, commentOf(out))
 }
 
@@ -98,9 +101,11 @@ func (h *taskAPI) listComments(c echo.Context) error {
 
 // deleteComment handles DELETE /api/v1/user-tasks/:id/comments/:commentId.
 func (h *taskAPI) deleteComment(c echo.Context) error {
-	if _, err := h.tasks.DeleteComment(c.Request().Context(), actorOf(c), c.Param("id"), c.Param("commentId")); err != nil {
+	a := actorOf(c)
+	if _, err := h.tasks.DeleteComment(c.Request().Context(), a, c.Param("id"), c.Param("commentId")); err != nil {
 		return err
 	}
+	announceActivity(h.live, a.Tenant, c.Param("id"), live.KindComment)
 	return c.NoContent(http.StatusNoContent)
 }
 

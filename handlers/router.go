@@ -111,6 +111,7 @@ func New(d Deps) *echo.Echo {
 		web := *d.Web
 		web.guests, web.guestLimit = d.Guests, d.guestLimit
 		web.notices, web.people, web.live = d.Notifications, d.people, d.Live
+		web.attachments = d.Attachments // the task page's Activity section (web_task_activity.go)
 		RegisterWeb(e, web)
 	}
 	if d.Live != nil {
@@ -147,7 +148,7 @@ func registerAPI(e *echo.Echo, d Deps) {
 	if d.Tasks == nil {
 		return
 	}
-	h := &taskAPI{tasks: d.Tasks}
+	h := &taskAPI{tasks: d.Tasks, live: d.Live}
 	authed := authenticateWith(d)
 	for _, r := range []struct {
 		method, path string
@@ -195,6 +196,6 @@ func registerAPI(e *echo.Echo, d Deps) {
 		registerNotificationsAPI(v1, d.Notifications, d.Live, authed)
 	}
 	if d.Attachments != nil {
-		registerAttachmentsAPI(v1, d.Attachments, authed, d.Logger)
+		registerAttachmentsAPI(v1, d.Attachments, authed, d.Logger, d.Live)
 	}
 }

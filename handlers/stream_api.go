@@ -119,6 +119,13 @@ func (h *streamAPI) streamTasks(c echo.Context) error {
 			if ev.Task == nil || !watch.Sees(ctx, *ev.Task) {
 				continue // invisible now: say nothing, not even that something changed
 			}
+			if k := ev.Kind(); k == live.KindComment || k == live.KindAttachment {
+				// Comments and files are not for guests (SPEC 10.1): not even that they changed.
+				if a.Guest == nil {
+					w.event(invalidation{Kind: k, TaskID: ev.TaskID, OccurredAt: streamTime(ev.OccurredAt)})
+				}
+				continue
+			}
 			w.event(invalidation{Kind: ev.Kind(), TaskID: ev.TaskID, Revision: ev.Revision, OccurredAt: streamTime(ev.OccurredAt)})
 		}
 	}

@@ -48,6 +48,8 @@ type WebDeps struct {
 	notices NotificationStore
 	people  *peopleRecorder
 	live    *live.Broker
+	// attachments serves the Activity section's files (New sets it from Deps.Attachments).
+	attachments AttachmentService
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -70,6 +72,8 @@ type web struct {
 	notices   NotificationStore // nil: no bell, no notification pages
 	people    *peopleRecorder
 	live      *live.Broker
+	// attachments: the Activity section's files and upload (web_task_activity.go); nil: none.
+	attachments AttachmentService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -79,7 +83,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
 	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox, invites: d.Invitations,
-		notices: d.notices, people: d.people, live: d.live}
+		notices: d.notices, people: d.people, live: d.live, attachments: d.attachments}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -137,6 +141,13 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},
 	} {
 		e.Add(r.method, r.path, r.handle, r.mw...)
+	}
+	// The Activity section (web_task_activity.go); the upload checks its token itself.
+	e.POST("/tasks/:id/comments", command(w.addTaskComment), posted...)
+	e.POST("/tasks/:id/comments/:commentId/delete", command(w.deleteTaskComment), posted...)
+	if w.attachments != nil {
+		e.POST(webAttachmentsRoute, w.uploadTaskFile, w.headers, w.webErrorPages, w.sessions.RequireSession, w.recordVisit)
+		e.POST("/tasks/:id/attachments/:attachmentId/delete", command(w.deleteTaskAttachment), posted...)
 	}
 	if w.invites != nil {
 		e.POST("/tasks/:id/invitations", command(w.issueInvitations), posted...)

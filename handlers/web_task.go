@@ -46,6 +46,7 @@ type taskState struct {
 	retry           *views.RetryForm
 	cancel          *views.CancelForm
 	invite          *invitationState // web_task_invitations.go
+	activity        *activityState   // web_task_activity.go
 }
 
 // completeState is a refused completion form: the values as posted, the revision the person
@@ -216,6 +217,11 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 	}
 	if err := w.addInvitations(c, &m, v, st); err != nil {
 		return err
+	}
+	if m.Section == views.SectionTask {
+		if err := w.addActivity(c, &m, v, st); err != nil {
+			return err
+		}
 	}
 	status := st.status
 	if status == 0 {

@@ -32,6 +32,11 @@ const (
 	// KindNotification: the recipient's in-app notifications changed (one became visible, or
 	// was read elsewhere); only the recipient's own streams hear it (Broker.Notify).
 	KindNotification Kind = "notification"
+	// KindComment and KindAttachment: a task's comments or files changed (SPEC 10.1, 10.2);
+	// the task itself did not (no revision). Heard by the streams that see the task
+	// (Broker.Activity).
+	KindComment    Kind = "comment"
+	KindAttachment Kind = "attachment"
 )
 
 // Change is one committed change of a task, as the service reports it, or with Recipient set
@@ -44,12 +49,18 @@ type Change struct {
 	// Recipient is the models.ParticipantRef.Key of the person whose notifications changed;
 	// "" for a task change.
 	Recipient string
+	// Activity is KindComment or KindAttachment for a change of a task's comments or files;
+	// "" otherwise.
+	Activity Kind
 }
 
 // Kind classifies the change.
 func (c Change) Kind() Kind {
 	if c.Recipient != "" {
 		return KindNotification
+	}
+	if c.Activity != "" {
+		return c.Activity
 	}
 	if c.Revision <= 1 {
 		return KindCreated
@@ -209,6 +220,16 @@ func (b *Broker) Notify(tenant string, recipient models.ParticipantRef) {
 	b.enqueue(Change{Tenant: tenant, Recipient: recipient.Key(), OccurredAt: b.o.Now().UTC()})
 }
 
+// Activity tells the streams that see task taskID (on every node) that its comments
+// (KindComment) or files (KindAttachment) changed: the pages call it after a comment or file
+// was added or deleted. Like Changed it never blocks; any other kind is ignored.
+func (b *Broker) Activity(tenant, taskID string, kind Kind) {
+	if tenant == "" || taskID == "" || (kind != KindComment && kind != KindAttachment) {
+		return
+	}
+	b.enqueue(Change{Tenant: tenant, TaskID: taskID, Activity: kind, OccurredAt: b.o.Now().UTC()})
+}
+
 // deliver enqueues a change that arrived through the relay.
 func (b *Broker) deliver(c Change) {
 	select {
@@ -336,11 +357,14 @@ func coalesce(batch []Change) []Change {
 	if len(batch) == 1 {
 		return batch
 	}
-	type key struct{ tenant, id, recipient string }
+	type key struct {
+		tenant, id, recipient string
+		activity              Kind
+	}
 	at := map[key]int{}
 	out := batch[:0:0]
 	for _, c := range batch {
-		k := key{c.Tenant, c.TaskID, c.Recipient}
+		k := key{c.Tenant, c.TaskID, c.Recipient, c.Activity}
 		if i, ok := at[k]; ok {
 			if c.Revision >= out[i].Revision {
 				out[i] = c

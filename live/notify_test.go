@@ -97,3 +97,54 @@ func TestRelayCarriesNotificationChanges(t *testing.T) {
 		t.Fatalf("decoded %+v, %v; want nothing", got, err)
 	}
 }
+
+func TestActivityKindsReachTheTasksSubscribers(t *testing.T) {
+	b := NewBroker(staticLoader{}, Options{QueueSize: 4})
+	b.Activity("acme", "t1", KindComment)
+	b.Activity("acme", "t1", KindAttachment)
+	// Not an activity kind, or no task: ignored.
+	b.Activity("acme", "t1", KindChanged)
+	b.Activity("acme", "", KindComment)
+	b.Activity("", "t1", KindComment)
+	if got := len(b.queue); got != 2 {
+		t.Fatalf("%d changes queued, want 2", got)
+	}
+	c := <-b.queue
+	if c.Kind() != KindComment || c.TaskID != "t1" || c.Revision != 0 {
+		t.Fatalf("queued %+v", c)
+	}
+}
+
+func TestCoalesceKeepsActivityApartFromTaskChanges(t *testing.T) {
+	at := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	got := coalesce([]Change{
+		{Tenant: "acme", TaskID: "t1", Revision: 2, OccurredAt: at},
+		{Tenant: "acme", TaskID: "t1", Activity: KindComment, OccurredAt: at},
+		{Tenant: "acme", TaskID: "t1", Activity: KindAttachment, OccurredAt: at},
+		{Tenant: "acme", TaskID: "t1", Activity: KindComment, OccurredAt: at.Add(time.Second)},
+	})
+	if len(got) != 3 || got[0].Kind() != KindChanged || got[1].Kind() != KindComment || got[2].Kind() != KindAttachment {
+		t.Fatalf("coalesced to %+v", got)
+	}
+}
+
+func TestRelayCarriesActivityChanges(t *testing.T) {
+	at := time.Date(2026, 12, 6, 10, 0, 0, 1000, time.UTC)
+	in := []Change{
+		{Tenant: "acme", TaskID: "t/1?# é", Activity: KindComment, OccurredAt: at},
+		{Tenant: "acme", TaskID: "t1", Activity: KindAttachment, OccurredAt: at},
+	}
+	payload, n := encodeChanges(in)
+	if n != len(in) {
+		t.Fatalf("encoded %d of %d", n, len(in))
+	}
+	got, err := decodeChanges(payload)
+	if err != nil || len(got) != 2 || got[0] != in[0] || got[1] != in[1] {
+		t.Fatalf("decoded %+v, %v; want %+v", got, err, in)
+	}
+	// An unknown activity kind, or one without its task: dropped.
+	got, err = decodeChanges(`[{"t":"acme","id":"t1","k":"changed","at":0},{"t":"acme","u":"k","k":"comment","at":0}]`)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("decoded %+v, %v; want nothing", got, err)
+	}
+}

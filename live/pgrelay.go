@@ -78,6 +78,9 @@ type wireChange struct {
 	// Recipient is set on a notification change (Change.Recipient); a node that predates it
 	// reads such an entry as a change without a task id and skips it.
 	Recipient string `json:"u,omitempty"`
+	// Activity is set on a change of a task's comments or files (Change.Activity); a node that
+	// predates it reads such an entry as a task change of revision 0, which its pages ignore.
+	Activity Kind `json:"k,omitempty"`
 }
 
 // Publish sends the changes with one pg_notify per payload of at most maxNotifyPayload bytes.
@@ -100,7 +103,7 @@ func encodeChanges(changes []Change) (string, int) {
 	var wire []wireChange
 	var payload []byte
 	for i, c := range changes {
-		wire = append(wire, wireChange{Tenant: c.Tenant, TaskID: c.TaskID, Revision: c.Revision, At: c.OccurredAt.UnixMicro(), Recipient: c.Recipient})
+		wire = append(wire, wireChange{Tenant: c.Tenant, TaskID: c.TaskID, Revision: c.Revision, At: c.OccurredAt.UnixMicro(), Recipient: c.Recipient, Activity: c.Activity})
 		next, err := json.Marshal(wire)
 		if err != nil || len(next) > maxNotifyPayload {
 			return string(payload), i
@@ -120,7 +123,10 @@ func decodeChanges(payload string) ([]Change, error) {
 		if w.Tenant == "" || (w.TaskID == "") == (w.Recipient == "") {
 			continue // neither a task's change nor a person's (or both at once)
 		}
-		out = append(out, Change{Tenant: w.Tenant, TaskID: w.TaskID, Revision: w.Revision, OccurredAt: time.UnixMicro(w.At).UTC(), Recipient: w.Recipient})
+		if w.Activity != "" && ((w.Activity != KindComment && w.Activity != KindAttachment) || w.TaskID == "") {
+			continue // an activity kind this node does not know, or one without its task
+		}
+		out = append(out, Change{Tenant: w.Tenant, TaskID: w.TaskID, Revision: w.Revision, OccurredAt: time.UnixMicro(w.At).UTC(), Recipient: w.Recipient, Activity: w.Activity})
 	}
 	return out, nil
 }

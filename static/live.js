@@ -27,6 +27,8 @@
 // says the person's notifications changed (kind "notification", only the person's own streams
 // hear it) and after a resync: its count comes from GET /api/v1/me/notifications?unread=true.
 // Every page with a bell listens, not only those showing tasks.
+// The task page's Activity list ([data-activity-list]) is fetched again when the stream says
+// the task's comments or files changed (kinds "comment" and "attachment"; no revision).
 // State for tests and styling: <html data-live-state="connecting|open|retrying|off"> and
 // data-live-refreshed (a timestamp) after each applied refresh.
 (function () {
@@ -47,6 +49,7 @@
   var ROW = "[data-task-row]";
   var PAGE = "[data-task-page]";
   var LIST = '[data-testid="list-area"]';
+  var ACTIVITY = "[data-activity-list]";
   var SYNC = ['[data-testid="total-count"]', '[data-testid="inbox-tabs"]'];
 
   function setState(s) {
@@ -335,6 +338,58 @@
     }
   }
 
+  // ----- the task page's Activity section -----
+
+  // refreshActivity swaps the Activity list ([data-activity-list]) for the fresh page's when a
+  // comment or file of this task changed (kinds "comment" and "attachment": the task's revision
+  // does not move). Only the list is swapped, so a comment being typed or a file chosen stays;
+  // a list holding focus (a delete button) is left for the next change.
+  var activityBusy = false;
+  var activityAgain = false;
+
+  function refreshActivity() {
+    var list = document.querySelector(ACTIVITY);
+    if (!list) {
+      return;
+    }
+    if (activityBusy) {
+      activityAgain = true;
+      return;
+    }
+    activityBusy = true;
+    fetch(pageURL(), {
+      credentials: "same-origin",
+      headers: { Accept: "text/html" },
+      cache: "no-store",
+    })
+      .then(function (res) {
+        var ct = res.headers.get("Content-Type") || "";
+        if (!res.ok || res.redirected || ct.indexOf("text/html") !== 0) {
+          return null;
+        }
+        return res.text();
+      })
+      .then(function (html) {
+        if (!html) {
+          return;
+        }
+        var next = new DOMParser().parseFromString(html, "text/html").querySelector(ACTIVITY);
+        var cur = document.querySelector(ACTIVITY);
+        if (next && cur && !holdsFocus(cur)) {
+          cur.replaceWith(document.importNode(next, true));
+          root.setAttribute("data-live-refreshed", String(Date.now()));
+        }
+      })
+      .catch(function () {})
+      .then(function () {
+        activityBusy = false;
+        if (activityAgain) {
+          activityAgain = false;
+          refreshActivity();
+        }
+      });
+  }
+
   // ----- a page waiting for the workflow -----
 
   function waiting() {
@@ -455,6 +510,13 @@
     }
     if (ev.kind === "notification") {
       refreshBell();
+      return;
+    }
+    if (ev.kind === "comment" || ev.kind === "attachment") {
+      var shown = document.querySelector(PAGE);
+      if (shown && shown.getAttribute("data-task-id") === ev.taskId) {
+        refreshActivity();
+      }
       return;
     }
     if (ev.kind === "resync") {

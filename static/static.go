@@ -11,7 +11,7 @@ import (
 
 // FS holds the assets, served under /static/.
 //
-//go:embed app.css app.js favicon.ico guest.css icon.svg live.js manage.css people.js timezone.js
+//go:embed activity.js app.css app.js favicon.ico guest.css icon.svg live.js manage.css people.js timezone.js
 var FS embed.FS
 
 // versions maps each asset to a short hash of its content, for cache-busting URLs.

@@ -225,6 +225,8 @@ type TaskPage struct {
 	Manage       *ManagePanel
 	Workflow     *WorkflowInfo
 	History      *History
+	// Activity is the comments and files (task_activity.go); nil for guests and when not served.
+	Activity *Activity
 }
 
 // TaskHeader is the task's safe summary.

@@ -302,6 +302,8 @@ type Catalog struct {
 	AssigneeFilter AssigneeFilterText
 	// Invitations is the Manage panel's guest links (catalog_invitations.go).
 	Invitations InvitationsText
+	// Activity is the task page's comments and files (catalog_activity.go).
+	Activity ActivityText
 	// Notifications is the bell, the notifications page and its settings (catalog_notifications.go).
 	Notifications NotificationsText
 	// Guest is the guest page (catalog_guest.go).

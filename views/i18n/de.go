@@ -373,6 +373,7 @@ var german = &Catalog{
 	AssigneeFilter: germanAssigneeFilter,
 	Invitations:    germanInvitations,
 	Notifications:  germanNotifications,
+	Activity:       germanActivity,
 	Guest:          germanGuest,
 	Total:          germanTotal,
 	ShortSearch:    germanShortSearch,

@@ -369,6 +369,7 @@ var english = &Catalog{
 	AssigneeFilter: englishAssigneeFilter,
 	Invitations:    englishInvitations,
 	Notifications:  englishNotifications,
+	Activity:       englishActivity,
 	Guest:          englishGuest,
 	Total:          englishTotal,
 	ShortSearch:    englishShortSearch,

@@ -1,0 +1,41 @@
+package i18n
+
+var germanActivity = ActivityText{
+	Heading:       "Aktivität",
+	Empty:         "Noch keine Kommentare oder Dateien.",
+	More:          "Nur die ersten 500 Kommentare werden gezeigt.",
+	Audience:      "Alle, die diese Aufgabe sehen, sehen Ihren Kommentar oder Ihre Datei: Manager, die bearbeitende Person, die Kandidaten und alle, die daran gearbeitet haben. Schreiben Sie hier nichts Vertrauliches.",
+	Commented:     "kommentierte",
+	Attached:      "hängte eine Datei an",
+	Deleted:       "Dieser Kommentar wurde gelöscht",
+	CommentLabel:  "Kommentar hinzufügen",
+	CommentHelp:   "Markdown ist möglich. Erwähnen Sie Kolleginnen und Kollegen mit @ und ihrer Benutzerkennung.",
+	CommentSubmit: "Kommentar hinzufügen",
+	FileLabel:     "Datei hochladen",
+	FileHelp:      "PDF, Bild (PNG, JPEG, GIF, WebP), Text, CSV oder Office-Dokument, höchstens %s.",
+	FileSubmit:    "Datei hochladen",
+	Delete:        "Löschen",
+	DeleteComment: "Kommentar löschen",
+	DeleteFile:    "%s löschen",
+
+	FlashCommented: "Ihr Kommentar wurde hinzugefügt.",
+	FlashAttached:  "Ihre Datei wurde angehängt.",
+	FlashDeleted:   "Gelöscht.",
+
+	Refusals: map[string]string{
+		"is required":                                     "Schreiben Sie zuerst einen Kommentar.",
+		"must be at most 10000 characters":                "Ein Kommentar darf höchstens 10.000 Zeichen enthalten.",
+		"the task has 500 comments, the most it may have": "Diese Aufgabe hat 500 Kommentare, mehr sind nicht möglich.",
+		"may mention at most 50 people":                   "Ein Kommentar darf höchstens 50 Personen erwähnen.",
+		"the file is empty":                               "Die Datei ist leer.",
+		"the file needs a name":                           "Die Datei braucht einen Namen.",
+		"the file name is not valid UTF-8":                "Der Dateiname ist nicht lesbar. Benennen Sie die Datei um und versuchen Sie es erneut.",
+		"the file name holds a control character":         "Der Dateiname enthält unzulässige Zeichen. Benennen Sie die Datei um und versuchen Sie es erneut.",
+		"the file name is longer than 255 bytes":          "Der Dateiname ist zu lang. Benennen Sie die Datei um und versuchen Sie es erneut.",
+		"a task holds at most 20 attachments":             "Diese Aufgabe hat 20 Dateien, mehr sind nicht möglich.",
+	},
+	TooLarge:      "Die Datei ist größer als %s.",
+	Unsupported:   "Diese Art von Datei kann nicht angehängt werden. Hängen Sie ein PDF, ein Bild (PNG, JPEG, GIF, WebP), eine Text- oder CSV-Datei oder ein Office-Dokument an.",
+	NoFile:        "Wählen Sie zuerst eine Datei.",
+	DeleteRefused: "Nur die Person, die es geschrieben hat, innerhalb von 15 Minuten, oder ein Manager darf es löschen.",
+}

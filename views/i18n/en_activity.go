@@ -1,0 +1,41 @@
+package i18n
+
+var englishActivity = ActivityText{
+	Heading:       "Activity",
+	Empty:         "No comments or files yet.",
+	More:          "Only the first 500 comments are shown.",
+	Audience:      "Everyone who can see this task will see your comment or file: managers, the assignee, the candidates and the people who worked on it. Do not put secrets here.",
+	Commented:     "commented",
+	Attached:      "attached a file",
+	Deleted:       "This comment was deleted",
+	CommentLabel:  "Add comment",
+	CommentHelp:   "Markdown is supported. Mention a colleague with @ and their user id.",
+	CommentSubmit: "Add comment",
+	FileLabel:     "Upload file",
+	FileHelp:      "PDF, image (PNG, JPEG, GIF, WebP), text, CSV or Office document, at most %s.",
+	FileSubmit:    "Upload file",
+	Delete:        "Delete",
+	DeleteComment: "Delete comment",
+	DeleteFile:    "Delete %s",
+
+	FlashCommented: "Your comment was added.",
+	FlashAttached:  "Your file was attached.",
+	FlashDeleted:   "Deleted.",
+
+	Refusals: map[string]string{
+		"is required":                                     "Write a comment first.",
+		"must be at most 10000 characters":                "A comment may hold at most 10,000 characters.",
+		"the task has 500 comments, the most it may have": "This task has 500 comments, the most it may have.",
+		"may mention at most 50 people":                   "A comment may mention at most 50 people.",
+		"the file is empty":                               "The file is empty.",
+		"the file needs a name":                           "The file needs a name.",
+		"the file name is not valid UTF-8":                "The file name cannot be read. Rename the file and try again.",
+		"the file name holds a control character":         "The file name holds characters that are not allowed. Rename the file and try again.",
+		"the file name is longer than 255 bytes":          "The file name is too long. Rename the file and try again.",
+		"a task holds at most 20 attachments":             "This task has 20 files, the most it may have.",
+	},
+	TooLarge:      "The file is larger than %s.",
+	Unsupported:   "This kind of file cannot be attached. Attach a PDF, an image (PNG, JPEG, GIF, WebP), a text or CSV file, or an Office document.",
+	NoFile:        "Choose a file first.",
+	DeleteRefused: "Only its author, within 15 minutes, or a manager may delete it.",
+}
