@@ -225,6 +225,8 @@ type TaskPage struct {
 	Manage       *ManagePanel
 	Workflow     *WorkflowInfo
 	History      *History
+	// Deadlines are the task's deadlines by number, shown in the Task section (task_deadlines.templ).
+	Deadlines []DeadlineRow
 }
 
 // TaskHeader is the task's safe summary.

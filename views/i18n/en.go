@@ -373,4 +373,5 @@ var english = &Catalog{
 	Total:          englishTotal,
 	ShortSearch:    englishShortSearch,
 	Unsubscribe:    englishUnsubscribe,
+	Deadlines:      englishDeadlines,
 }
