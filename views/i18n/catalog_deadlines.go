@@ -45,6 +45,12 @@ type DeadlinesText struct {
 	// ActionWords say what a firing did, by action type, in the past tense.
 	ActionWords map[models.DeadlineActionType]string
 	ListJoin    string // between the action words
+
+	// The managers' dashboard: fired deadlines of the last days per workflow (%d: the days).
+	DashHead     string
+	DashWorkflow string // column header
+	DashCount    string // column header
+	DashNone     string // %d: the days
 }
 
 // DeadlineKind names a deadline's kind ("Start deadline"); an unknown kind is its code.

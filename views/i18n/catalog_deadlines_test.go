@@ -12,6 +12,11 @@ func TestDeadlinesTextComplete(t *testing.T) {
 	nestedTextComplete(t, "Deadlines", func(c *Catalog) any { return c.Deadlines })
 	for _, c := range Supported {
 		d := c.Deadlines
+		for _, f := range []string{d.DashHead, d.DashNone} {
+			if strings.Count(f, "%d") != 1 {
+				t.Errorf("%s: %q needs one %%d", c.Lang, f)
+			}
+		}
 		for _, f := range d.NotifyNamed {
 			if strings.Count(f, "%d") != 1 {
 				t.Errorf("%s: NotifyNamed %q needs one %%d", c.Lang, f)

@@ -40,4 +40,9 @@ var germanDeadlines = DeadlinesText{
 		models.DeadlineFlag:        "markiert",
 	},
 	ListJoin: ", ",
+
+	DashHead:     "Eskalationen der letzten %d Tage je Workflow",
+	DashWorkflow: "Workflow",
+	DashCount:    "Eskalationen",
+	DashNone:     "In den letzten %d Tagen ist keine Frist ausgelöst worden.",
 }

@@ -40,4 +40,9 @@ var englishDeadlines = DeadlinesText{
 		models.DeadlineFlag:        "flagged",
 	},
 	ListJoin: ", ",
+
+	DashHead:     "Escalations, last %d days, per workflow",
+	DashWorkflow: "Workflow",
+	DashCount:    "Escalations",
+	DashNone:     "No deadline fired in the last %d days.",
 }
