@@ -18,7 +18,7 @@ func TestDashboardEscalations(t *testing.T) {
 		counts: models.DashboardCounts{Now: now},
 		stats: []models.DailyStat{
 			{Day: "2026-03-10", WorkflowDefinitionID: "loan", WorkflowDefinitionName: "Loan", Metric: models.MetricEscalated, Count: 2},
-			{Day: "2026-03-04", WorkflowDefinitionID: "loan", Metric: models.MetricEscalated, Count: 1}, // the 7th day back
+			{Day: "2026-03-04", WorkflowDefinitionID: "loan", Metric: models.MetricEscalated, Count: 1},  // the 7th day back
 			{Day: "2026-03-03", WorkflowDefinitionID: "loan", Metric: models.MetricEscalated, Count: 40}, // the 8th: outside
 			{Day: "2026-03-09", WorkflowDefinitionID: "hr/x?y#z", Metric: models.MetricEscalated, Count: 5},
 			{Day: "2026-03-09", WorkflowDefinitionID: "idle", Metric: models.MetricCreated, Count: 9},
