@@ -43,10 +43,16 @@ type dailyCountDoc struct {
 	storekit.DailyStatRow `bson:",inline"`
 }
 
-// countDaily is the effect that counts task t's change at revision in metric and bucket.
+// countDaily is the effect that counts task t's change at revision in metric and bucket. An
+// escalation is keyed by its event's sequence instead: a firing that changed no state shares
+// its revision with the change before it, and with other such firings.
 func countDaily(t *models.Task, metric string, bucket int, now time.Time) effectDoc {
+	change := strconv.Itoa(t.Revision)
+	if metric == models.MetricEscalated {
+		change = "e" + strconv.Itoa(t.LastEventSeq)
+	}
 	return effectDoc{ID: models.NewID(), Kind: effectCountDaily, CreatedAt: utc(now), Count: &dailyCountDoc{
-		ID:           t.ID + "/" + strconv.Itoa(t.Revision) + "/" + metric,
+		ID:           t.ID + "/" + change + "/" + metric,
 		DailyStatRow: storekit.DailyCount(t, metric, bucket, now),
 	}}
 }

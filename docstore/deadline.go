@@ -152,6 +152,11 @@ func (s *Store) FireDeadline(ctx context.Context, tenant, taskID string, index i
 			if err := s.queue(next, &models.Change{Event: ch.Event}); err != nil {
 				return nil, err
 			}
+			// The escalation counts in the rollup as a state-changing firing does in applyChange.
+			// ch.Task is the task with the event's sequence, which keys the count.
+			if metric, bucket, ok := storekit.Rollup(&before, &ch.Task, ch.Event, now); ok {
+				next.PendingEffects = append(next.PendingEffects, countDaily(&ch.Task, metric, bucket, now))
+			}
 		}
 		next.Deadlines = slices.Clone(cur.Deadlines)
 		settled := &next.Deadlines[at]

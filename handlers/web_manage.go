@@ -128,6 +128,7 @@ func dashboardPage(ch views.Chrome, o tasks.Overview) views.DashboardPage {
 		m.Workload = append(m.Workload, views.DashCount{Label: name, Count: l.Count, Icon: "user", TestID: "count-workload",
 			Href: inboxLink(models.ScopeAll, params...)})
 	}
+	m.Escalations = escalationsTable(t, o.Escalations)
 	m.Charts = dashboardCharts(t, o)
 	for _, run := range o.LastRuns {
 		m.Runs = append(m.Runs, runRow(t, run))

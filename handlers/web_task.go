@@ -193,6 +193,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 			m.History.FirstHref = m.Task.Href + "?tab=history"
 		}
 	default:
+		m.Deadlines = deadlineRows(m.T, d.Deadlines)
 		if m.Protected {
 			m.Instructions = views.ParseMarkdown(ctx, t.Protected.Instructions)
 			m.Form = taskForm(m.Clock(), d, st)

@@ -177,8 +177,11 @@ func eventParticipants(evs []models.Event) []models.ParticipantRef {
 }
 
 // eventSummary is the one sentence of an event that says more than its name: "Assigned to
-// Ann Lee by Max Manager".
+// Ann Lee by Max Manager", "Deadline 1 (start) passed: notified, reassigned".
 func (n namer) eventSummary(e models.Event) string {
+	if e.Type == models.EventDeadlineFired {
+		return deadlineFiredSummary(n.t, e)
+	}
 	p, ok := assignedTo(e)
 	if !ok {
 		return ""

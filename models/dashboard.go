@@ -87,6 +87,9 @@ const (
 	MetricCompletedLate   = "completed-late"   // completed after its due date
 	MetricTimedOut        = "timed-out"
 	MetricCancelled       = "cancelled"
+	// MetricEscalated counts the deadlines that fired (SPEC 10.4), skipped ones not: the
+	// dashboard's escalations per workflow.
+	MetricEscalated = "escalated"
 )
 
 // DurationBuckets are the upper bounds of the duration buckets: a duration falls in the first

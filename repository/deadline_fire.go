@@ -50,8 +50,17 @@ func (s *Store) FireDeadline(ctx context.Context, tenant, taskID string, index i
 				return err
 			}
 		}
-		_, err = s.insertNotifications(tx, storekit.EscalatedNotifications(&firing, now), now, false)
-		return err
+		if _, err := s.insertNotifications(tx, storekit.EscalatedNotifications(&firing, now), now, false); err != nil {
+			return err
+		}
+		if !firing.StateChanged {
+			// The escalation counts in the rollup as a state-changing firing does in
+			// applyChange; last, as there, so the shared rollup row is locked for the commit only.
+			if metric, bucket, ok := storekit.Rollup(&current, &ch.Task, ch.Event, now); ok {
+				return s.countDaily(tx, &ch.Task, metric, bucket, now)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return models.DeadlineFiring{}, err

@@ -10,9 +10,14 @@ import (
 func StatDay(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // Rollup says what a committed change counts in the daily rollup: the metric and its duration
-// bucket, or ok false when the change counts nothing (every change but a claim and the end of
-// a task: completed on time, late or without a due date, timed out, cancelled).
+// bucket, or ok false when the change counts nothing (every change but a claim, a deadline's
+// firing and the end of a task: completed on time, late or without a due date, timed out,
+// cancelled). A firing that changed no state counts too: the stores pass its event with the
+// task it leaves unchanged.
 func Rollup(before, after *models.Task, ev *models.Event, now time.Time) (metric string, bucket int, ok bool) {
+	if ev != nil && ev.Type == models.EventDeadlineFired {
+		return models.MetricEscalated, 0, true
+	}
 	if ev != nil && ev.Type == models.EventClaimed {
 		return models.MetricClaimed, models.DurationBucket(now.Sub(after.CreatedAt)), true
 	}

@@ -394,6 +394,8 @@ func testDeadlines(t *testing.T, h Harness) {
 			t.Errorf("deadline %+v, want pending", d)
 		}
 	})
+
+	t.Run("CountedInTheRollup", func(t *testing.T) { testDeadlineRollup(t, h) })
 }
 
 // fire fires one deadline and requires it to fire.

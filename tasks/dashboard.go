@@ -49,6 +49,9 @@ type Overview struct {
 	LastRuns []models.WorkerRun
 	// StaleAfter is the staleness threshold the counts used.
 	StaleAfter time.Duration
+	// Escalations are the deadlines fired over the last EscalationDays days, per workflow
+	// (dashboard_escalations.go).
+	Escalations []WorkflowEscalations
 }
 
 // WorkflowStats are one workflow definition's numbers over the charts' days.
@@ -90,7 +93,13 @@ func (d *Dashboard) Overview(ctx context.Context, a models.Actor) (Overview, err
 	if err != nil {
 		return Overview{}, err
 	}
-	o := Overview{Counts: counts, Closed: map[models.Status]int{}, StaleAfter: d.stale,
+	// The escalations' shorter range is a second read of the same index range (the rollup's
+	// per-workflow sums cover the whole range, not days).
+	recent, err := d.store.DailyRollup(ctx, a.Tenant, today.AddDate(0, 0, -(EscalationDays-1)).Format(time.DateOnly))
+	if err != nil {
+		return Overview{}, err
+	}
+	o := Overview{Counts: counts, Closed: map[models.Status]int{}, StaleAfter: d.stale, Escalations: escalationsOf(recent),
 		Created: make([]int, DashboardDays), Completed: make([]int, DashboardDays), Open: make([]int, DashboardDays)}
 	for i := range DashboardDays {
 		o.Days = append(o.Days, first.AddDate(0, 0, i))

@@ -104,7 +104,7 @@ type Detail struct {
 	TaskView
 	Form *FormView // nil without a form or without protected access
 	// Deadlines are the task's deadlines by index (SPEC 10.4): when each is due and whether it
-	// fired; what they do is the workflow's definition, not shown.
+	// fired, and their actions (the page says them in words, counting participants).
 	Deadlines []models.Deadline
 }
 

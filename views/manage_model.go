@@ -22,6 +22,8 @@ type DashboardPage struct {
 	Workload   []DashCount
 	Charts     []chart.Layout
 	Runs       []RunRow
+	// Escalations are the fired deadlines of the last days per workflow (manage_escalations.templ).
+	Escalations EscalationsTable
 }
 
 // DashCount is one number of the dashboard: what it counts, the count, and the list that

@@ -227,6 +227,8 @@ type TaskPage struct {
 	History      *History
 	// Activity is the comments and files (task_activity.go); nil for guests and when not served.
 	Activity *Activity
+	// Deadlines are the task's deadlines by number, shown in the Task section (task_deadlines.templ).
+	Deadlines []DeadlineRow
 }
 
 // TaskHeader is the task's safe summary.

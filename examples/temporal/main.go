@@ -38,6 +38,7 @@ func run() error {
 	embedded := flag.Bool("embedded", false, "run a Temporal server in this process instead of dialling TEMPORAL_ADDRESS")
 	start := flag.String("start", "", "start the approval of this invoice number once running")
 	amount := flag.Float64("amount", 1200, "the amount of the invoice -start starts")
+	escalate := flag.Duration("escalate-after", 4*time.Hour, "escalate the started invoice to the finance leads if nobody takes it within this (0: never)")
 	flag.Parse()
 
 	jwtSecret, runtimeSecret := os.Getenv("USERTASKS_JWT_HS256_SECRET"), os.Getenv("USERTASKS_RUNTIME_SECRET")
@@ -75,7 +76,7 @@ func run() error {
 	defer cancel()
 	if *start != "" {
 		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "invoice-" + *start, TaskQueue: invoice.TaskQueue},
-			invoice.Approval, invoice.Invoice{Number: *start, Supplier: "ACME GmbH", Amount: *amount, ApproveWithin: 72 * time.Hour})
+			invoice.Approval, invoice.Invoice{Number: *start, Supplier: "ACME GmbH", Amount: *amount, ApproveWithin: 72 * time.Hour, EscalateAfter: *escalate})
 		if err != nil {
 			return err
 		}

@@ -314,6 +314,8 @@ type Catalog struct {
 	ShortSearch ShortSearchText
 	// Unsubscribe is the page of a notification mail's unsubscribe link (catalog_unsubscribe.go).
 	Unsubscribe UnsubscribeText
+	// Deadlines is the task page's Deadlines block and their History line (catalog_deadlines.go).
+	Deadlines DeadlinesText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

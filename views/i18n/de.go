@@ -378,6 +378,7 @@ var german = &Catalog{
 	Total:          germanTotal,
 	ShortSearch:    germanShortSearch,
 	Unsubscribe:    germanUnsubscribe,
+	Deadlines:      germanDeadlines,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

@@ -374,4 +374,5 @@ var english = &Catalog{
 	Total:          englishTotal,
 	ShortSearch:    englishShortSearch,
 	Unsubscribe:    englishUnsubscribe,
+	Deadlines:      englishDeadlines,
 }

@@ -22,6 +22,9 @@ type Invoice struct {
 	Amount   float64 // euros
 	// ApproveWithin is how long finance has before the task times out (0: no timeout).
 	ApproveWithin time.Duration
+	// EscalateAfter is how long the invoice may wait in finance's queue before nobody having
+	// taken it escalates it to the finance leads (0: never).
+	EscalateAfter time.Duration
 }
 
 // Decision is the workflow's result.
@@ -62,6 +65,20 @@ func Approval(ctx workflow.Context, inv Invoice) (Decision, error) {
 	}
 	if inv.ApproveWithin > 0 {
 		def.Due, def.TimeoutAtDue = workflow.Now(ctx).Add(inv.ApproveWithin), true
+	}
+	if inv.EscalateAfter > 0 {
+		// A start deadline: if nobody in finance has taken the task by then, User Tasks itself
+		// hands it to the finance leads, raises its priority and tells the managers. The
+		// workflow keeps waiting as before; a claim in time means it never fires.
+		def.Deadlines = []usertask.Deadline{{
+			Kind:  usertask.DeadlineStart,
+			After: inv.EscalateAfter,
+			Actions: []usertask.DeadlineAction{
+				usertask.Reassign(nil, []usertask.Participant{{ID: "finance-leads", DisplayName: "Finance leads"}}),
+				usertask.SetPriority(80),
+				usertask.NotifyManagers(),
+			},
+		}}
 	}
 	out, err := usertask.Await(ctx, def)
 	var ended *usertask.EndedError

@@ -15,7 +15,7 @@ import (
 
 // The workflow logic in Temporal's test environment: activities mocked, the decision sent as
 // the signal the runtime endpoint would send.
-func run(t *testing.T, inv Invoice, stimulus usertask.Stimulus) Decision {
+func run(t *testing.T, inv Invoice, stimulus usertask.Stimulus) (Decision, usertask.Projection) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
@@ -54,11 +54,11 @@ func run(t *testing.T, inv Invoice, stimulus usertask.Stimulus) Decision {
 	if err := env.GetWorkflowResult(&d); err != nil {
 		t.Fatal(err)
 	}
-	return d
+	return d, projected
 }
 
 func TestApprovalApproved(t *testing.T) {
-	d := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200}, usertask.Stimulus{
+	d, _ := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200}, usertask.Stimulus{
 		ActionKey: "approve", Data: json.RawMessage(`{"comment":"matches PO 4411","payOn":"2026-12-15"}`),
 		CompletedBy: &usertask.Participant{ID: "ben", DisplayName: "Ben Brooks"},
 	})
@@ -68,17 +68,38 @@ func TestApprovalApproved(t *testing.T) {
 }
 
 func TestApprovalTimedOut(t *testing.T) {
-	d := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200, ApproveWithin: 48 * time.Hour}, usertask.Stimulus{ActionKey: "Timeout"})
+	d, _ := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200, ApproveWithin: 48 * time.Hour}, usertask.Stimulus{ActionKey: "Timeout"})
 	if d.Outcome != "timed out" {
 		t.Fatalf("%+v", d)
 	}
 }
 
 func TestApprovalCancelledByManager(t *testing.T) {
-	d := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200}, usertask.Stimulus{
+	d, _ := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200}, usertask.Stimulus{
 		ActionKey: "Cancelled", Reason: "paid twice", CompletedBy: &usertask.Participant{ID: "ava", DisplayName: "Ava Adams"},
 	})
 	if d.Outcome != "cancelled" || d.Reason != "paid twice" || d.By != "Ava Adams" {
 		t.Fatalf("%+v", d)
+	}
+}
+
+// TestApprovalEscalates: with EscalateAfter the projection carries one start deadline that
+// hands the task to the finance leads, raises its priority and tells the managers.
+func TestApprovalEscalates(t *testing.T) {
+	d, p := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200, EscalateAfter: 36 * time.Hour}, usertask.Stimulus{ActionKey: "approve",
+		Data: json.RawMessage(`{"comment":"ok"}`), CompletedBy: &usertask.Participant{ID: "lee"}})
+	if d.Outcome != "approved" {
+		t.Fatalf("%+v", d)
+	}
+	raw, err := json.Marshal(p.Task.Deadlines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"kind":"start","after":"P1DT12H","actions":[{"type":"reassign","candidateGroups":[{"id":"finance-leads","displayName":"Finance leads"}]},{"type":"set-priority","priority":80},{"type":"notify","to":"managers"}]}]`
+	if string(raw) != want {
+		t.Fatalf("deadlines %s, want %s", raw, want)
+	}
+	if _, p := run(t, Invoice{Number: "INV-7", Supplier: "ACME GmbH", Amount: 1200}, usertask.Stimulus{ActionKey: "Timeout"}); p.Task.Deadlines != nil {
+		t.Errorf("without EscalateAfter the projection carries deadlines %+v", p.Task.Deadlines)
 	}
 }

@@ -15,6 +15,7 @@ type approvalInput struct {
 	Amount       int
 	Due          time.Time
 	TimeoutAtDue bool
+	Deadlines    []usertask.Deadline
 }
 
 // approvalResult is what the workflow saw when it resumed.
@@ -50,6 +51,7 @@ func approval(ctx workflow.Context, in approvalInput) (approvalResult, error) {
 		Due:             in.Due,
 		TimeoutAtDue:    in.TimeoutAtDue,
 		Cancellable:     true,
+		Deadlines:       in.Deadlines,
 	})
 	r := approvalResult{}
 	var ended *usertask.EndedError

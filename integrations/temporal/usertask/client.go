@@ -42,9 +42,13 @@ type Client struct {
 type refusal struct {
 	status int
 	code   string
+	fields []string // the members a validation refusal names, e.g. task.deadlines[0].after
 }
 
 func (r *refusal) Error() string {
+	if len(r.fields) > 0 {
+		return fmt.Sprintf("user tasks refused the call: %d %s (%s)", r.status, r.code, strings.Join(r.fields, ", "))
+	}
 	return fmt.Sprintf("user tasks refused the call: %d %s", r.status, r.code)
 }
 
@@ -79,11 +83,21 @@ func (c *Client) post(ctx context.Context, path string, body, out any) error {
 	}
 	if resp.StatusCode/100 != 2 {
 		var problem struct {
-			Code string `json:"code"`
+			Code   string `json:"code"`
+			Errors []struct {
+				Field string `json:"field"`
+			} `json:"errors"`
 		}
 		_ = json.Unmarshal(answer, &problem)
 		if resp.StatusCode/100 == 4 && resp.StatusCode != http.StatusRequestTimeout && resp.StatusCode != http.StatusTooManyRequests {
-			return &refusal{status: resp.StatusCode, code: problem.Code}
+			r := &refusal{status: resp.StatusCode, code: problem.Code}
+			for _, e := range problem.Errors {
+				// A workflow's failure shows this: the member names only, bounded.
+				if e.Field != "" && len(r.fields) < 10 {
+					r.fields = append(r.fields, e.Field)
+				}
+			}
+			return r
 		}
 		return fmt.Errorf("user tasks answered %d %s", resp.StatusCode, problem.Code)
 	}

@@ -43,6 +43,9 @@ type Definition struct {
 	Form *Form
 	// Actions are the decisions offered; User Tasks offers Complete when empty.
 	Actions []Action
+	// Deadlines escalate the task by themselves when nobody takes or finishes it in time
+	// (deadline.go): at most 5.
+	Deadlines []Deadline
 }
 
 // Participant is a user or group of the identity provider.
@@ -97,6 +100,7 @@ type TaskBody struct {
 	Actions             []Action        `json:"actions,omitempty"`
 	TimeoutEnabled      bool            `json:"timeoutEnabled,omitempty"`
 	CancellationEnabled bool            `json:"cancellationEnabled,omitempty"`
+	Deadlines           []DeadlineBody  `json:"deadlines,omitempty"`
 }
 
 // projection is the definition as the bookmark of one workflow run.
@@ -127,6 +131,11 @@ func (d Definition) projection(workflowType, workflowID, runID string) (Projecti
 		due := d.Due.UTC()
 		p.Task.DueAt = &due
 	}
+	deadlines, err := deadlineBodies(d.Deadlines)
+	if err != nil {
+		return Projection{}, err
+	}
+	p.Task.Deadlines = deadlines
 	if d.Data != nil {
 		raw, err := json.Marshal(d.Data)
 		if err != nil {

@@ -18,4 +18,6 @@ INSERT INTO "user_task_events" ("id","tenant_id","task_id","seq","revision","eve
 --   binds: string x3, int x2, string, time.Time, NULL x6, string
 INSERT INTO "user_task_notifications" ("id","tenant_id","task_id","trigger_kind","revision","recipient_provider","recipient_type","recipient_id","actor_provider","actor_type","actor_id","actor_display","title","state","email_state","webhook_state","attempts","available_at","last_error","lease_owner","lease_token","lease_generation","lease_expires_at","occurred_at","visible_at","read_at","updated_at") VALUES (@p1,@p2,@p3,@p4,@p5,@p6,@p7,@p8,@p9,@p10,@p11,@p12,@p13,@p14,@p15,@p16,@p17,@p18,@p19,@p20,@p21,@p22,@p23,@p24,@p25,@p26,@p27);
 --   binds: string x4, int64, string x3, NULL x4, string x2, NULL x2, int, time.Time, NULL x3, int64, NULL, time.Time, NULL x2, time.Time
+UPDATE "user_task_daily_stats" SET "event_count"=event_count + 1,"updated_at"=@p1,"workflow_definition_name"=@p2 WHERE tenant_id = @p3 AND stat_day = @p4 AND workflow_definition_id = @p5 AND metric = @p6 AND bucket = @p7 AND stripe = @p8
+--   binds: time.Time, string x5, int x2
 COMMIT
