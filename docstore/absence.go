@@ -121,3 +121,16 @@ func (s *Store) ActiveAbsence(ctx context.Context, tenant string, user models.Pa
 	}
 	return a, nil
 }
+
+// absencesFor reads absences for the substitution of a change in the claimed write that is
+// deciding it (storekit.ApplySubstitution).
+func (s *Store) absencesFor(ctx context.Context) storekit.AbsenceLookup {
+	return func(tenant string, user models.ParticipantRef) (*models.Absence, error) {
+		d, err := s.findAbsence(ctx, tenant, user)
+		if err != nil || d == nil {
+			return nil, err
+		}
+		a := s.codec().Absence(&d.AbsenceRow)
+		return &a, nil
+	}
+}

@@ -135,3 +135,17 @@ func (s *Store) ActiveAbsence(ctx context.Context, tenant string, user models.Pa
 	})
 	return out, err
 }
+
+// absencesIn reads absences inside tx, for the substitution of a change in that transaction
+// (storekit.ApplySubstitution): the task's lock is held, so the absence and the assignment are
+// decided together.
+func (s *Store) absencesIn(tx *gorm.DB) storekit.AbsenceLookup {
+	return func(tenant string, user models.ParticipantRef) (*models.Absence, error) {
+		rec, err := findAbsence(tx, tenant, user)
+		if err != nil || rec == nil {
+			return nil, err
+		}
+		a := s.codec().Absence(&rec.AbsenceRow)
+		return &a, nil
+	}
+}
