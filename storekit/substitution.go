@@ -27,3 +27,16 @@ func ApplySubstitution(before *models.Task, c *models.Change, now time.Time, loo
 	_, err = models.Substitute(before, c, *abs, now)
 	return err
 }
+
+// StandingIn is whom a substitute stands in for, from their absence rows not yet ended: the
+// absent users of those active at now, at most models.MaxStandsInFor, in the rows' order.
+func StandingIn(c Codec, rows []AbsenceRow, now time.Time) []models.ParticipantRef {
+	var out []models.ParticipantRef
+	for i := range rows {
+		a := c.Absence(&rows[i])
+		if a.ActiveAt(now) && len(out) < models.MaxStandsInFor {
+			out = append(out, a.User)
+		}
+	}
+	return out
+}

@@ -93,6 +93,11 @@ func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *m
 
 // Claim handles claim: an eligible candidate takes an Available task.
 func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
+	// A substitute claims the absent users' direct candidacies too (SPEC 10.5).
+	a, err := s.standingIn(ctx, a)
+	if err != nil {
+		return Result{}, err
+	}
 	return s.command(ctx, a, id, in, models.OpClaim, models.PermClaim, models.Claim)
 }
 
