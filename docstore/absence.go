@@ -121,3 +121,46 @@ func (s *Store) ActiveAbsence(ctx context.Context, tenant string, user models.Pa
 	}
 	return a, nil
 }
+
+// absencesFor reads absences for the substitution of a change in the claimed write that is
+// deciding it (storekit.ApplySubstitution).
+func (s *Store) absencesFor(ctx context.Context) storekit.AbsenceLookup {
+	return func(tenant string, user models.ParticipantRef) (*models.Absence, error) {
+		d, err := s.findAbsence(ctx, tenant, user)
+		if err != nil || d == nil {
+			return nil, err
+		}
+		a := s.codec().Absence(&d.AbsenceRow)
+		return &a, nil
+	}
+}
+
+// SubstitutedBy returns the users whose absence names substitute and is active on the database
+// clock, through the index ix_absences_substitute (the substitute's documents not yet ended).
+func (s *Store) SubstitutedBy(ctx context.Context, tenant string, substitute models.ParticipantRef) ([]models.ParticipantRef, error) {
+	if storekit.CheckPerson(tenant, substitute) != nil {
+		return nil, nil
+	}
+	now, err := s.Now(ctx)
+	if err != nil {
+		return nil, err
+	}
+	filter := bson.D{
+		{Key: "tenant_id", Value: tenant}, {Key: "substitute_provider", Value: substitute.Provider},
+		{Key: "substitute_type", Value: string(models.UserParticipant)}, {Key: "substitute_id", Value: substitute.ID},
+		{Key: "ends_at", Value: bson.D{{Key: "$gt", Value: s.codec().Time(now)}}},
+	}
+	cur, err := s.absences().Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "user_provider", Value: 1}, {Key: "user_id", Value: 1}}))
+	if err != nil {
+		return nil, translate(err)
+	}
+	var docs []absenceDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, translate(err)
+	}
+	rows := make([]storekit.AbsenceRow, len(docs))
+	for i := range docs {
+		rows[i] = docs[i].AbsenceRow
+	}
+	return storekit.StandingIn(s.codec(), rows, now), nil
+}

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Create inserts a projected task idempotently, as repository.Store.Create does: when a task
@@ -45,6 +46,10 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		t := &change.Task
 		if t.Tenant != tenant || t.MaterializationKey != materializationKey || t.Workflow.BookmarkID != bookmarkID {
 			return models.Task{}, false, fmt.Errorf("docstore: projection keys differ from the task built for them")
+		}
+		// A projection's direct assignee who is absent: the substitute gets the task.
+		if err := storekit.ApplySubstitution(nil, &change, now, s.absencesFor(ctx)); err != nil {
+			return models.Task{}, false, err
 		}
 		d, err := s.newDoc(t, now)
 		if err != nil {

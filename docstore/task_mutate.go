@@ -47,6 +47,10 @@ func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID stri
 		if change, err = decide(now, before, prior); err != nil || change.Replay != nil {
 			return nil, err
 		}
+		// An assignment to an absent user goes to the substitute (SPEC 10.5).
+		if err := storekit.ApplySubstitution(&before, &change, now, s.absencesFor(ctx)); err != nil {
+			return nil, err
+		}
 		next, err := s.applyChange(cur, &before, &change, now)
 		if err != nil {
 			return nil, err

@@ -35,6 +35,7 @@ func availableConds(f models.TaskFilter) bson.D {
 			{Key: "candidates.provider", Value: p}, {Key: "candidates.participant_type", Value: string(models.GroupParticipant)},
 			{Key: "candidates.participant_id", Value: bson.D{{Key: "$in", Value: slices.Sorted(slices.Values(groups[p]))}}}})
 	}
+	conds = append(conds, standInConds(f)...) // task_query_substitute.go
 	if len(conds) == 1 {
 		return conds[0]
 	}
@@ -53,6 +54,7 @@ func eligible(f models.TaskFilter) func(d *taskDoc) bool {
 			groups[[2]string{p, id}] = true
 		}
 	}
+	standsIn := standInCheck(f) // task_query_substitute.go
 	return func(d *taskDoc) bool {
 		for _, x := range d.Exclusions {
 			if x.Provider == me.Provider && x.ParticipantType == string(me.Type) && x.ParticipantID == me.ID {
@@ -69,7 +71,7 @@ func eligible(f models.TaskFilter) func(d *taskDoc) bool {
 				return true
 			}
 		}
-		return false
+		return standsIn(d)
 	}
 }
 

@@ -15,6 +15,10 @@ type Absence struct {
 	UpdatedAt  time.Time
 }
 
+// MaxStandsInFor bounds how many absent users one substitute stands in for at a time: the
+// lists bind them as one IN list (SPEC 10.5).
+const MaxStandsInFor = 100
+
 // MaxAbsence is the longest absence: until at most 365 days after from.
 const MaxAbsence = 365 * 24 * time.Hour
 

@@ -15,6 +15,21 @@ type Actor struct {
 	Manager     bool
 	Guest       *GuestGrant
 	System      bool
+	// StandsInFor are the users whose absence, active on the database clock when the request
+	// read it (store.Absences.SubstitutedBy), names this actor as substitute (SPEC 10.5): their
+	// direct-user candidacies count as the actor's (candidacy). One hop: nobody stands in for
+	// someone through a third person.
+	StandsInFor []ParticipantRef
+}
+
+// StandsIn reports whether a stands in for p, an absent user (Actor.StandsInFor).
+func (a Actor) StandsIn(p ParticipantRef) bool {
+	for _, u := range a.StandsInFor {
+		if u.Type == UserParticipant && u.Same(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // GuestGrant is what a guest session allows: one task, read and complete with some actions.

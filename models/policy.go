@@ -201,8 +201,28 @@ func candidacy(t Task, a Actor, b *because) bool {
 	for _, g := range ignored {
 		b.add(RuleSnapshotGroupIgnored, EffectNote, g.Label())
 	}
+	if absent, ok := SubstituteCandidacy(t, a); ok {
+		b.add(RuleSubstitute, EffectAllow, absent.Label())
+		return true
+	}
 	b.add(RuleNotCandidate, EffectDeny)
 	return false
+}
+
+// SubstituteCandidacy is the absent user a's candidacy for t stands on (SPEC 10.5): a
+// direct-user candidate a stands in for (Actor.StandsInFor). Only direct candidate users: a
+// group or snapshot membership of the absent user is theirs alone. Exclusions of a itself are
+// checked by candidacy before.
+func SubstituteCandidacy(t Task, a Actor) (ParticipantRef, bool) {
+	if len(a.StandsInFor) == 0 {
+		return ParticipantRef{}, false
+	}
+	for _, c := range t.Assignment.Candidates {
+		if c.Source == SourceDirectUser && a.StandsIn(c.Participant) && !t.Assignment.Excludes(c.Participant) {
+			return c.Participant, true
+		}
+	}
+	return ParticipantRef{}, false
 }
 
 // CanReadProtected: managers; the assignee (or guest assignee) while open or transitional; the

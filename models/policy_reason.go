@@ -29,6 +29,7 @@ const (
 	RuleSnapshotMember        Rule = "snapshot-member"        // args: the source group
 	RuleSnapshotGroupIgnored  Rule = "snapshot-group-ignored" // args: group
 	RuleNotCandidate          Rule = "not-candidate"
+	RuleSubstitute            Rule = "substitute" // args: the absent candidate user
 	RuleExcluded              Rule = "excluded"
 	RuleExclusionOverride     Rule = "exclusion-override"    // a manager may still assign, with a reason
 	RuleNoExclusionOverride   Rule = "no-exclusion-override" // nobody may assign them
@@ -87,6 +88,7 @@ var details = map[Rule]string{
 	RuleSnapshotMember:        "The participant was a member of %s when the task was created (snapshot membership).",
 	RuleSnapshotGroupIgnored:  "The participant is in the candidate group %s, but snapshot membership fixed the members when the task was created.",
 	RuleNotCandidate:          "The participant is not a candidate.",
+	RuleSubstitute:            "The participant stands in for %s, an absent candidate user.",
 	RuleExcluded:              "The participant is excluded; exclusions override candidacy.",
 	RuleExclusionOverride:     "The task allows a manager to assign an excluded user, with a reason.",
 	RuleNoExclusionOverride:   "The task does not allow assigning an excluded user.",

@@ -26,10 +26,15 @@ func Claim(t Task, cmd Command, now time.Time) (Change, error) {
 	}
 
 	next := assignedTo(t, cmd.Actor.Ref(), now)
-	return commitCommand(t, next, cmd, transition{
-		event: EventClaimed,
-		state: OperationCompleted,
-	}, now)
+	tr := transition{event: EventClaimed, state: OperationCompleted}
+	// A substitute's claim records whom it stands in for, unless the claimer is a candidate
+	// in their own right (SPEC 10.5).
+	own := cmd.Actor
+	own.StandsInFor = nil
+	if absent, ok := SubstituteCandidacy(t, cmd.Actor); ok && !t.IsEligibleCandidate(own) {
+		tr.metadata = map[string]any{"substituteFor": toWire(absent)}
+	}
+	return commitCommand(t, next, cmd, tr, now)
 }
 
 // mayClaim is the relationship of claim: an eligible candidate the task is not hidden from.

@@ -135,3 +135,47 @@ func (s *Store) ActiveAbsence(ctx context.Context, tenant string, user models.Pa
 	})
 	return out, err
 }
+
+// absencesIn reads absences inside tx, for the substitution of a change in that transaction
+// (storekit.ApplySubstitution): the task's lock is held, so the absence and the assignment are
+// decided together.
+func (s *Store) absencesIn(tx *gorm.DB) storekit.AbsenceLookup {
+	return func(tenant string, user models.ParticipantRef) (*models.Absence, error) {
+		rec, err := findAbsence(tx, tenant, user)
+		if err != nil || rec == nil {
+			return nil, err
+		}
+		a := s.codec().Absence(&rec.AbsenceRow)
+		return &a, nil
+	}
+}
+
+// SubstitutedBy returns the users whose absence names substitute and is active on the database
+// clock: ix_absences_substitute seeks the substitute's rows not yet ended, the start is checked
+// on the few read.
+func (s *Store) SubstitutedBy(ctx context.Context, tenant string, substitute models.ParticipantRef) ([]models.ParticipantRef, error) {
+	if storekit.CheckPerson(tenant, substitute) != nil {
+		return nil, nil
+	}
+	var out []models.ParticipantRef
+	err := s.inReadAt(ctx, func(tx *gorm.DB, now time.Time) error {
+		var recs []absenceRecord
+		err := tx.Where("tenant_id = ? AND substitute_provider = ? AND substitute_type = ? AND substitute_id = ? AND ends_at > ?",
+			tenant, substitute.Provider, string(models.UserParticipant), substitute.ID, now).
+			Order("user_provider, user_id").Find(&recs).Error
+		if err != nil {
+			return translate(err)
+		}
+		out = storekit.StandingIn(s.codec(), recs2rows(recs), now)
+		return nil
+	})
+	return out, err
+}
+
+func recs2rows(recs []absenceRecord) []storekit.AbsenceRow {
+	rows := make([]storekit.AbsenceRow, len(recs))
+	for i := range recs {
+		rows[i] = recs[i].AbsenceRow
+	}
+	return rows
+}

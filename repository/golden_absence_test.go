@@ -57,5 +57,13 @@ func absenceScenarios() []goldenScenario {
 		{"delete-absence", func(t *testing.T, g *goldenEnv) {
 			goldenOK(t, g.s.DeleteAbsence(g.ctx, "t1", u1))
 		}},
+		{"substituted-by", func(t *testing.T, g *goldenEnv) {
+			g.answer(fakeScript{Rows: goldenRows{"user_task_absences": {{g.absenceRecord(goldenAbsence())}}}.rows})
+			got, err := g.s.SubstitutedBy(g.ctx, "t1", models.ParticipantRef{Provider: models.DefaultProvider, Type: models.UserParticipant, ID: "u2"})
+			goldenOK(t, err)
+			if len(got) != 1 || got[0].ID != "u1" {
+				t.Fatalf("got %+v", got)
+			}
+		}},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"usertasks/models"
+	"usertasks/storekit"
 )
 
 // Create inserts a projected task idempotently: when a task with the same materialization key
@@ -45,6 +46,10 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			t := &change.Task
 			if t.Tenant != tenant || t.MaterializationKey != materializationKey || t.Workflow.BookmarkID != bookmarkID {
 				return fmt.Errorf("repository: projection keys differ from the task built for them")
+			}
+			// A projection's direct assignee who is absent: the substitute gets the task.
+			if err := storekit.ApplySubstitution(nil, &change, now, s.absencesIn(tx)); err != nil {
+				return err
 			}
 			if err := s.insertTask(tx, t, now); err != nil {
 				return err

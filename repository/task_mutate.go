@@ -124,6 +124,10 @@ func (s *Store) mutateOnce(ctx context.Context, tenant, taskID, operationID stri
 			decided = err != nil && (lookupFirst || operationID != "")
 			return err
 		}
+		// An assignment to an absent user goes to the substitute (SPEC 10.5).
+		if err := storekit.ApplySubstitution(&current, &change, now, s.absencesIn(tx)); err != nil {
+			return err
+		}
 		return s.applyChange(tx, &current, &change, now)
 	})
 	if errors.Is(err, errDuplicate) {

@@ -389,6 +389,10 @@ func (q *taskQuery) candidateCond() cond {
 		args = append(args, string(models.MembershipLive), string(models.SourceDirectGroup), string(models.GroupParticipant))
 		args = append(args, groupArgs...)
 	}
+	if standIn, standArgs, ok := standInMatch(f); ok { // task_query_substitute.go
+		sql += " OR " + standIn
+		args = append(args, standArgs...)
+	}
 	if q.probeCandidates {
 		// A sub-select with an OFFSET is not flattened into a semi-join: PostgreSQL runs it
 		// per row of the walk and, estimating half the rows to pass, walks the sort's index.

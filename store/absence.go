@@ -22,4 +22,9 @@ type Absences interface {
 	// ActiveAbsence returns user's absence in tenant when it is active now on the database
 	// clock; models.ErrNotFound when there is none or it is not active.
 	ActiveAbsence(ctx context.Context, tenant string, user models.ParticipantRef) (models.Absence, error)
+	// SubstitutedBy returns the users of tenant whose absence is active now on the database
+	// clock and names substitute, ordered by provider and id, at most
+	// models.MaxStandsInFor (the substitute's scope, SPEC 10.5); none for a malformed
+	// substitute. Served by ix_absences_substitute.
+	SubstitutedBy(ctx context.Context, tenant string, substitute models.ParticipantRef) ([]models.ParticipantRef, error)
 }

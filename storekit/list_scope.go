@@ -1,6 +1,7 @@
 package storekit
 
 import (
+	"slices"
 	"time"
 
 	"usertasks/models"
@@ -54,4 +55,23 @@ func DueWindow(due models.DueFilter, now time.Time) (from, to time.Time) {
 		return monday, monday.AddDate(0, 0, 7)
 	}
 	return day, day.AddDate(0, 0, 1)
+}
+
+// ActorStandIns are the ids, by provider, of the absent users f's actor stands in for
+// (models.Actor.StandsInFor, SPEC 10.5) whose direct candidacies the available scope lists:
+// users of the queried tenant, at most models.MaxStandsInFor, each id sorted.
+func ActorStandIns(f models.TaskFilter) map[string][]string {
+	byProvider := map[string][]string{}
+	n := 0
+	for _, u := range f.Actor.StandsInFor {
+		if !sameTenant(u, f.Tenant) || u.Type != models.UserParticipant || u.ID == "" || u.Provider == "" || n == models.MaxStandsInFor {
+			continue
+		}
+		byProvider[u.Provider] = append(byProvider[u.Provider], u.ID)
+		n++
+	}
+	for p := range byProvider {
+		slices.Sort(byProvider[p])
+	}
+	return byProvider
 }

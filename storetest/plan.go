@@ -121,6 +121,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 	testWorkflowFilterPlans(t, h, s, rec, boss)
 	testAssignedScopePlans(t, h, s, rec, me)
 	testNotificationPlans(t, h, s, rec)
+	testSubstitutePlans(t, h, s, rec) // plan_substitute.go
 }
 
 // planScan returns the plan line that scans user_tasks without an index, or "".

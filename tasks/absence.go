@@ -17,6 +17,8 @@ type AbsenceStore interface {
 	PutAbsence(ctx context.Context, a models.Absence) (models.Absence, error)
 	Absence(ctx context.Context, tenant string, user models.ParticipantRef) (models.Absence, error)
 	DeleteAbsence(ctx context.Context, tenant string, user models.ParticipantRef) error
+	// SubstitutedBy: whom a substitute stands in for now (substitute.go).
+	SubstitutedBy(ctx context.Context, tenant string, substitute models.ParticipantRef) ([]models.ParticipantRef, error)
 }
 
 // AbsenceInput is an absence as a request states it (SPEC 10.5).

@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -93,7 +94,20 @@ func (s *Service) replayed(ctx context.Context, a models.Actor, id string, op *m
 
 // Claim handles claim: an eligible candidate takes an Available task.
 func (s *Service) Claim(ctx context.Context, a models.Actor, id string, in Common) (Result, error) {
-	return s.command(ctx, a, id, in, models.OpClaim, models.PermClaim, models.Claim)
+	res, err := s.command(ctx, a, id, in, models.OpClaim, models.PermClaim, models.Claim)
+	if !errors.Is(err, models.ErrNotFound) {
+		return res, err
+	}
+	// Not a candidate in their own right: a substitute claims the absent users' direct
+	// candidacies too (SPEC 10.5). Asked only then, so a candidate's claim reads no absence.
+	sub, serr := s.standingIn(ctx, a)
+	if serr != nil {
+		return Result{}, serr
+	}
+	if len(sub.StandsInFor) == 0 {
+		return res, err
+	}
+	return s.command(ctx, sub, id, in, models.OpClaim, models.PermClaim, models.Claim)
 }
 
 // ReleaseInput is a release request.

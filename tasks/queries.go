@@ -38,6 +38,13 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if err := f.Validate(); err != nil {
 		return Page{}, err
 	}
+	if f.Scope == models.ScopeAvailable {
+		// A substitute's available list also holds the absent users' direct candidacies.
+		var err error
+		if a, err = s.standingIn(ctx, a); err != nil {
+			return Page{}, err
+		}
+	}
 	f.Tenant, f.Actor = a.Tenant, a
 	if f.StaleAfter <= 0 {
 		f.StaleAfter = s.stale
@@ -87,7 +94,9 @@ func (s *Service) readable(ctx context.Context, a models.Actor, id string) (mode
 		return models.Task{}, TaskView{}, err
 	}
 	if !ok {
-		return models.Task{}, TaskView{}, models.ErrNotFound
+		// A substitute may read what the absent candidate may (SPEC 10.5); asked only when the
+		// caller's own relationship does not show the task.
+		return s.readableStandingIn(ctx, a, t)
 	}
 	return t, v, nil
 }

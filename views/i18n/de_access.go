@@ -40,6 +40,7 @@ var germanAccess = AccessText{
 		models.RuleCandidateGroup:        "Ist Mitglied der Kandidatengruppe %s (aktuelle Mitgliedschaft).",
 		models.RuleSnapshotMember:        "War Mitglied von %s, als die Aufgabe erstellt wurde (Mitglieder damals festgelegt).",
 		models.RuleSnapshotGroupIgnored:  "Ist in der Kandidatengruppe %s, aber die Aufgabe hat ihre Mitglieder bei der Erstellung festgelegt.",
+		models.RuleSubstitute:            "Vertritt %s, einen abwesenden Kandidaten.",
 		models.RuleNotCandidate:          "Ist kein Kandidat.",
 		models.RuleExcluded:              "Ist ausgeschlossen; Ausschlüsse gehen der Kandidatur vor.",
 		models.RuleExclusionOverride:     "Ein Manager darf die Aufgabe trotzdem zuweisen, mit Begründung.",

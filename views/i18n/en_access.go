@@ -41,6 +41,7 @@ var englishAccess = AccessText{
 		models.RuleSnapshotMember:        "Was a member of %s when the task was created (membership fixed then).",
 		models.RuleSnapshotGroupIgnored:  "Is in the candidate group %s, but the task fixed its members when it was created.",
 		models.RuleNotCandidate:          "Is not a candidate.",
+		models.RuleSubstitute:            "Stands in for %s, a candidate who is away.",
 		models.RuleExcluded:              "Is excluded; exclusions override candidacy.",
 		models.RuleExclusionOverride:     "A manager may still assign the task to them, with a reason.",
 		models.RuleNoExclusionOverride:   "The task does not allow assigning excluded people.",
