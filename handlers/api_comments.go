@@ -1,16 +1,13 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"usertasks/live"
 	"usertasks/models"
+	"usertasks/storekit"
 	"usertasks/tasks"
 )
 
@@ -77,7 +74,7 @@ func (h *taskAPI) listComments(c echo.Context) error {
 	var after *models.CommentCursor
 	if raw != "" {
 		var err error
-		if after, err = decodeCommentCursor(raw, id); err != nil {
+		if after, err = storekit.DecodeCommentCursor(raw, id); err != nil {
 			return err
 		}
 	}
@@ -93,7 +90,7 @@ func (h *taskAPI) listComments(c echo.Context) error {
 		out.Items = append(out.Items, commentOf(cm))
 	}
 	if page.Next != nil {
-		s := encodeCommentCursor(*page.Next, id)
+		s := storekit.EncodeCommentCursor(*page.Next, id)
 		out.NextCursor = &s
 	}
 	return c.JSON(http.StatusOK, out)
@@ -107,51 +104,4 @@ func (h *taskAPI) deleteComment(c echo.Context) error {
 	}
 	announceActivity(h.live, a.Tenant, c.Param("id"), live.KindComment)
 	return c.NoContent(http.StatusNoContent)
-}
-
-// The comment list's cursor: the last item's time and id, bound to the task, as base64url
-// JSON. Anything but what encodeCommentCursor made for the same task is 400 malformed-request.
-
-const commentCursorVersion = 1
-
-type commentCursor struct {
-	Version int    `json:"v"`
-	At      string `json:"at"`
-	ID      string `json:"id"`
-	Task    string `json:"t"`
-}
-
-func encodeCommentCursor(c models.CommentCursor, taskID string) string {
-	b, _ := json.Marshal(commentCursor{Version: commentCursorVersion, At: c.CreatedAt.UTC().Format(time.RFC3339Nano), ID: c.ID, Task: taskID})
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func decodeCommentCursor(raw, taskID string) (*models.CommentCursor, error) {
-	bad := func(msg string) (*models.CommentCursor, error) {
-		return nil, models.Invalid(models.CodeMalformedRequest, models.FieldError{Field: "cursor", Message: msg})
-	}
-	if len(raw) > 512 {
-		return bad("the cursor is too long")
-	}
-	b, err := base64.RawURLEncoding.DecodeString(raw)
-	if err != nil {
-		return bad("the cursor is unreadable")
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var c commentCursor
-	if err := dec.Decode(&c); err != nil || dec.More() {
-		return bad("the cursor is unreadable")
-	}
-	if c.Version != commentCursorVersion {
-		return bad("the cursor is of an unknown version")
-	}
-	if c.Task != taskID {
-		return bad("the cursor belongs to another task")
-	}
-	at, err := time.Parse(time.RFC3339Nano, c.At)
-	if err != nil || c.ID == "" || len(c.ID) > 64 || models.TextProblem(c.ID, models.Identifier) != "" {
-		return bad("the cursor names no comment")
-	}
-	return &models.CommentCursor{CreatedAt: at.UTC(), ID: c.ID}, nil
 }
