@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -292,19 +293,41 @@ func (r *statementRecorder) record(fn func() error) ([]string, error) {
 	r.on = false
 	var out []string
 	for _, s := range r.stmts {
-		if len(s) >= 6 && (s[:6] == "SELECT" || s[:6] == "select" || s[:4] == "WITH") {
+		if readStatement(s) {
 			out = append(out, s)
 		}
 	}
 	return out, err
 }
 
-// runRaw runs the statements one after the other through database/sql, reading every
-// row, and returns the time in ms.
+// readStatement reports whether a recorded statement reads: a SELECT or WITH after any leading
+// "/* … */" comments. PostgreSQL's search probe names its planner settings in one; a raw side
+// that dropped it timed a search page without its probe.
+func readStatement(s string) bool {
+	s = strings.TrimSpace(s)
+	for strings.HasPrefix(s, "/*") {
+		end := strings.Index(s, "*/")
+		if end < 0 {
+			return false
+		}
+		s = strings.TrimSpace(s[end+2:])
+	}
+	word, _, _ := strings.Cut(s, " ")
+	return strings.EqualFold(word, "SELECT") || strings.EqualFold(word, "WITH")
+}
+
+// runRaw runs the statements one after the other through database/sql in one transaction, as
+// the store reads a page (a planner setting the store sets with set_config(…, true) holds for
+// the statements after it only inside one), reading every row, and returns the time in ms.
 func runRaw(ctx context.Context, db *sql.DB, stmts []string) (float64, error) {
 	start := time.Now()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = tx.Rollback() }() // read only: nothing to keep
 	for _, s := range stmts {
-		rows, err := db.QueryContext(ctx, s)
+		rows, err := tx.QueryContext(ctx, s)
 		if err != nil {
 			return 0, err
 		}
