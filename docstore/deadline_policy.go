@@ -3,8 +3,8 @@ package docstore
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -15,15 +15,18 @@ import (
 )
 
 // Default deadline policies as documents: one per (tenant, workflow definition) in
-// user_task_deadline_policies, _id the key, replaced whole by each write guarded by the
-// revision it read (a delete leaves the document without deadlines, keeping the revision);
-// the audit entries in user_task_policy_audit, _id the key and revision.
+// user_task_deadline_policies, _id the key, replaced whole by each write (a delete leaves it
+// without deadlines, keeping the revision); the audit entries in user_task_policy_audit, _id
+// the key and the revision.
 //
-// Without multi-document transactions the policy and its audit entry cannot be written at
-// once, so the entry travels inside the policy's own write (pending_audit) and is copied to
-// the audit collection right after; the copy is idempotent (its _id), and a copy that did
-// not happen is made by the next write of the policy and merged into audit reads meanwhile.
-// Every committed revision therefore has its entry, and none that did not commit has one.
+// FerretDB 1.x checks a write's filter before, not while, writing (docs/document-store.md,
+// "What FerretDB 1.x does not make atomic"), so a revision-guarded replace alone would let two
+// writers of one revision both through. The audit entry is the version claim instead: a writer
+// first inserts the entry of the revision it writes, whose unique _id lets exactly one writer
+// have it, then replaces the policy guarded by the revision it read. A write that stopped
+// between the two is completed from its entry (which holds the whole new state) by the next
+// write, the manager's read and the audit read of that policy; so every entry is a write that
+// happened, and no revision is written twice.
 
 const (
 	policyCollection      = "user_task_deadline_policies"
@@ -33,7 +36,6 @@ const (
 type policyDoc struct {
 	ID                         string `bson:"_id"`
 	storekit.DeadlinePolicyRow `bson:",inline"`
-	Pending                    *storekit.DeadlinePolicyAuditRow `bson:"pending_audit,omitempty"`
 }
 
 type policyAuditDoc struct {
@@ -45,8 +47,9 @@ type policyAuditDoc struct {
 // separator no identifier may hold (models.Identifier refuses control characters).
 func policyID(tenant, definitionID string) string { return tenant + "\x1f" + definitionID }
 
-func policyAuditID(r *storekit.DeadlinePolicyAuditRow) string {
-	return policyID(r.TenantID, r.DefinitionID) + "\x1f" + strconv.Itoa(r.Revision)
+// policyAuditID is the id of the entry of revision: the claim of that revision.
+func policyAuditID(tenant, definitionID string, revision int) string {
+	return policyID(tenant, definitionID) + "\x1f" + strconv.Itoa(revision)
 }
 
 func (s *Store) policies() *mongo.Collection     { return s.db.Collection(policyCollection) }
@@ -65,13 +68,48 @@ func (s *Store) findPolicy(ctx context.Context, tenant, definitionID string) (*p
 	return &d, nil
 }
 
-// copyAudit writes an audit entry to its collection; a copy made already is no error.
-func (s *Store) copyAudit(ctx context.Context, r *storekit.DeadlinePolicyAuditRow) error {
-	_, err := s.policyAudits().InsertOne(ctx, policyAuditDoc{ID: policyAuditID(r), DeadlinePolicyAuditRow: *r})
-	if err != nil && !mongo.IsDuplicateKeyError(err) {
-		return translate(err)
+// currentPolicy reads the policy's document and completes a write that claimed the next
+// revision but did not write it (yet): the document as it stands after.
+func (s *Store) currentPolicy(ctx context.Context, tenant, definitionID string) (*policyDoc, error) {
+	cur, err := s.findPolicy(ctx, tenant, definitionID)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	// At most one claim can be ahead of the document: a claim of the revision after it is
+	// taken only by a writer that read the document at the one before.
+	next := 1
+	if cur != nil {
+		next = cur.Revision + 1
+	}
+	var claim policyAuditDoc
+	err = s.policyAudits().FindOne(ctx, bson.D{{Key: "_id", Value: policyAuditID(tenant, definitionID, next)}}).Decode(&claim)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return cur, nil
+	}
+	if err != nil {
+		return nil, translate(err)
+	}
+	d := policyDoc{ID: policyID(tenant, definitionID), DeadlinePolicyRow: storekit.PolicyRowOf(claim.DeadlinePolicyAuditRow)}
+	if err := s.replacePolicy(ctx, cur, d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// replacePolicy writes d in place of cur (nil: inserted) guarded by cur's revision. Only the
+// holder of d's revision's claim, or someone completing that claim with the same content,
+// writes d, so a guard that finds the document already moved on, or an insert that finds it
+// there, means d is written.
+func (s *Store) replacePolicy(ctx context.Context, cur *policyDoc, d policyDoc) error {
+	if cur == nil {
+		_, err := s.policies().InsertOne(ctx, d)
+		if err != nil && !mongo.IsDuplicateKeyError(err) {
+			return translate(err)
+		}
+		return nil
+	}
+	_, err := s.policies().ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.ID}, {Key: "revision", Value: cur.Revision}}, d)
+	return translate(err)
 }
 
 // DeadlinePolicy returns the live policy of definitionID in tenant.
@@ -79,7 +117,7 @@ func (s *Store) DeadlinePolicy(ctx context.Context, tenant, definitionID string)
 	if !storekit.CheckPolicyKey(tenant, definitionID) {
 		return models.DeadlinePolicy{}, models.ErrNotFound
 	}
-	d, err := s.findPolicy(ctx, tenant, definitionID)
+	d, err := s.currentPolicy(ctx, tenant, definitionID)
 	if err != nil {
 		return models.DeadlinePolicy{}, err
 	}
@@ -99,7 +137,7 @@ func (s *Store) PutDeadlinePolicy(ctx context.Context, p models.DeadlinePolicy, 
 	if err != nil {
 		return models.DeadlinePolicy{}, err
 	}
-	cur, err := s.findPolicy(ctx, p.Tenant, p.DefinitionID)
+	cur, err := s.currentPolicy(ctx, p.Tenant, p.DefinitionID)
 	if err != nil {
 		return models.DeadlinePolicy{}, err
 	}
@@ -133,7 +171,7 @@ func (s *Store) DeleteDeadlinePolicy(ctx context.Context, tenant, definitionID s
 	if err != nil {
 		return err
 	}
-	cur, err := s.findPolicy(ctx, tenant, definitionID)
+	cur, err := s.currentPolicy(ctx, tenant, definitionID)
 	if err != nil {
 		return err
 	}
@@ -147,40 +185,30 @@ func (s *Store) DeleteDeadlinePolicy(ctx context.Context, tenant, definitionID s
 	return s.writePolicy(ctx, cur, s.codec().DeletedPolicyRow(cur.DeadlinePolicyRow, actor, next, now), models.DeadlinePolicyDelete)
 }
 
-// writePolicy writes row with its audit entry pending inside it, in place of cur (nil: a
-// first write, inserted), guarded by cur's revision; then copies the entry out. A previous
-// write's entry still pending is copied first, so the replace never drops one.
+// writePolicy claims row's revision by inserting its audit entry, then writes row in place of
+// cur. A revision claimed first by another writer is a revision conflict (that write is
+// completed if it stopped half-way).
 func (s *Store) writePolicy(ctx context.Context, cur *policyDoc, row storekit.DeadlinePolicyRow, action models.DeadlinePolicyAction) error {
 	entry := storekit.PolicyAuditRow(row, action)
-	d := policyDoc{ID: policyID(row.TenantID, row.DefinitionID), DeadlinePolicyRow: row, Pending: &entry}
-	if cur == nil {
-		if _, err := s.policies().InsertOne(ctx, d); err != nil {
-			if mongo.IsDuplicateKeyError(err) {
-				return models.Conflict(models.CodeRevisionConflict) // a racing first put won
-			}
-			return translate(err)
+	_, err := s.policyAudits().InsertOne(ctx, policyAuditDoc{ID: policyAuditID(row.TenantID, row.DefinitionID, row.Revision), DeadlinePolicyAuditRow: entry})
+	if mongo.IsDuplicateKeyError(err) {
+		if _, err := s.currentPolicy(ctx, row.TenantID, row.DefinitionID); err != nil {
+			return err
 		}
-	} else {
-		if cur.Pending != nil {
-			if err := s.copyAudit(ctx, cur.Pending); err != nil {
-				return err
-			}
-		}
-		res, err := s.policies().ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.ID}, {Key: "revision", Value: cur.Revision}}, d)
-		if err != nil {
-			return translate(err)
-		}
-		if res.MatchedCount == 0 {
-			return models.Conflict(models.CodeRevisionConflict)
-		}
+		return models.Conflict(models.CodeRevisionConflict)
 	}
-	// The write is committed: a failed copy is made later (the next write, merged into reads).
-	if s.copyAudit(ctx, &entry) == nil {
-		_, _ = s.policies().UpdateOne(ctx, bson.D{{Key: "_id", Value: d.ID}, {Key: "revision", Value: row.Revision}},
-			bson.D{{Key: "$unset", Value: bson.D{{Key: "pending_audit", Value: ""}}}})
+	if err != nil {
+		return translate(err)
 	}
-	return nil
+	// The claim is ours: from here the write is decided, whatever the caller does.
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeGrace)
+	defer cancel()
+	return s.replacePolicy(wctx, cur, policyDoc{ID: policyID(row.TenantID, row.DefinitionID), DeadlinePolicyRow: row})
 }
+
+// writeGrace bounds the policy write after its claim, which must not be abandoned with the
+// caller's context (the next reader would complete it, but later).
+const writeGrace = 15 * time.Second
 
 // DeadlinePolicies pages the tenant's live policies by definition id (pk_user_task_deadline_policies).
 func (s *Store) DeadlinePolicies(ctx context.Context, tenant, after string, limit int) ([]models.DeadlinePolicy, error) {
@@ -210,10 +238,13 @@ func (s *Store) DeadlinePolicies(ctx context.Context, tenant, after string, limi
 }
 
 // DeadlinePolicyAudit reads the definition's entries newest first (pk_user_task_policy_audit),
-// with the policy's entry not copied out yet.
+// after completing a write that stopped after its entry.
 func (s *Store) DeadlinePolicyAudit(ctx context.Context, tenant, definitionID string, limit int) ([]models.DeadlinePolicyChange, error) {
 	if !storekit.CheckPolicyKey(tenant, definitionID) {
 		return []models.DeadlinePolicyChange{}, nil
+	}
+	if _, err := s.currentPolicy(ctx, tenant, definitionID); err != nil {
+		return nil, err
 	}
 	limit = storekit.PolicyAuditLimit(limit)
 	var docs []policyAuditDoc
@@ -222,22 +253,9 @@ func (s *Store) DeadlinePolicyAudit(ctx context.Context, tenant, definitionID st
 	if err := s.findAll(ctx, policyAuditCollection, filter, opts, &docs); err != nil {
 		return nil, err
 	}
-	rows := make([]storekit.DeadlinePolicyAuditRow, 0, len(docs)+1)
+	out := make([]models.DeadlinePolicyChange, 0, len(docs))
 	for i := range docs {
-		rows = append(rows, docs[i].DeadlinePolicyAuditRow)
-	}
-	cur, err := s.findPolicy(ctx, tenant, definitionID)
-	if err != nil {
-		return nil, err
-	}
-	if cur != nil && cur.Pending != nil && !slices.ContainsFunc(rows, func(r storekit.DeadlinePolicyAuditRow) bool { return r.Revision == cur.Pending.Revision }) {
-		rows = append(rows, *cur.Pending)
-		slices.SortFunc(rows, func(a, b storekit.DeadlinePolicyAuditRow) int { return b.Revision - a.Revision })
-		rows = rows[:min(len(rows), limit)]
-	}
-	out := make([]models.DeadlinePolicyChange, 0, len(rows))
-	for i := range rows {
-		c, err := s.codec().DeadlinePolicyChange(&rows[i])
+		c, err := s.codec().DeadlinePolicyChange(&docs[i].DeadlinePolicyAuditRow)
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +265,8 @@ func (s *Store) DeadlinePolicyAudit(ctx context.Context, tenant, definitionID st
 }
 
 // policyFor reads a definition's live policy for the creation being decided (storekit.
-// ApplyDeadlinePolicy): one read by _id.
+// ApplyDeadlinePolicy): one read by _id. A write stopped after its claim is not completed
+// here: the creation applies the revision the document holds, as if that write came later.
 func (s *Store) policyFor(ctx context.Context) storekit.DeadlinePolicyLookup {
 	return func(tenant, definitionID string) (*models.DeadlinePolicy, error) {
 		if !storekit.CheckPolicyKey(tenant, definitionID) {

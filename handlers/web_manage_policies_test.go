@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"usertasks/views"
 )
 
@@ -164,6 +166,34 @@ func TestWebDeadlinePolicies(t *testing.T) {
 		}
 		if again.has("policy-delete-form") {
 			t.Fatal("a delete form without a policy")
+		}
+	})
+
+	t.Run("OKMarkup", func(t *testing.T) {
+		page := boss.get("/manage/deadline-policies/invoice-approval")
+		refused := boss.submit(page, "policy-form", url.Values{"deadlines": {"[{"}}, nil)
+		for name, p := range map[string]*webPage{"list": boss.get("/manage/deadline-policies"), "page": page, "refused": refused} {
+			ids := map[string]bool{}
+			webWalk(p.doc, func(n *html.Node) {
+				if n.Type != html.ElementNode {
+					return
+				}
+				for _, a := range n.Attr {
+					switch a.Key {
+					case "else", "if", "switch", "case", "{", "}":
+						t.Errorf("%s: <%s> has a stray %q attribute", name, n.Data, a.Key)
+					}
+				}
+				if id := webAttr(n, "id"); id != "" {
+					if ids[id] {
+						t.Errorf("%s: id %q twice", name, id)
+					}
+					ids[id] = true
+				}
+			})
+		}
+		if got := webAttr(webByID(refused.doc, "policy-json"), "aria-invalid"); got != "true" {
+			t.Errorf("the refused textarea is not marked invalid (%q)", got)
 		}
 	})
 

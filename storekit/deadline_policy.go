@@ -165,6 +165,16 @@ func PolicyAuditRow(row DeadlinePolicyRow, action models.DeadlinePolicyAction) D
 	}
 }
 
+// PolicyRowOf is the policy row an audit entry records: the state its write left (the document
+// store completes a write that stopped after its entry from the entry alone).
+func PolicyRowOf(e DeadlinePolicyAuditRow) DeadlinePolicyRow {
+	return DeadlinePolicyRow{
+		TenantID: e.TenantID, DefinitionID: e.DefinitionID, DeadlinesJSON: e.DeadlinesJSON, Revision: e.Revision,
+		ChangedByProvider: e.ActorProvider, ChangedByType: e.ActorType, ChangedByID: e.ActorID, ChangedByDisplay: e.ActorDisplay,
+		UpdatedAt: e.ChangedAt,
+	}
+}
+
 // DeadlinePolicyChange decodes an audit row; an unknown action or deadlines that do not
 // decode are corrupt.
 func (c Codec) DeadlinePolicyChange(r *DeadlinePolicyAuditRow) (models.DeadlinePolicyChange, error) {

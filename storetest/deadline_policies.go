@@ -268,6 +268,8 @@ func testPolicyStorage(t *testing.T, h Harness) {
 		}
 	})
 
+	t.Run("ConcurrentUpdates", func(t *testing.T) { testPolicyRacedUpdates(t, s) })
+
 	t.Run("ConcurrentFirstPuts", func(t *testing.T) {
 		const racers = 6
 		var wg sync.WaitGroup
@@ -289,6 +291,37 @@ func testPolicyStorage(t *testing.T, h Harness) {
 			t.Fatalf("%d racers won, audit %v: want exactly one write of revision 1", won, auditTrail(entries))
 		}
 	})
+}
+
+// testPolicyRacedUpdates: of writers that all read revision 1 and update at once, exactly one
+// writes revision 2; the audit holds one entry per revision.
+func testPolicyRacedUpdates(t *testing.T, s store.Store) {
+	mustPutPolicy(t, s, "t1", "raced-update", 0, policyFlagHour)
+	const racers = 6
+	var wg sync.WaitGroup
+	errs := make([]error, racers)
+	for i := range racers {
+		wg.Go(func() { _, errs[i] = putPolicy(t, s, "t1", "raced-update", 1, fmt.Sprintf("m%d", i), policyOverdue) })
+	}
+	wg.Wait()
+	var winner string
+	for i, err := range errs {
+		switch {
+		case err == nil && winner != "":
+			t.Fatalf("m%d and %s both wrote revision 2", i, winner)
+		case err == nil:
+			winner = fmt.Sprintf("m%d", i)
+		case models.ErrorCode(err) != models.CodeRevisionConflict && !errors.Is(err, models.ErrBusy):
+			t.Fatalf("a racer failed with %v, want revision-conflict", err)
+		}
+	}
+	got, err := s.DeadlinePolicy(ctx(t), "t1", "raced-update")
+	if err != nil || winner == "" || got.Revision != 2 || got.ChangedBy.ID != winner {
+		t.Fatalf("after the race %+v, %v: want revision 2 by the one winner %q", got, err, winner)
+	}
+	if trail := auditTrail(policyAudit(t, s, "t1", "raced-update", 10)); len(trail) != 2 || trail[0] != "2:put:"+winner {
+		t.Fatalf("audit %v, want revision 2 by %s over revision 1", trail, winner)
+	}
 }
 
 // countPolicyAudit counts the stored audit entries of def in tenant, -1 when the provider
