@@ -42,7 +42,9 @@ var (
 func TestDeadlinePolicyAPI(t *testing.T) {
 	env := handlerstest.SQLite(t, nil)
 	max, ann := handlerstest.Manager("acme", "max"), handlerstest.Worker("acme", "ann")
-	of := func(id string) string { return "/api/v1/workflow-definitions/" + url.PathEscape(id) + "/deadline-policy" }
+	of := func(id string) string {
+		return "/api/v1/workflow-definitions/" + url.PathEscape(id) + "/deadline-policy"
+	}
 	do := func(t *testing.T, u handlerstest.User, method, path string, body any, header http.Header) handlerstest.Response {
 		t.Helper()
 		return env.Do(t, handlerstest.Request{Method: method, Path: path, Token: env.Token(t, u), Body: body, Header: header})

@@ -114,7 +114,7 @@ func New(d Deps) *echo.Echo {
 		web := *d.Web
 		web.guests, web.guestLimit = d.Guests, d.guestLimit
 		web.notices, web.people, web.live = d.Notifications, d.people, d.Live
-		web.attachments = d.Attachments // the task page's Activity section (web_task_activity.go)
+		web.attachments = d.Attachments   // the task page's Activity section (web_task_activity.go)
 		web.policies = d.DeadlinePolicies // the managers' deadline policy pages
 		RegisterWeb(e, web)
 	}

@@ -10,7 +10,9 @@ import (
 
 func TestNextPolicyRevision(t *testing.T) {
 	live, deleted := "[]", (*string)(nil)
-	row := func(rev int, json *string) *DeadlinePolicyRow { return &DeadlinePolicyRow{Revision: rev, DeadlinesJSON: json} }
+	row := func(rev int, json *string) *DeadlinePolicyRow {
+		return &DeadlinePolicyRow{Revision: rev, DeadlinesJSON: json}
+	}
 	for _, tt := range []struct {
 		name     string
 		cur      *DeadlinePolicyRow
