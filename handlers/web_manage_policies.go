@@ -84,10 +84,11 @@ func (w *web) policyList(c echo.Context) error {
 		if len(other) > 0 {
 			id = other[0]
 		}
-		if err := models.CheckDefinitionID(id); err == nil {
+		bad := models.CheckDefinitionID(id)
+		if bad == nil {
 			return c.Redirect(http.StatusSeeOther, policyHref(id))
 		}
-		m.OtherValue, m.OtherError, status = id, fieldMessages(ch.T, err), http.StatusUnprocessableEntity
+		m.OtherValue, m.OtherError, status = id, fieldMessages(ch.T, bad), http.StatusUnprocessableEntity
 	}
 	clock := ch.Clock()
 	for _, d := range defs {
