@@ -51,6 +51,10 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 		if err := storekit.ApplySubstitution(nil, &change, now, s.absencesFor(ctx)); err != nil {
 			return models.Task{}, false, err
 		}
+		// A projection without deadlines of its own: its definition's default policy, if any.
+		if err := storekit.ApplyDeadlinePolicy(&change, s.policyFor(ctx)); err != nil {
+			return models.Task{}, false, err
+		}
 		d, err := s.newDoc(t, now)
 		if err != nil {
 			return models.Task{}, false, err

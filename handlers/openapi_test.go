@@ -50,6 +50,7 @@ func TestOpenAPI(t *testing.T) {
 			"DELETE /api/v1/user-tasks/{id}/attachments/{attachmentId}",
 			"DELETE /api/v1/user-tasks/{id}/comments/{commentId}",
 			"DELETE /api/v1/user-tasks/{id}/invitations/{invitationId}",
+			"DELETE /api/v1/workflow-definitions/{id}/deadline-policy",
 			"GET /api/v1/me/absence",
 			"GET /api/v1/me/notification-preferences",
 			"GET /api/v1/me/notifications",
@@ -71,6 +72,8 @@ func TestOpenAPI(t *testing.T) {
 			"GET /api/v1/user-tasks/{id}/comments",
 			"GET /api/v1/user-tasks/{id}/events",
 			"GET /api/v1/user-tasks/{id}/invitations",
+			"GET /api/v1/workflow-definitions/{id}/deadline-policy",
+			"GET /api/v1/workflow-definitions/{id}/deadline-policy/audit",
 			"PATCH /api/v1/user-tasks/{id}",
 			"POST /api/v1/me/notifications/read",
 			"POST /api/v1/runtime/bookmarks",
@@ -94,6 +97,7 @@ func TestOpenAPI(t *testing.T) {
 			"PUT /api/v1/me/absence",
 			"PUT /api/v1/me/notification-preferences",
 			"PUT /api/v1/user-task-participants/{id}/absence",
+			"PUT /api/v1/workflow-definitions/{id}/deadline-policy",
 		}
 		if !slices.Equal(routes, want) {
 			t.Errorf("routes =\n%s\nwant\n%s", strings.Join(routes, "\n"), strings.Join(want, "\n"))

@@ -43,6 +43,9 @@ type Deps struct {
 	Tracer RequestTracer
 	// Attachments serves the files on tasks (api_attachments.go); nil leaves them out.
 	Attachments AttachmentService
+	// DeadlinePolicies serves the managers' default deadline policies per workflow definition
+	// (API and pages, api_deadline_policy.go); nil leaves them out.
+	DeadlinePolicies DeadlinePolicyService
 	// Notifications serves the in-app notifications (API, pages, the bell) and records the
 	// people behind authenticated requests (people_record.go); nil leaves all of it out.
 	Notifications NotificationStore
@@ -111,7 +114,8 @@ func New(d Deps) *echo.Echo {
 		web := *d.Web
 		web.guests, web.guestLimit = d.Guests, d.guestLimit
 		web.notices, web.people, web.live = d.Notifications, d.people, d.Live
-		web.attachments = d.Attachments // the task page's Activity section (web_task_activity.go)
+		web.attachments = d.Attachments   // the task page's Activity section (web_task_activity.go)
+		web.policies = d.DeadlinePolicies // the managers' deadline policy pages
 		RegisterWeb(e, web)
 	}
 	if d.Live != nil {
@@ -197,5 +201,8 @@ func registerAPI(e *echo.Echo, d Deps) {
 	}
 	if d.Attachments != nil {
 		registerAttachmentsAPI(v1, d.Attachments, authed, d.Logger, d.Live)
+	}
+	if d.DeadlinePolicies != nil {
+		registerDeadlinePolicyAPI(v1, d.DeadlinePolicies, authed)
 	}
 }

@@ -83,7 +83,7 @@ func newWebFixtureService(t *testing.T, opts tasks.Options, wrap func(handlers.T
 	if wrap != nil {
 		svc = wrap(svc)
 	}
-	e := handlers.New(handlers.Deps{Store: store, Logger: log, Notifications: store,
+	e := handlers.New(handlers.Deps{Store: store, Logger: log, Notifications: store, DeadlinePolicies: tasks.NewDeadlinePolicies(store),
 		Web: &handlers.WebDeps{Tasks: svc, Sessions: f.sessions, DevUsers: webDevUsers, Logger: log, Dashboard: tasks.NewDashboard(store, 0), Inbox: tasks.NewInbox(store),
 			Invitations: invitations.NewIssuer(store, invitations.IssuerOptions{Dispatcher: "dev-mailbox"})}})
 	f.srv = httptest.NewServer(e)

@@ -50,6 +50,8 @@ type WebDeps struct {
 	live    *live.Broker
 	// attachments serves the Activity section's files (New sets it from Deps.Attachments).
 	attachments AttachmentService
+	// policies serves the deadline policy pages (New sets it from Deps.DeadlinePolicies).
+	policies DeadlinePolicyService
 }
 
 // web holds the page handlers. Each parses its request, calls the service, and renders a page
@@ -74,6 +76,8 @@ type web struct {
 	live      *live.Broker
 	// attachments: the Activity section's files and upload (web_task_activity.go); nil: none.
 	attachments AttachmentService
+	// policies: the managers' deadline policy pages (web_manage_policies.go); nil: none.
+	policies DeadlinePolicyService
 }
 
 // RegisterWeb adds the web pages (SPEC 5.4) to e. Middleware is attached per route, not to a
@@ -83,7 +87,7 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		panic("handlers: RegisterWeb needs Tasks and Sessions")
 	}
 	w := &web{tasks: d.Tasks, devUsers: d.DevUsers, oidc: d.OIDC, log: d.Logger, now: d.Now, dashboard: d.Dashboard, lists: d.Inbox, invites: d.Invitations,
-		notices: d.notices, people: d.people, live: d.live, attachments: d.attachments}
+		notices: d.notices, people: d.people, live: d.live, attachments: d.attachments, policies: d.policies}
 	if w.log == nil {
 		w.log = slog.Default()
 	}
@@ -159,6 +163,9 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 	if w.dashboard != nil {
 		e.GET("/manage", w.manageDashboard, signedIn...)
 		e.GET("/manage/runs", w.manageRuns, signedIn...)
+	}
+	if w.policies != nil {
+		w.registerPolicyPages(e, signedIn, posted)
 	}
 	w.registerDevMailbox(e, d.DevMailbox, signedIn)
 	if d.Unsubscribe != nil {

@@ -21,6 +21,10 @@ type Change struct {
 	Resumption *Resumption
 	// Deadlines are the task's deadlines, written with its creation (SPEC 10.4).
 	Deadlines []Deadline
+	// DefaultDeadlines marks a creation whose projection left `deadlines` out: the tenant's
+	// deadline policy of the workflow definition applies (storekit.ApplyDeadlinePolicy). An
+	// explicit empty list is the projection's own choice of none.
+	DefaultDeadlines bool
 	// AssignmentChanged rewrites the candidate and exclusion rows (projection, retry-resolution).
 	AssignmentChanged bool
 	// Finalize flips the task's accepted operation to completed and settles its outbox rows.

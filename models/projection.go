@@ -40,7 +40,7 @@ type Projection struct {
 	Invitations         []InvitationDefinition
 	TimeoutEnabled      bool
 	CancellationEnabled bool
-	Deadlines           []DeadlineDefinition // at most MaxDeadlines (SPEC 10.4)
+	Deadlines           []DeadlineDefinition // at most MaxDeadlines (SPEC 10.4); nil: the tenant's policy for the definition, if any
 
 	Health Health // a blocking finding when snapshot expansion or form resolution failed
 }
@@ -231,6 +231,7 @@ func Project(p Projection, now time.Time) (Change, error) {
 		deadlines[i].TaskID = task.ID
 	}
 	ch.Deadlines = deadlines
+	ch.DefaultDeadlines = p.Deadlines == nil
 	return ch, nil
 }
 

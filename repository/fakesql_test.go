@@ -349,7 +349,7 @@ func init() {
 		taskRecord{}, tagRecord{}, candidateRecord{}, exclusionRecord{}, eventRecord{}, operationRecord{},
 		resumptionRecord{}, invitationRecord{}, deliveryRecord{}, leaseRecord{}, tenantRecord{}, tenantCounterRecord{},
 		webSessionRecord{}, guestSessionRecord{}, notificationRecord{}, personRecord{}, commentRecord{}, deadlineRecord{},
-		absenceRecord{},
+		absenceRecord{}, deadlinePolicyRecord{}, policyAuditRecord{},
 	} {
 		fixtureTypes[r.TableName()] = reflect.TypeOf(r)
 	}

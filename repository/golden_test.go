@@ -388,6 +388,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, attachmentScenarios()...)
 	out = append(out, deadlineScenarios()...)
 	out = append(out, absenceScenarios()...)
+	out = append(out, deadlinePolicyScenarios()...)
 	return out
 }
 

@@ -51,6 +51,10 @@ func (s *Store) Create(ctx context.Context, tenant, materializationKey, bookmark
 			if err := storekit.ApplySubstitution(nil, &change, now, s.absencesIn(tx)); err != nil {
 				return err
 			}
+			// A projection without deadlines of its own: its definition's default policy, if any.
+			if err := storekit.ApplyDeadlinePolicy(&change, s.policiesIn(tx)); err != nil {
+				return err
+			}
 			if err := s.insertTask(tx, t, now); err != nil {
 				return err
 			}

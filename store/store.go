@@ -37,6 +37,7 @@ type Store interface {
 	Attachments
 	Deadlines
 	Absences
+	DeadlinePolicies
 }
 
 // Lifecycle is the store as a connection: readiness, the schema check and closing.

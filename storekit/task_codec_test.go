@@ -176,6 +176,8 @@ func TestRowsFollowTheLogicalSchema(t *testing.T) {
 		{NotificationRow{}, "user_task_notifications", 0, len(tables["user_task_notifications"])},
 		{PersonRow{}, "user_task_people", 0, len(tables["user_task_people"])},
 		{AbsenceRow{}, "user_task_absences", 0, len(tables["user_task_absences"])},
+		{DeadlinePolicyRow{}, "user_task_deadline_policies", 0, len(tables["user_task_deadline_policies"])},
+		{DeadlinePolicyAuditRow{}, "user_task_policy_audit", 0, len(tables["user_task_policy_audit"])},
 	} {
 		t.Run(c.table, func(t *testing.T) {
 			columns, fields := rowNames(reflect.TypeOf(c.row))

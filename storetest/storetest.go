@@ -124,6 +124,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("DeadlinePlans", func(t *testing.T) { testDeadlinePlans(t, h) })
 	t.Run("Delegation", func(t *testing.T) { testDelegation(t, h) })
 	t.Run("Absences", func(t *testing.T) { testAbsences(t, h) })
+	t.Run("DeadlinePolicies", func(t *testing.T) { testDeadlinePolicies(t, h) })
 	t.Run("Substitution", func(t *testing.T) { testSubstitution(t, h) })
 	t.Run("SubstituteScope", func(t *testing.T) { testSubstituteScope(t, h) })
 	t.Logf("contract suite on %s: %d cases not applicable", h.Name, h.na.Load())

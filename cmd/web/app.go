@@ -139,6 +139,8 @@ func buildApp(ctx context.Context, cfg config, opened *openedStore, log *slog.Lo
 		Tracer:         a.requestTracer(),
 		Notifications:  store, // the bell, /notifications, /api/v1/me/notifications, who signs in
 		Attachments:    attachments.New(store, svc, attachments.Options{MaxSize: cfg.AttachmentMaxSize}),
+		// Default deadline policies per workflow definition (issue 30 item 4).
+		DeadlinePolicies: tasks.NewDeadlinePolicies(store),
 	}
 	a.metrics.WatchBacklog(store, 0, log)
 	if sqlStore != nil {

@@ -164,6 +164,8 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 		Notifications: store,
 		// Files on tasks (issue 29).
 		Attachments: attachments.New(store, tasks.New(store, svcOpts), attachments.Options{MaxSize: o.AttachmentMaxSize}),
+		// Default deadline policies (issue 30 item 4).
+		DeadlinePolicies: tasks.NewDeadlinePolicies(store),
 	})
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)

@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 19
+const Version int64 = 20
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -776,6 +776,40 @@ func Schema() []Table {
 				// Whose substitute a user is (the substitute's scope, issue 31 item 2).
 				index("ix_absences_substitute", "tenant_id", "substitute_provider", "substitute_type", "substitute_id", "ends_at"),
 			},
+		},
+		// 00020: default deadline policies per workflow definition (issue 30 item 4); a delete
+		// empties deadlines_json and keeps the row, so revisions never repeat. The audit rows
+		// are never updated.
+		{
+			Name: "user_task_deadline_policies",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"workflow_definition_id", Varchar, 128, NotNull},
+				{"deadlines_json", Text, 0, Null},
+				{"revision", Integer, 0, NotNull},
+				{"changed_by_provider", Varchar, 64, NotNull},
+				{"changed_by_type", Varchar, 8, NotNull},
+				{"changed_by_id", Varchar, 255, NotNull},
+				{"changed_by_display", Varchar, 256, Null},
+				{"updated_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "workflow_definition_id"},
+		},
+		{
+			Name: "user_task_policy_audit",
+			Columns: []Column{
+				{"tenant_id", Varchar, 64, NotNull},
+				{"workflow_definition_id", Varchar, 128, NotNull},
+				{"revision", Integer, 0, NotNull},
+				{"change_type", Varchar, 8, NotNull},
+				{"deadlines_json", Text, 0, Null},
+				{"actor_provider", Varchar, 64, NotNull},
+				{"actor_type", Varchar, 8, NotNull},
+				{"actor_id", Varchar, 255, NotNull},
+				{"actor_display", Varchar, 256, Null},
+				{"changed_at", Timestamp, 0, NotNull},
+			},
+			PrimaryKey: []string{"tenant_id", "workflow_definition_id", "revision"},
 		},
 	}
 }

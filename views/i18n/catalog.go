@@ -316,6 +316,8 @@ type Catalog struct {
 	Unsubscribe UnsubscribeText
 	// Deadlines is the task page's Deadlines block and their History line (catalog_deadlines.go).
 	Deadlines DeadlinesText
+	// Policies is the managers' default deadline pages (catalog_policies.go).
+	Policies PoliciesText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

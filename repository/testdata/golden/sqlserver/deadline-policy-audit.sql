@@ -1,0 +1,6 @@
+-- Scenario "deadline-policy-audit": the statements the store sends, in order, as GORM's sqlserver dialector renders them.
+-- Reviewed SQL for a dialect that is not run live here. Regenerate with `make golden`; see golden_test.go.
+BEGIN
+SELECT * FROM "user_task_policy_audit" WHERE tenant_id = @p1 AND workflow_definition_id = @p2 ORDER BY revision DESC OFFSET 0 ROW FETCH NEXT 50 ROWS ONLY
+--   binds: string x2
+ROLLBACK
