@@ -11,6 +11,7 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"time"
 
 	"usertasks/models"
 )
@@ -24,6 +25,7 @@ type Store interface {
 	Attachment(ctx context.Context, tenant, taskID, id string) (models.Attachment, error)
 	ReadAttachment(ctx context.Context, tenant, taskID, id string, each func(chunk []byte) error) (models.Attachment, error)
 	DeleteAttachment(ctx context.Context, a models.Actor, taskID, id string) (models.Attachment, error)
+	AbandonAttachment(ctx context.Context, tenant, taskID, id string) error
 }
 
 // Readers decides who may read a task's summary, and so its attachments; *tasks.Service
@@ -73,8 +75,9 @@ func (s *Service) MaxSize() int64 { return s.o.MaxSize }
 // Upload stores in.Body as an attachment of task taskID by a: the name reduced to its last
 // element (models.AttachmentFileName), the type decided from the bytes, at most MaxSize bytes
 // (refused as soon as the stream passes it), on an open task of which a may read the summary.
-// A refused upload is never listed: a type refused on the first chunk stores nothing, and
-// chunks written before a later refusal stay unfinished until the upload sweep removes them.
+// A refused upload is never listed: a type refused on the first chunk stores nothing, and an
+// upload that fails later (over the limit, a stalled or broken body, a second part, a refused
+// finish) is abandoned with its chunks at once; only a crash leaves them to the upload sweep.
 func (s *Service) Upload(ctx context.Context, a models.Actor, taskID string, in UploadInput) (models.Attachment, error) {
 	r := in.Body
 	task, err := s.readers.SummaryReader(ctx, a, taskID)
@@ -101,8 +104,31 @@ func (s *Service) Upload(ctx context.Context, a models.Actor, taskID string, in 
 	if err != nil {
 		return models.Attachment{}, err
 	}
+	out, err := s.fill(ctx, &up, r, in.BeforeFinish, att, first)
+	if err != nil {
+		s.abandon(ctx, att)
+		return models.Attachment{}, err
+	}
+	return out, nil
+}
+
+// abandonTimeout bounds the removal of a failed upload's chunks.
+const abandonTimeout = 15 * time.Second
+
+// abandon removes a failed upload's chunks at once. The request's context may be cancelled
+// already (a client that went away, a stalled body), so the removal gets its own; should it
+// fail, the upload sweep removes them later.
+func (s *Service) abandon(ctx context.Context, att models.Attachment) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
+	defer cancel()
+	_ = s.store.AbandonAttachment(ctx, att.Tenant, att.TaskID, att.ID)
+}
+
+// fill stores the begun upload att's chunks, first and the rest of r, and finishes it.
+func (s *Service) fill(ctx context.Context, up *upload, r io.Reader, beforeFinish func() error, att models.Attachment, first []byte) (models.Attachment, error) {
+	var err error
 	for chunk := first; len(chunk) > 0; {
-		if err := s.store.PutAttachmentChunk(ctx, task.Tenant, task.ID, att.ID, att.Chunks, chunk); err != nil {
+		if err := s.store.PutAttachmentChunk(ctx, att.Tenant, att.TaskID, att.ID, att.Chunks, chunk); err != nil {
 			return models.Attachment{}, err
 		}
 		att.Chunks++
@@ -113,8 +139,8 @@ func (s *Service) Upload(ctx context.Context, a models.Actor, taskID string, in 
 	if att.ContentType, err = up.sniff.Type(); err != nil {
 		return models.Attachment{}, err
 	}
-	if in.BeforeFinish != nil {
-		if err := in.BeforeFinish(); err != nil {
+	if beforeFinish != nil {
+		if err := beforeFinish(); err != nil {
 			return models.Attachment{}, err
 		}
 	}

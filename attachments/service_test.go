@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"usertasks/attachments"
 	"usertasks/models"
@@ -103,8 +106,67 @@ func TestUploadRefusals(t *testing.T) {
 			if n := f.listed(t); n != 0 {
 				t.Fatalf("%d attachments listed after a refusal", n)
 			}
+			f.noUnfinished(t)
 		})
 	}
+}
+
+// noUnfinished fails when an upload is left unfinished: a refused one is abandoned with its
+// chunks at once, not left to the sweep. The sweep, told to take every unfinished upload
+// (started before an hour from now), finds none.
+func (f fixture) noUnfinished(t *testing.T) {
+	t.Helper()
+	n, err := f.s.SweepAttachmentUploads(t.Context(), -time.Hour, 100)
+	if err != nil || n != 0 {
+		t.Fatalf("the sweep found %d unfinished uploads (%v): a failed upload left its chunks", n, err)
+	}
+}
+
+// stallingReader hands out its bytes, then fails as a connection whose read deadline passed.
+type stallingReader struct {
+	r io.Reader
+}
+
+func (s *stallingReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		return n, os.ErrDeadlineExceeded
+	}
+	return n, err
+}
+
+// TestUploadFailingLaterIsAbandoned: an upload that fails after chunks were stored — the body
+// stalls in its third chunk, the task holds its limit of files at the finish — leaves no
+// unfinished upload and no chunk behind, and the earlier attachments stay.
+func TestUploadFailingLaterIsAbandoned(t *testing.T) {
+	ann := testfactory.Person("t1", "ann")
+	t.Run("Stalled", func(t *testing.T) {
+		f := newFixture(t, 0)
+		_, err := f.upload(t, ann, "slow.pdf", &stallingReader{bytes.NewReader(pdf(2*models.AttachmentChunkSize + 5))})
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("err %v, want the read's deadline error", err)
+		}
+		if n := f.listed(t); n != 0 {
+			t.Fatalf("%d listed", n)
+		}
+		f.noUnfinished(t)
+	})
+	t.Run("LimitAtFinish", func(t *testing.T) {
+		f := newFixture(t, 0)
+		for i := range models.MaxAttachmentsPerTask {
+			if _, err := f.upload(t, ann, fmt.Sprintf("%d.pdf", i), bytes.NewReader(pdf(10))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := f.upload(t, ann, "one-too-many.pdf", bytes.NewReader(pdf(models.AttachmentChunkSize+3)))
+		if models.ErrorCode(err) != models.CodeValidationFailed {
+			t.Fatalf("err %v, want the per-task limit", err)
+		}
+		if n := f.listed(t); n != models.MaxAttachmentsPerTask {
+			t.Fatalf("%d listed, want %d", n, models.MaxAttachmentsPerTask)
+		}
+		f.noUnfinished(t)
+	})
 }
 
 func TestDeleteRules(t *testing.T) {

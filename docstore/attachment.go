@@ -277,6 +277,21 @@ func (s *Store) DeleteAttachment(ctx context.Context, a models.Actor, taskID, id
 	return att, nil
 }
 
+// AbandonAttachment removes an unfinished upload with its chunks (store.Attachments). Only its
+// own upload's failing request abandons it, so no finish of it runs meanwhile; removeAttachments
+// never removes a finished one.
+func (s *Store) AbandonAttachment(ctx context.Context, tenant, taskID, id string) error {
+	n, err := s.attachments().CountDocuments(ctx, attachmentFilter(tenant, taskID, id, false))
+	if err != nil {
+		return translate(err)
+	}
+	if n == 0 {
+		return nil // finished, swept, or never this task's
+	}
+	_, err = s.removeAttachments(ctx, []string{id})
+	return err
+}
+
 // SweepAttachmentUploads removes unfinished uploads older than olderThan (store.Attachments).
 func (s *Store) SweepAttachmentUploads(ctx context.Context, olderThan time.Duration, limit int) (int, error) {
 	if limit <= 0 {

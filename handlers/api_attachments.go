@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -36,10 +35,6 @@ type AttachmentService interface {
 	Delete(ctx context.Context, a models.Actor, taskID, id string) error
 	MaxSize() int64
 }
-
-// uploadChunkTimeout is the read deadline of each chunk of an upload: the server's read
-// timeout would otherwise apply to the whole file, refusing a large file on a slow line.
-const uploadChunkTimeout = time.Minute
 
 // multipartOverhead is what an upload's body may hold beyond the file: the part headers and
 // boundaries. A body over the file limit plus this is refused while it streams (413).
@@ -97,13 +92,12 @@ func (h *attachmentsAPI) uploadAttachment(c echo.Context) error {
 	if err != nil {
 		return uploadError(err)
 	}
-	rc := http.NewResponseController(res)
+	deadlines := newUploadDeadlines(req, res)
 	a := actorOf(c)
 	att, err := h.svc.Upload(req.Context(), a, c.Param("id"), attachments.UploadInput{
-		Name: part.FileName(),
-		Body: part,
-		// Unsupported only by writers without a connection (recorders): no deadline to move.
-		BeforeChunk: func() { _ = rc.SetReadDeadline(time.Now().Add(uploadChunkTimeout)) },
+		Name:        part.FileName(),
+		Body:        part,
+		BeforeChunk: deadlines.chunk,
 		BeforeFinish: func() error {
 			switch _, err := mr.NextPart(); {
 			case errors.Is(err, io.EOF):
@@ -114,6 +108,7 @@ func (h *attachmentsAPI) uploadAttachment(c echo.Context) error {
 			return models.InvalidField("file", "send exactly one part, named file")
 		},
 	})
+	deadlines.answer()
 	if err != nil {
 		return uploadError(err)
 	}
@@ -129,6 +124,8 @@ func uploadError(err error) error {
 		return echo.ErrStatusRequestEntityTooLarge
 	case errors.Is(err, errNotMultipart):
 		return malformed("the body must be multipart/form-data with one part named file")
+	case stalled(err):
+		return errUploadStalled
 	}
 	return err
 }

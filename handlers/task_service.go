@@ -41,6 +41,9 @@ type TaskService interface {
 	AddComment(ctx context.Context, a models.Actor, id string, in tasks.CommentInput) (models.Comment, error)
 	Comments(ctx context.Context, a models.Actor, id string, after *models.CommentCursor, limit int) (tasks.CommentPage, error)
 	DeleteComment(ctx context.Context, a models.Actor, id, commentID string) (models.Comment, error)
+	// ActivityCounts counts the comments and files of a list page's tasks, for the inbox rows
+	// (activity.go in tasks).
+	ActivityCounts(ctx context.Context, a models.Actor, items []tasks.TaskView) (map[string]models.ActivityCount, error)
 	// Absence, PutAbsence and DeleteAbsence keep out-of-office absences (absence.go in tasks):
 	// the caller's (who nil) or, for a manager, another user's of the tenant.
 	Absence(ctx context.Context, a models.Actor, who *models.ParticipantRef) (tasks.AbsenceView, error)

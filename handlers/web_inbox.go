@@ -333,6 +333,7 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 		m.Rows = append(m.Rows, w.inboxRow(m.T, v, d.actor(), q.scope, ret))
 	}
 	w.nameAssignees(c, m.T, d.actor(), page.Items, m.Rows)
+	w.activityCounts(c, webActor(c), page.Items, m.Rows)
 	m.AssigneeChip = w.assigneeChip(c.Request().Context(), m.T, d.actor(), q, page.Items, "")
 	if len(m.Rows) == 0 {
 		m.State = views.ListEmpty

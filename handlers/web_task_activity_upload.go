@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -64,12 +63,12 @@ func (w *web) uploadTaskFile(c echo.Context) error {
 		// A browser sends an empty, unnamed part when no file was chosen.
 		return w.uploadAnswer(c, id, errNoFile)
 	}
-	rc := http.NewResponseController(res)
+	deadlines := newUploadDeadlines(req, res)
 	a := webActor(c)
 	_, err = w.attachments.Upload(req.Context(), a, id, attachments.UploadInput{
 		Name:        part.FileName(),
 		Body:        part,
-		BeforeChunk: func() { _ = rc.SetReadDeadline(time.Now().Add(uploadChunkTimeout)) },
+		BeforeChunk: deadlines.chunk,
 		BeforeFinish: func() error {
 			switch _, err := mr.NextPart(); {
 			case errors.Is(err, io.EOF):
@@ -83,13 +82,19 @@ func (w *web) uploadTaskFile(c echo.Context) error {
 	if errors.As(err, &tooLarge) {
 		err = models.AttachmentTooLarge(w.attachments.MaxSize())
 	}
-	if err == nil {
+	switch {
+	case err == nil:
 		w.announce(a.Tenant, id, activityAttachment)
-	} else if !errors.As(err, &tooLarge) {
+	case stalled(err):
+		// The client stopped sending: nothing to drain, and no page it would read.
+		deadlines.answer()
+		return errBadForm
+	case !errors.As(err, &tooLarge):
 		// Read the rest (bounded) so the browser reads the page with the message.
-		_ = rc.SetReadDeadline(time.Now().Add(uploadChunkTimeout))
+		deadlines.chunk()
 		_, _ = io.Copy(io.Discard, io.LimitReader(req.Body, uploadDrainLimit))
 	}
+	deadlines.answer()
 	return w.uploadAnswer(c, id, err)
 }
 

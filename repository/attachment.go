@@ -228,6 +228,23 @@ func (s *Store) DeleteAttachment(ctx context.Context, a models.Actor, taskID, id
 	return att, nil
 }
 
+// AbandonAttachment deletes an unfinished upload with its chunks (store.Attachments).
+func (s *Store) AbandonAttachment(ctx context.Context, tenant, taskID, id string) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, _ time.Time) error {
+		var n int64
+		if err := unfinished(tx.Model(&attachmentRecord{}), tenant, taskID, id).Count(&n).Error; err != nil {
+			return translate(err)
+		}
+		if n == 0 {
+			return nil // finished, swept, or never this task's
+		}
+		if err := tx.Where("attachment_id = ?", id).Delete(&attachmentChunkRecord{}).Error; err != nil {
+			return translate(err)
+		}
+		return translate(unfinished(tx, tenant, taskID, id).Delete(&attachmentRecord{}).Error)
+	})
+}
+
 // SweepAttachmentUploads deletes unfinished uploads older than olderThan (store.Attachments).
 func (s *Store) SweepAttachmentUploads(ctx context.Context, olderThan time.Duration, limit int) (int, error) {
 	if limit <= 0 {

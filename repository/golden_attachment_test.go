@@ -105,6 +105,11 @@ func attachmentScenarios() []goldenScenario {
 			_, err := g.s.DeleteAttachment(g.ctx, boss, task.ID, att.ID)
 			goldenOK(t, err)
 		}},
+		{"abandon-attachment", func(t *testing.T, g *goldenEnv) {
+			task := g.task(goldenTaskOpts{})
+			g.answer(fakeScript{Count: func(string, int) int64 { return 1 }})
+			goldenOK(t, g.s.AbandonAttachment(g.ctx, "t1", task.ID, "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5d"))
+		}},
 		{"sweep-attachment-uploads", func(t *testing.T, g *goldenEnv) {
 			task := g.task(goldenTaskOpts{})
 			_, rec, _ := g.attachment(task, two, true)

@@ -386,6 +386,7 @@ func goldenScenarios() []goldenScenario {
 	out = append(out, notificationScenarios()...)
 	out = append(out, commentScenarios()...)
 	out = append(out, attachmentScenarios()...)
+	out = append(out, activityScenarios()...)
 	out = append(out, deadlineScenarios()...)
 	out = append(out, absenceScenarios()...)
 	out = append(out, deadlinePolicyScenarios()...)

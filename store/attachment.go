@@ -53,6 +53,12 @@ type Attachments interface {
 	// attachment-deleted, in one transaction, if models.AttachmentDeleted allows a; it returns
 	// what was deleted.
 	DeleteAttachment(ctx context.Context, a models.Actor, taskID, id string) (models.Attachment, error)
+	// AbandonAttachment deletes the unfinished upload id of the task with its chunks, now: an
+	// upload that fails after it began (a stall, a body over the limit, a second part) leaves
+	// nothing stored, rather than chunks until the sweep. A finished attachment is never
+	// touched; an unknown, finished, swept or another tenant's or task's upload is nothing to
+	// do (nil).
+	AbandonAttachment(ctx context.Context, tenant, taskID, id string) error
 	// SweepAttachmentUploads deletes up to limit unfinished uploads started more than
 	// olderThan ago (by the store's clock), with their chunks, and returns how many.
 	SweepAttachmentUploads(ctx context.Context, olderThan time.Duration, limit int) (int, error)

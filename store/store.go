@@ -35,6 +35,7 @@ type Store interface {
 	Operations
 	Comments
 	Attachments
+	Activity
 	Deadlines
 	Absences
 	DeadlinePolicies

@@ -290,6 +290,49 @@ func testAttachments(t *testing.T, h Harness) {
 		}
 	})
 
+	t.Run("AbandonRemovesAnUnfinishedUpload", func(t *testing.T) {
+		s := h.open(t, Options{})
+		task := openTask(t, s, "t1")
+		other := openTask(t, s, "t1")
+		kept := mustUpload(t, s, task, ann, "kept.pdf", patterned(models.AttachmentChunkSize+2))
+		failed := fresh(t, s, task, ann)
+		if err := s.PutAttachmentChunk(ctx(t), "t1", task.ID, failed.ID, 1, []byte("more")); err != nil {
+			t.Fatal(err)
+		}
+		// Another tenant, another task, a finished attachment, an unknown id: nothing to do.
+		for _, tc := range []struct{ tenant, taskID, id string }{
+			{"t2", task.ID, failed.ID}, {"t1", other.ID, failed.ID}, {"t1", task.ID, kept.ID}, {"t1", task.ID, "../" + failed.ID},
+		} {
+			if err := s.AbandonAttachment(ctx(t), tc.tenant, tc.taskID, tc.id); err != nil {
+				t.Fatalf("abandon %+v: %v", tc, err)
+			}
+		}
+		if err := s.PutAttachmentChunk(ctx(t), "t1", task.ID, failed.ID, 2, []byte("still there")); err != nil {
+			t.Fatalf("the upload was removed by another tenant's or task's abandon: %v", err)
+		}
+		if got, _, err := readAll(t, s, "t1", task.ID, kept.ID); err != nil || len(got) != models.AttachmentChunkSize+2 {
+			t.Fatalf("abandoning a finished attachment touched it: %d bytes, %v", len(got), err)
+		}
+		if err := s.AbandonAttachment(ctx(t), "t1", task.ID, failed.ID); err != nil {
+			t.Fatal(err)
+		}
+		wantIs(t, s.PutAttachmentChunk(ctx(t), "t1", task.ID, failed.ID, 3, []byte("x")), models.ErrNotFound)
+		if n, err := s.SweepAttachmentUploads(ctx(t), -time.Hour, 100); err != nil || n != 0 {
+			t.Fatalf("the sweep found %d unfinished uploads after the abandon (%v)", n, err)
+		}
+		if h.CountRecords != nil {
+			if n := h.CountRecords(t, s, storekit.AttachmentChunkTable, map[string]any{"attachment_id": failed.ID}); n != 0 {
+				t.Fatalf("%d chunks of the abandoned upload remain", n)
+			}
+			if n := h.CountRecords(t, s, storekit.AttachmentChunkTable, map[string]any{"attachment_id": kept.ID}); n != 2 {
+				t.Fatalf("%d chunks of the finished attachment, want 2", n)
+			}
+		}
+		if err := s.AbandonAttachment(ctx(t), "t1", task.ID, failed.ID); err != nil {
+			t.Fatalf("a second abandon: %v", err)
+		}
+	})
+
 	t.Run("TenantIsolation", func(t *testing.T) {
 		s := h.open(t, Options{})
 		task := openTask(t, s, "t1")

@@ -120,6 +120,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Audit", func(t *testing.T) { testAudit(t, h) })
 	t.Run("Comments", func(t *testing.T) { testComments(t, h) })
 	t.Run("Attachments", func(t *testing.T) { testAttachments(t, h) })
+	t.Run("ActivityCounts", func(t *testing.T) { testActivityCounts(t, h) })
 	t.Run("Deadlines", func(t *testing.T) { testDeadlines(t, h) })
 	t.Run("DeadlinePlans", func(t *testing.T) { testDeadlinePlans(t, h) })
 	t.Run("Delegation", func(t *testing.T) { testDelegation(t, h) })

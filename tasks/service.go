@@ -25,6 +25,8 @@ type Store interface {
 	Comments(ctx context.Context, q models.CommentQuery) (models.CommentPage, error)
 	DeleteComment(ctx context.Context, tenant, taskID, commentID string, decide models.CommentDeleteFunc) (models.Comment, error)
 	TaskDeadlines(ctx context.Context, tenant, taskID string) ([]models.Deadline, error)
+	// ActivityCounts counts a page's comments and files (activity.go; store.Activity).
+	ActivityCounts(ctx context.Context, tenant string, taskIDs []string) (map[string]models.ActivityCount, error)
 	AbsenceStore
 }
 

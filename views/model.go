@@ -187,6 +187,8 @@ type InboxRow struct {
 	Release   *Command // nil when the caller may not release
 	Health    *Health  // managers only
 	Attention []AttentionNote
+	// Activity is how many comments and files the task holds (zero: the cell stays empty).
+	Activity models.ActivityCount
 }
 
 // Closing is how a closed task ended, as its row tells it: "Completed 3 hours ago by Ben ·

@@ -59,6 +59,9 @@ type Options struct {
 	Proxied bool
 	// Clock, when set, moves the store's database clock (a testfactory.Clock's Now).
 	Clock func(dbNow time.Time) time.Time
+	// ServerReadTimeout and ServerWriteTimeout are the test server's (http.Server's, as `web
+	// serve` sets them from USERTASKS_HTTP_READ_TIMEOUT and _WRITE_TIMEOUT); zero sets none.
+	ServerReadTimeout, ServerWriteTimeout time.Duration
 }
 
 // Tracer is everything the tracing package's Tracer is to the router, service and store.
@@ -167,7 +170,9 @@ func start(t testing.TB, d migrations.Dialect, o *Options) *Env {
 		// Default deadline policies (issue 30 item 4).
 		DeadlinePolicies: tasks.NewDeadlinePolicies(store),
 	})
-	srv := httptest.NewServer(router)
+	srv := httptest.NewUnstartedServer(router)
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = o.ServerReadTimeout, o.ServerWriteTimeout
+	srv.Start()
 	t.Cleanup(srv.Close)
 
 	e := &Env{Name: name, URL: srv.URL, DatabaseURL: dbURL, Store: store, Proxy: proxy, Logs: logs, secret: secret}

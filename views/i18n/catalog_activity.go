@@ -1,5 +1,7 @@
 package i18n
 
+import "strings"
+
 // ActivityText is the task page's Activity section: comments and files (SPEC 10.1, 10.2).
 type ActivityText struct {
 	Heading       string
@@ -32,4 +34,23 @@ type ActivityText struct {
 	NoFile      string // the form was sent without a file
 	// DeleteRefused: only the author within 15 minutes, or a manager, may delete.
 	DeleteRefused string
+
+	// The inbox row's count (ActivityCount): the column's header for screen readers and the
+	// counted phrases, singular and plural.
+	ColActivity  string
+	CommentCount [2]string
+	FileCount    [2]string
+}
+
+// ActivityCount says an inbox row's counts in words, "3 comments, 1 file"; a kind counted 0 is
+// left out, "" when both are.
+func (c *Catalog) ActivityCount(comments, files int) string {
+	var parts []string
+	if comments > 0 {
+		parts = append(parts, c.Count(c.Activity.CommentCount, comments))
+	}
+	if files > 0 {
+		parts = append(parts, c.Count(c.Activity.FileCount, files))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -56,3 +56,35 @@ func TestActivityRefusalsAreTheModelsMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestActivityCountWords: the inbox row's counts in both languages, plurals right, a kind
+// counted 0 left out.
+func TestActivityCountWords(t *testing.T) {
+	for _, tc := range []struct {
+		lang            string
+		comments, files int
+		want            string
+	}{
+		{"en", 3, 1, "3 comments, 1 file"},
+		{"en", 1, 2, "1 comment, 2 files"},
+		{"en", 0, 1, "1 file"},
+		{"en", 0, 0, ""},
+		{"de", 3, 1, "3 Kommentare, 1 Datei"},
+		{"de", 1, 2, "1 Kommentar, 2 Dateien"},
+		{"de", 5, 0, "5 Kommentare"},
+	} {
+		c := ByLang(tc.lang)
+		if got := c.ActivityCount(tc.comments, tc.files); got != tc.want {
+			t.Errorf("%s %d/%d: %q, want %q", tc.lang, tc.comments, tc.files, got, tc.want)
+		}
+	}
+	for _, c := range Supported {
+		for name, forms := range map[string][2]string{"CommentCount": c.Activity.CommentCount, "FileCount": c.Activity.FileCount} {
+			for _, f := range forms {
+				if strings.Count(f, "%d") != 1 {
+					t.Errorf("%s: Activity.%s form %q needs one %%d", c.Lang, name, f)
+				}
+			}
+		}
+	}
+}

@@ -38,4 +38,8 @@ var germanActivity = ActivityText{
 	Unsupported:   "Diese Art von Datei kann nicht angehängt werden. Hängen Sie ein PDF, ein Bild (PNG, JPEG, GIF, WebP), eine Text- oder CSV-Datei oder ein Office-Dokument an.",
 	NoFile:        "Wählen Sie zuerst eine Datei.",
 	DeleteRefused: "Nur die Person, die es geschrieben hat, innerhalb von 15 Minuten, oder ein Manager darf es löschen.",
+
+	ColActivity:  "Kommentare und Dateien",
+	CommentCount: [2]string{"%d Kommentar", "%d Kommentare"},
+	FileCount:    [2]string{"%d Datei", "%d Dateien"},
 }

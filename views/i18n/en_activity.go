@@ -38,4 +38,8 @@ var englishActivity = ActivityText{
 	Unsupported:   "This kind of file cannot be attached. Attach a PDF, an image (PNG, JPEG, GIF, WebP), a text or CSV file, or an Office document.",
 	NoFile:        "Choose a file first.",
 	DeleteRefused: "Only its author, within 15 minutes, or a manager may delete it.",
+
+	ColActivity:  "Comments and files",
+	CommentCount: [2]string{"%d comment", "%d comments"},
+	FileCount:    [2]string{"%d file", "%d files"},
 }
