@@ -316,6 +316,9 @@ type Catalog struct {
 	Unsubscribe UnsubscribeText
 	// Deadlines is the task page's Deadlines block and their History line (catalog_deadlines.go).
 	Deadlines DeadlinesText
+	// Delegation is Delegate and Return, the inbox's stand-ins and the Out of office pages
+	// (catalog_delegation.go).
+	Delegation DelegationText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

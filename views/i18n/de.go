@@ -379,6 +379,7 @@ var german = &Catalog{
 	ShortSearch:    germanShortSearch,
 	Unsubscribe:    germanUnsubscribe,
 	Deadlines:      germanDeadlines,
+	Delegation:     germanDelegation,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

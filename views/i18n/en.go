@@ -375,4 +375,5 @@ var english = &Catalog{
 	ShortSearch:    englishShortSearch,
 	Unsubscribe:    englishUnsubscribe,
 	Deadlines:      englishDeadlines,
+	Delegation:     englishDelegation,
 }
