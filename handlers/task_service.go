@@ -49,4 +49,7 @@ type TaskService interface {
 	Absence(ctx context.Context, a models.Actor, who *models.ParticipantRef) (tasks.AbsenceView, error)
 	PutAbsence(ctx context.Context, a models.Actor, who *models.ParticipantRef, in tasks.AbsenceInput) (tasks.AbsenceView, error)
 	DeleteAbsence(ctx context.Context, a models.Actor, who *models.ParticipantRef) error
+	// OnBehalfOf tells the rows of an available page a substitute sees for an absent user
+	// (substitute_rows.go in tasks).
+	OnBehalfOf(ctx context.Context, a models.Actor, f models.TaskFilter, page tasks.Page) ([]*models.ParticipantRef, error)
 }

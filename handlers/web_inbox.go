@@ -332,8 +332,9 @@ func (w *web) renderInbox(c echo.Context, q inboxQuery, conflict string) error {
 	for _, v := range page.Items {
 		m.Rows = append(m.Rows, w.inboxRow(m.T, v, d.actor(), q.scope, ret))
 	}
-	w.nameAssignees(c, m.T, d.actor(), page.Items, m.Rows)
+	w.nameAssignees(c, m.T, d.actor(), page.Items, m.Rows, w.onBehalf(c, filter, page))
 	w.activityCounts(c, webActor(c), page.Items, m.Rows)
+	m.Away = w.awayBanner(c, d.actor()) // web_absence.go
 	m.AssigneeChip = w.assigneeChip(c.Request().Context(), m.T, d.actor(), q, page.Items, "")
 	if len(m.Rows) == 0 {
 		m.State = views.ListEmpty

@@ -154,7 +154,7 @@ func (f webFlash) view(t *i18n.Catalog) *views.Flash {
 		flashNotificationsRead:  t.Notifications.FlashRead,
 		flashNotificationsSaved: t.Notifications.FlashSaved,
 	}[f.Key]
-	msg = firstNonEmpty(msg, viewFlash(t, f), activityFlash(t, f.Key), policyFlash(t, f.Key))
+	msg = firstNonEmpty(msg, viewFlash(t, f), activityFlash(t, f.Key), policyFlash(t, f.Key), delegationFlash(t, f.Key))
 	if msg == "" {
 		return nil
 	}

@@ -137,9 +137,19 @@ func RegisterWeb(e *echo.Echo, d WebDeps) {
 		{http.MethodGet, "/tasks/:id/complete", w.completeForm, signedIn},
 		{http.MethodPost, "/tasks/:id/reveal", w.revealField, posted},
 		{http.MethodPost, "/tasks/:id/assign", command(w.assignTask), posted},
+		{http.MethodPost, "/tasks/:id/delegate", command(w.delegateTask), posted},
+		{http.MethodPost, "/tasks/:id/return", command(w.returnTask), posted},
 		{http.MethodPost, "/tasks/:id/schedule", command(w.scheduleTask), posted},
 		{http.MethodPost, "/tasks/:id/cancel", command(w.cancelTask), posted},
 		{http.MethodPost, "/tasks/:id/retry-resolution", command(w.retryResolution), posted},
+
+		// Out of office (web_absence.go): one's own, and the managers' for a person.
+		{http.MethodGet, ownAbsencePath, w.absencePage, signedIn},
+		{http.MethodPost, ownAbsencePath, w.saveAbsence, posted},
+		{http.MethodPost, ownAbsencePath + "/delete", w.removeAbsence, posted},
+		{http.MethodGet, teamAbsencePath, w.teamAbsencePage, signedIn},
+		{http.MethodPost, teamAbsencePath, w.saveTeamAbsence, posted},
+		{http.MethodPost, teamAbsencePath + "/delete", w.removeTeamAbsence, posted},
 
 		{http.MethodGet, "/static/*", webStatic, []echo.MiddlewareFunc{webSecurityHeaders}},
 		{http.MethodGet, "/favicon.ico", webFavicon, []echo.MiddlewareFunc{webSecurityHeaders}},

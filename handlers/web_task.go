@@ -47,6 +47,7 @@ type taskState struct {
 	cancel          *views.CancelForm
 	invite          *invitationState // web_task_invitations.go
 	activity        *activityState   // web_task_activity.go
+	handover        *handoverState   // web_task_handover.go
 }
 
 // completeState is a refused completion form: the values as posted, the revision the person
@@ -67,6 +68,7 @@ func (w *web) taskPage(c echo.Context) error {
 	}
 	st.section, st.events, st.people = views.Section(c.QueryParam("tab")), c.QueryParam("events"), c.QueryParam("people")
 	st.pick = c.QueryParam("pick")
+	st.handover = handoverQuery(c)
 	if f, ok := w.takeRevealFlash(c, id); ok {
 		st.revealed = map[string]string{f.Key: f.Value}
 		if f.Revision > 0 {
@@ -216,6 +218,7 @@ func (w *web) renderDetail(c echo.Context, d tasks.Detail, st taskState) error {
 			f.People = w.peoplePicker(c, t.ID, m.Section, st.people, firstNonEmpty(f.Assignee, st.pick))
 		}
 	}
+	w.addHandover(c, &m, v, nm, st)
 	if err := w.addInvitations(c, &m, v, st); err != nil {
 		return err
 	}

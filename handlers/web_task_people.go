@@ -30,13 +30,20 @@ func (w *web) peoplePicker(c echo.Context, taskID string, section views.Section,
 	if !w.tasks.HasDirectory() {
 		return nil
 	}
-	t := catalog(c)
 	href := taskHref(taskID)
-	p := &views.PeoplePicker{Action: href, Query: query, Endpoint: participantsPath, ClearHref: href + "#assign-heading"}
+	p := &views.PeoplePicker{Action: href, Endpoint: participantsPath, ClearHref: href + "#assign-heading", Field: "assignee", Target: "assign-assignee"}
 	if section != views.SectionTask {
 		p.Tab = string(section)
 		p.ClearHref = href + "?tab=" + url.QueryEscape(string(section)) + "#assign-heading"
 	}
+	return w.searchPeople(c, p, query, chosen)
+}
+
+// searchPeople runs a picker's search for query (none when it is blank) and lists the matching
+// users as its choices, chosen checked; a picker's page, names and parameters are the caller's.
+func (w *web) searchPeople(c echo.Context, p *views.PeoplePicker, query, chosen string) *views.PeoplePicker {
+	t := catalog(c)
+	p.Query = query
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return p
@@ -115,10 +122,10 @@ func participantLabel(t *i18n.Catalog, p models.ParticipantRef, names map[string
 }
 
 // taskParticipants are the participants the task page may name: assignee, requester,
-// completer, and for managers the candidates and their source groups.
+// completer, delegator, and for managers the candidates and their source groups.
 func taskParticipants(t models.Task, manager bool) []models.ParticipantRef {
 	var refs []models.ParticipantRef
-	for _, p := range []*models.ParticipantRef{t.Assignee, t.Requester, t.Outcome.CompletedBy} {
+	for _, p := range []*models.ParticipantRef{t.Assignee, t.Requester, t.Outcome.CompletedBy, t.DelegatedBy} {
 		if p != nil {
 			refs = append(refs, *p)
 		}
@@ -172,6 +179,7 @@ func eventParticipants(evs []models.Event) []models.ParticipantRef {
 		if p, ok := assignedTo(e); ok {
 			refs = append(refs, p)
 		}
+		refs = append(refs, handoverRefs(e)...) // web_task_handover_history.go
 	}
 	return refs
 }
@@ -181,6 +189,9 @@ func eventParticipants(evs []models.Event) []models.ParticipantRef {
 func (n namer) eventSummary(e models.Event) string {
 	if e.Type == models.EventDeadlineFired {
 		return deadlineFiredSummary(n.t, e)
+	}
+	if s := n.handoverSummary(e); s != "" {
+		return s
 	}
 	p, ok := assignedTo(e)
 	if !ok {
@@ -192,13 +203,17 @@ func (n namer) eventSummary(e models.Event) string {
 	return n.t.Format(n.t.People.AssignedBy, n.label(p), n.label(*e.Actor))
 }
 
-// nameAssignees names the list's assignees (rows[i] shows items[i]): their own name, the
-// directory's, or the id marked as one.
-func (w *web) nameAssignees(c echo.Context, t *i18n.Catalog, a models.Actor, items []tasks.TaskView, rows []views.InboxRow) {
+// nameAssignees names the list's assignees (rows[i] shows items[i]) and the absent users a
+// substitute sees rows on behalf of (behalf[i], web_absence.go): their own name, the
+// directory's, or the id marked as one — one directory lookup for the page.
+func (w *web) nameAssignees(c echo.Context, t *i18n.Catalog, a models.Actor, items []tasks.TaskView, rows []views.InboxRow, behalf []*models.ParticipantRef) {
 	var refs []models.ParticipantRef
-	for _, v := range items {
+	for i, v := range items {
 		if v.Task.Assignee != nil {
 			refs = append(refs, *v.Task.Assignee)
+		}
+		if i < len(behalf) && behalf[i] != nil {
+			refs = append(refs, *behalf[i])
 		}
 	}
 	if len(refs) == 0 {
@@ -206,8 +221,14 @@ func (w *web) nameAssignees(c echo.Context, t *i18n.Catalog, a models.Actor, ite
 	}
 	n := w.newNamer(c.Request().Context(), a, t, refs)
 	for i, v := range items {
-		if v.Task.Assignee != nil && i < len(rows) {
+		if i >= len(rows) {
+			break
+		}
+		if v.Task.Assignee != nil {
 			rows[i].Assignee = n.label(*v.Task.Assignee)
+		}
+		if i < len(behalf) && behalf[i] != nil {
+			rows[i].OnBehalfOf = n.label(*behalf[i])
 		}
 	}
 }

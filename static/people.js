@@ -2,18 +2,27 @@
 // is a GET of the task page and its results are the assign form's choices. With it, typing in
 // the search (<input data-people-endpoint data-people-target>) lists matching users from the
 // participants endpoint under the field (an ARIA combobox); choosing one searches for that person
-// by name and the page lists them as the assign form's choice, already chosen (the bulk form,
-// whose field is the assignee itself, takes the id).
+// by name and the page lists them as the form's choice, already chosen (the bulk form, whose
+// field is the assignee itself, takes the id; a picker's data-people-pick names the parameter
+// the id goes back in).
+// A page may hold more than one picker (Assign and Delegate), each loading this file: every
+// picker is enhanced once.
 (function () {
   "use strict";
 
-  var input = document.querySelector("input[data-people-endpoint]");
-  if (!input || !window.fetch) { return; }
+  if (!window.fetch) { return; }
+  var inputs = document.querySelectorAll("input[data-people-endpoint]:not([data-people-ready])");
+  Array.prototype.forEach.call(inputs, enhance);
+
+function enhance(input) {
+  input.setAttribute("data-people-ready", "");
   var endpoint = input.getAttribute("data-people-endpoint");
   if (!endpoint) { return; }
+  var pickName = input.getAttribute("data-people-pick") || "pick";
 
   var list = document.createElement("ul");
-  list.id = "people-suggestions";
+  // people-q → people-suggestions, delegate-people-q → delegate-people-suggestions
+  list.id = /people-q$/.test(input.id) ? input.id.replace(/people-q$/, "people-suggestions") : input.id + "-suggestions";
   list.className = "people-suggestions";
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", input.labels && input.labels[0] ? input.labels[0].textContent : "");
@@ -67,11 +76,11 @@
     // them as the assign form's choice, already chosen. The id never lands in a second field.
     if (!input.form) { return; }
     input.value = p.displayName || p.id;
-    var pick = input.form.querySelector('input[name="pick"]');
+    var pick = input.form.querySelector('input[name="' + pickName + '"]');
     if (!pick) {
       pick = document.createElement("input");
       pick.type = "hidden";
-      pick.name = "pick";
+      pick.name = pickName;
       input.form.appendChild(pick);
     }
     pick.value = p.id;
@@ -82,7 +91,7 @@
     list.textContent = "";
     items = people.map(function (p, i) {
       var li = document.createElement("li");
-      li.id = "people-suggestion-" + i;
+      li.id = list.id + "-" + i;
       li.setAttribute("role", "option");
       li.setAttribute("aria-selected", "false");
       var name = document.createElement("span");
@@ -137,4 +146,5 @@
     }
   });
   input.addEventListener("blur", function () { window.setTimeout(close, 150); });
+}
 })();

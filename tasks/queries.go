@@ -18,6 +18,9 @@ type Page struct {
 	// SearchLimited: a 1–2 character search ended the page early at the end of its window
 	// (models.TaskPage.SearchLimited); NextCursor searches on.
 	SearchLimited bool
+	// StandsInFor are the absent users whose direct candidacies the available list also held
+	// (SPEC 10.5); OnBehalfOf tells which rows they are (substitute_rows.go).
+	StandsInFor []models.ParticipantRef
 }
 
 // List handles the list query of one scope. Authorization is part of the store's query, so
@@ -57,7 +60,8 @@ func (s *Service) List(ctx context.Context, a models.Actor, f models.TaskFilter)
 	if err != nil {
 		return Page{}, err
 	}
-	out := Page{NextCursor: page.NextCursor, Total: page.Total, TotalCapped: page.TotalCapped, SearchLimited: page.SearchLimited, Items: make([]TaskView, 0, len(page.Items))}
+	out := Page{NextCursor: page.NextCursor, Total: page.Total, TotalCapped: page.TotalCapped, SearchLimited: page.SearchLimited, Items: make([]TaskView, 0, len(page.Items)),
+		StandsInFor: a.StandsInFor}
 	for _, t := range page.Items {
 		v := viewOf(t, a, f.Scope == models.ScopeHistory)
 		if f.Scope == models.ScopeAvailable && !v.Relation.Candidate {

@@ -144,6 +144,8 @@ type InboxPage struct {
 	Lists        InboxLists   // sorting, workflow choices, saved views (inbox_lists.go)
 	// AssigneeChip is the active assignee filter, by name; nil without one.
 	AssigneeChip *AssigneeChip
+	// Away is the reader's own active absence (absence_model.go); nil without one.
+	Away *AwayBanner
 }
 
 // InboxFilters are the filter inputs as submitted (strings, so invalid values are shown back).
@@ -189,6 +191,8 @@ type InboxRow struct {
 	Attention []AttentionNote
 	// Activity is how many comments and files the task holds (zero: the cell stays empty).
 	Activity models.ActivityCount
+	// OnBehalfOf names the absent user a substitute sees the row for ("" for one's own).
+	OnBehalfOf string
 }
 
 // Closing is how a closed task ended, as its row tells it: "Completed 3 hours ago by Ben ·
@@ -231,6 +235,9 @@ type TaskPage struct {
 	Activity *Activity
 	// Deadlines are the task's deadlines by number, shown in the Task section (task_deadlines.templ).
 	Deadlines []DeadlineRow
+	// Delegate and Return hand the task over (task_handover.go); nil when not offered.
+	Delegate *DelegateForm
+	Return   *ReturnForm
 }
 
 // TaskHeader is the task's safe summary.
@@ -260,6 +267,9 @@ type TaskHeader struct {
 	OutcomeBy   string
 	Health      *Health // managers only
 	WorkflowRef string  // name or id, for the header line
+	// DelegatedBy names who delegated the task to its assignee ("" when not delegated).
+	DelegatedBy   string
+	DelegatedByMe bool
 }
 
 // Banners are the page-level messages above the task.

@@ -318,6 +318,9 @@ type Catalog struct {
 	Deadlines DeadlinesText
 	// Policies is the managers' default deadline pages (catalog_policies.go).
 	Policies PoliciesText
+	// Delegation is Delegate and Return, the inbox's stand-ins and the Out of office pages
+	// (catalog_delegation.go).
+	Delegation DelegationText
 
 	// fieldMessages translates the short English messages of form validation (forms and
 	// models) by pattern; English leaves them as they are.

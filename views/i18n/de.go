@@ -380,6 +380,7 @@ var german = &Catalog{
 	Unsubscribe:    germanUnsubscribe,
 	Deadlines:      germanDeadlines,
 	Policies:       germanPolicies,
+	Delegation:     germanDelegation,
 
 	fieldMessages: []fieldMessage{
 		{regexp.MustCompile(`^is required$`), "ist erforderlich"},

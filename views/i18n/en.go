@@ -376,4 +376,5 @@ var english = &Catalog{
 	Unsubscribe:    englishUnsubscribe,
 	Deadlines:      englishDeadlines,
 	Policies:       englishPolicies,
+	Delegation:     englishDelegation,
 }
