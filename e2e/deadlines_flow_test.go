@@ -51,8 +51,8 @@ var deadlineTexts = map[string]struct {
 // the finance group whose start deadline (after PT2S) reassigns it to purchasing, raises its
 // priority to 90, notifies the managers and flags it. Nobody claims it: the due sweep fires the
 // deadline and ava's bell goes 0 → 1 without a reload. She opens /notifications and follows the
-// link: the task page shows the deadline fired (in her time zone), the History entry, the new
-// candidates; Needs attention filtered by deadline-missed lists the task; the dashboard's
+// link: the task page shows the deadline fired (in her time zone) and the new candidates, its
+// History tab the firing; Needs attention filtered by deadline-missed lists the task; the dashboard's
 // "Escalations, last 7 days, per workflow" shows its workflow with 1 the same day, linking to its
 // tasks. At 1366 and 375 px, in English and German, each page photographed and scanned with
 // axe-core. One server for the four runs: each projects under its own workflow definition, so
@@ -163,10 +163,6 @@ func deadlineEscalation(t *testing.T, srv *server, b *browser, shots *shotLog, v
 	if !slices.Equal(actions, want.actions) {
 		t.Errorf("the deadline's actions read %q, want %q", actions, want.actions)
 	}
-	history := eval[[]string](ava, `[...document.querySelectorAll('[data-testid="event"][data-event-type="deadline-fired"]')].map(e => e.textContent.replace(/\s+/g, " ").trim())`)
-	if len(history) != 1 || !strings.Contains(history[0], want.history) {
-		t.Errorf("History's deadline-fired entries are %q, want one reading %q", history, want.history)
-	}
 	groups := eval[[]string](ava, `[...document.querySelectorAll('[data-testid="candidate"][data-group]')].map(e => e.textContent.replace(/\s+/g, " ").trim())`)
 	if !slices.ContainsFunc(groups, func(g string) bool { return strings.HasPrefix(g, "Purchasing") }) ||
 		slices.ContainsFunc(groups, func(g string) bool { return strings.HasPrefix(g, "Finance") }) {
@@ -178,6 +174,17 @@ func deadlineEscalation(t *testing.T, srv *server, b *browser, shots *shotLog, v
 	if overflow := eval[int](ava, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); overflow > 0 {
 		t.Errorf("the task page scrolls sideways by %d px at %s", overflow, vp.name)
 	}
+
+	// History, the page's third tab, says what the firing did.
+	ava.submit("open the History tab", testid("task-tabs")+" "+testid("tab-history"))
+	ava.waitVisible(testid("section-history"))
+	history := eval[[]string](ava, `[...document.querySelectorAll('[data-testid="event"][data-event-type="deadline-fired"]')].map(e => e.textContent.replace(/\s+/g, " ").trim())`)
+	if len(history) != 1 || !strings.Contains(history[0], want.history) {
+		t.Errorf("History's deadline-fired entries are %q, want one reading %q", history, want.history)
+	}
+	ava.wantTimesIn("the escalated task's History", loc)
+	ava.shot("task-history-" + lang)
+	ava.axe("task History after the escalation")
 
 	// What the firing changed, through the JSON API with her session.
 	detail := eval[map[string]any](ava, fmt.Sprintf(`fetch("/api/v1/user-tasks/%s").then(r => r.json())`, id))
@@ -206,6 +213,15 @@ func deadlineEscalation(t *testing.T, srv *server, b *browser, shots *shotLog, v
 		[r.querySelector("th").textContent.trim(), r.querySelector('[data-testid="escalation-count"]').textContent.trim()])`)
 	if !slices.ContainsFunc(rows, func(r []string) bool { return r[0] == workflowName && r[1] == "1" }) {
 		t.Fatalf("the escalations card shows %q, want %q with 1", rows, workflowName)
+	}
+	// The count column's header reads as one word: in a quarter of 1366 px it once broke as
+	// "Escalat-ions".
+	if lines := eval[int](ava, `(() => {
+		const r = document.createRange();
+		r.selectNodeContents(document.querySelector('[data-testid="dash-escalations"] th.escalations__count'));
+		return r.getClientRects().length;
+	})()`); lines != 1 {
+		t.Errorf("the escalations' count header takes %d lines at %s", lines, vp.name)
 	}
 	ava.shot("dashboard-" + lang)
 	ava.axe("dashboard with an escalation")
