@@ -14,7 +14,8 @@ import (
 // scaleDeadlineReads gives an eighth of the scale tenants' open tasks a pending deadline (issue
 // 30's target is a tenth): most due in a week, those whose id ends in "00" (one in 256) due an
 // hour ago, the ones a sweep finds. It returns the due sweep's deadline walk, a first page and
-// the page after it, for the scale test to explain and time.
+// the page after it, for the scale test to explain and time. A page is the sweep's own
+// (workers.SweepOptions.PageSize's default, models.MaxPageSize): issue 30 budgets one sweep page.
 func scaleDeadlineReads(t *testing.T, ctx context.Context, s *repository.Store, db *sql.DB, d migrations.Dialect) []scaleRead {
 	t.Helper()
 	now, err := s.Now(ctx)
@@ -49,13 +50,13 @@ func scaleDeadlineReads(t *testing.T, ctx context.Context, s *repository.Store, 
 	var after *models.DeadlineKey
 	return []scaleRead{
 		{"due deadlines", func() error {
-			page, err := s.DueDeadlines(ctx, 20, nil)
+			page, err := s.DueDeadlines(ctx, models.MaxPageSize, nil)
 			if err == nil && len(page) > 0 {
 				k := page[len(page)-1].Key()
 				after = &k
 			}
 			return err
 		}},
-		{"due deadlines, next page", func() error { _, err := s.DueDeadlines(ctx, 20, after); return err }},
+		{"due deadlines, next page", func() error { _, err := s.DueDeadlines(ctx, models.MaxPageSize, after); return err }},
 	}
 }

@@ -158,6 +158,7 @@ func runScale(t *testing.T, d migrations.Dialect, open, terminal int) {
 		}
 	}
 	t.Logf("%s at %d open + %d terminal tasks:%s", testfactory.Provider(d).Name(), open, terminal, table.String())
+	scaleSubstitute(t, ctx, s, db, d, rec, open) // scale_substitute_test.go
 	scaleLists(t, d, s, db, rec)
 }
 
