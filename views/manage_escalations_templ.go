@@ -30,7 +30,7 @@ func dashEscalations(m DashboardPage) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"panel dash__card\" aria-labelledby=\"dash-escalations\" data-testid=\"dash-escalations\"><h3 id=\"dash-escalations\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"panel dash__card dash__card--wide\" aria-labelledby=\"dash-escalations\" data-testid=\"dash-escalations\"><h3 id=\"dash-escalations\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -49,7 +49,7 @@ type DeadlinesText struct {
 	// The managers' dashboard: fired deadlines of the last days per workflow (%d: the days).
 	DashHead     string
 	DashWorkflow string // column header
-	DashCount    string // column header
+	DashCount    string // column header: short, the card's heading says what is counted (a phone leaves the workflow names little room)
 	DashNone     string // %d: the days
 }
 

@@ -43,6 +43,6 @@ var germanDeadlines = DeadlinesText{
 
 	DashHead:     "Eskalationen der letzten %d Tage je Workflow",
 	DashWorkflow: "Workflow",
-	DashCount:    "Eskalationen",
+	DashCount:    "Anzahl",
 	DashNone:     "In den letzten %d Tagen ist keine Frist ausgelöst worden.",
 }

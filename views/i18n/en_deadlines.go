@@ -43,6 +43,6 @@ var englishDeadlines = DeadlinesText{
 
 	DashHead:     "Escalations, last %d days, per workflow",
 	DashWorkflow: "Workflow",
-	DashCount:    "Escalations",
+	DashCount:    "Count",
 	DashNone:     "No deadline fired in the last %d days.",
 }
