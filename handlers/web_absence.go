@@ -250,9 +250,20 @@ func (w *web) renderAbsence(c echo.Context, status int, tg absenceTarget, form *
 	}
 	form.Action, form.Hidden = tg.path(), tg.hidden()
 	if w.tasks.HasDirectory() {
-		p := &views.PeoplePicker{Action: tg.path(), Endpoint: participantsPath, ClearHref: tg.href() + "#absence-form-heading",
+		param := substitutePrefix + "people"
+		sep := "?"
+		if tg.who != nil {
+			sep = "&"
+		}
+		// "Enter an ID instead" asks for no search, which the page then does not propose.
+		p := &views.PeoplePicker{Action: tg.path(), Endpoint: participantsPath, ClearHref: tg.href() + sep + param + "=#absence-form-heading",
 			Prefix: substitutePrefix, Field: "substitute", Target: "absence-substitute", Keep: tg.hidden()}
-		form.People = w.searchPeople(c, p, c.FormValue(substitutePrefix+"people"), firstNonEmpty(c.QueryParam(substitutePrefix+"pick"), form.Substitute))
+		query := c.FormValue(param)
+		if c.Request().Method == http.MethodGet && !c.QueryParams().Has(param) && current != nil && current.Substitute.DisplayName != "" && form.Substitute == current.Substitute.ID {
+			// The stored substitute is listed by name, chosen, rather than as a bare id.
+			query = current.Substitute.DisplayName
+		}
+		form.People = w.searchPeople(c, p, query, firstNonEmpty(c.QueryParam(substitutePrefix+"pick"), form.Substitute))
 	}
 	m.Form = form
 	return w.render(c, status, views.AbsenceView(m))

@@ -110,6 +110,13 @@ func TestOutOfOffice(t *testing.T) {
 		if got := after.text("absence-substitute"); got != "Bob Builder" {
 			t.Errorf("substitute = %q, want Bob Builder", got)
 		}
+		if got := webFormValues(after.one("absence-form")).Get("substitute"); got != "bob" {
+			t.Errorf("the form proposes the substitute %q, want bob chosen", got)
+		}
+		webWantContains(t, "chosen substitute", after.text("substitute-person-choice"), "Bob Builder")
+		if manual := ann.get(webAttr(after.one("substitute-people-enter-id"), "href")); !manual.has("absence-substitute") {
+			t.Error("“Enter an ID instead” does not lead to the ID field")
+		}
 		if got := webAttr(webByID(after.doc, "absence-from"), "value"); got != "2030-01-07T10:00" {
 			t.Errorf("the form holds from %q, want the stored time in Berlin", got)
 		}
