@@ -204,6 +204,9 @@ func TestTeamOutOfOffice(t *testing.T) {
 
 	t.Run("OKFindSetRemove", func(t *testing.T) {
 		boss.get("/settings/absence").one("absence-team-link")
+		if href := webAttr(boss.get("/manage").one("team-absence-link"), "href"); href != "/manage/people/absence" {
+			t.Errorf("the dashboard leads managers to %q", href)
+		}
 		boss.get("/manage/people/absence").wantStatus(http.StatusOK).one("absence-finder")
 		found := boss.get("/manage/people/absence?person-people=" + url.QueryEscape("zoë")).wantStatus(http.StatusOK)
 		if got := choicesIn(found, "person-people-choices"); !slices.Equal(got, []string{weird}) {

@@ -95,7 +95,7 @@ func (w *web) addActivity(c echo.Context, m *views.TaskPage, v tasks.TaskView, s
 			return err
 		}
 		files = list
-		act.MaxSize = humanSize(w.attachments.MaxSize())
+		act.MaxSize = humanSize(m.T, w.attachments.MaxSize())
 	}
 
 	nm, err := w.taskNamer(ctx, a, m.T, t.ID, activityParticipants(comments, files))
@@ -120,7 +120,7 @@ func (w *web) addActivity(c echo.Context, m *views.TaskPage, v tasks.TaskView, s
 	}
 	for _, f := range files {
 		it := views.ActivityItem{ID: f.ID, Author: nm.label(f.UploadedBy), At: f.CreatedAt, FileName: f.FileName,
-			ContentType: f.ContentType, Size: humanSize(f.Size),
+			ContentType: f.ContentType, Size: humanSize(m.T, f.Size),
 			Download: "/api/v1/user-tasks/" + url.PathEscape(t.ID) + "/attachments/" + url.PathEscape(f.ID)}
 		if v.Manager || models.MayDeleteAttachment(t, a, f, now) {
 			it.Delete = cmd("/attachments/" + url.PathEscape(f.ID) + "/delete")
@@ -227,7 +227,7 @@ func (w *web) activityAnswer(c echo.Context, id string, err error, flashKey stri
 func activityRefusal(t *i18n.Catalog, label string, limit int64, ve *models.ValidationError) string {
 	switch ve.Code {
 	case models.CodePayloadTooLarge:
-		return t.Format(t.Activity.TooLarge, humanSize(limit))
+		return t.Format(t.Activity.TooLarge, humanSize(t, limit))
 	case models.CodeUnsupportedMediaType:
 		return t.Activity.Unsupported
 	}
@@ -243,8 +243,8 @@ func activityRefusal(t *i18n.Catalog, label string, limit int64, ve *models.Vali
 }
 
 // humanSize says a size in bytes the way people read it, in symbols every language of the
-// pages reads: "512 B", "1.5 KiB", "10 MiB".
-func humanSize(n int64) string {
+// pages reads, with the language's decimal separator: "512 B", "1.5 KiB" ("1,5 KiB"), "10 MiB".
+func humanSize(t *i18n.Catalog, n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
@@ -255,6 +255,6 @@ func humanSize(n int64) string {
 		exp++
 	}
 	s := fmt.Sprintf("%.1f", float64(n)/float64(div))
-	s = strings.TrimSuffix(s, ".0")
+	s = strings.Replace(strings.TrimSuffix(s, ".0"), ".", t.Total.Decimal, 1)
 	return s + " " + []string{"KiB", "MiB", "GiB", "TiB"}[exp]
 }

@@ -37,6 +37,7 @@ type DelegationText struct {
 	PersonTitle     string // "Out of office: %s"
 	PersonIntro     string
 	TeamLink        string // from one's own page to the managers' page
+	DashLink        string // from the manager dashboard to the managers' page
 	PersonLabel     string
 	PersonHelp      string
 	Open            string

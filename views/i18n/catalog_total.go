@@ -7,6 +7,8 @@ import "strconv"
 type TotalText struct {
 	// Thousands separates groups of three digits: "," in English, "." in German.
 	Thousands string
+	// Decimal separates a number's fraction: "." in English, "," in German ("1,5 MiB").
+	Decimal string
 	// AtLeast is a capped number of tasks: "%s+ tasks" with the grouped number.
 	AtLeast string
 }

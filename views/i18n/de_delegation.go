@@ -30,6 +30,7 @@ var germanDelegation = DelegationText{
 	PersonTitle:     "Abwesenheit: %s",
 	PersonIntro:     "Während die Person abwesend ist, gehen Aufgaben, die ihr zugewiesen werden, an die Vertretung; diese kann auch die Aufgaben übernehmen, die der Person namentlich angeboten werden.",
 	TeamLink:        "Für ein Teammitglied eintragen",
+	DashLink:        "Abwesenheiten im Team",
 	PersonLabel:     "Benutzer-ID",
 	PersonHelp:      "Die ID der Person bei Ihrem Identitätsanbieter.",
 	Open:            "Öffnen",

@@ -1,3 +1,3 @@
 package i18n
 
-var germanTotal = TotalText{Thousands: ".", AtLeast: "%s+ Aufgaben"}
+var germanTotal = TotalText{Thousands: ".", Decimal: ",", AtLeast: "%s+ Aufgaben"}

@@ -30,6 +30,7 @@ var englishDelegation = DelegationText{
 	PersonTitle:     "Out of office: %s",
 	PersonIntro:     "While the person is away, tasks assigned to them go to the substitute, who can also claim the tasks offered to them by name.",
 	TeamLink:        "Set it for a team member",
+	DashLink:        "Out of office in the team",
 	PersonLabel:     "User ID",
 	PersonHelp:      "The person's ID in your identity provider.",
 	Open:            "Open",

@@ -1,3 +1,3 @@
 package i18n
 
-var englishTotal = TotalText{Thousands: ",", AtLeast: "%s+ tasks"}
+var englishTotal = TotalText{Thousands: ",", Decimal: ".", AtLeast: "%s+ tasks"}
