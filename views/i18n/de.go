@@ -39,7 +39,7 @@ var german = &Catalog{
 	Events: map[models.EventType]string{
 		models.EventCreated:               "Erstellt",
 		models.EventClaimed:               "Übernommen",
-		models.EventReleased:              "Zurückgegeben",
+		models.EventReleased:              "Zuweisung aufgehoben",
 		models.EventAssigned:              "Zugewiesen",
 		models.EventScheduleUpdated:       "Priorität oder Fälligkeit geändert",
 		models.EventCompletionRequested:   "Übermittelt",
@@ -134,7 +134,7 @@ var german = &Catalog{
 	ClosedBy:            "von %s",
 	ClosedByYou:         "von Ihnen",
 	Claim:               "Übernehmen",
-	Release:             "Zurückgeben",
+	Release:             "Zuweisung aufheben",
 	Unassigned:          "Nicht zugewiesen",
 	You:                 "Sie",
 	EmptyTitles: map[models.Scope]string{
@@ -252,7 +252,7 @@ var german = &Catalog{
 	CheckValues:          "Prüfen Sie die eingegebenen Werte.",
 
 	FlashClaimed:      "Sie haben „%s“ übernommen.",
-	FlashReleased:     "Sie haben „%s“ zurückgegeben.",
+	FlashReleased:     "Sie haben die Zuweisung von „%s“ aufgehoben.",
 	FlashAssigned:     "Die Aufgabe wurde zugewiesen.",
 	FlashScheduled:    "Priorität und Fälligkeit wurden gespeichert.",
 	FlashRetried:      "Auflösung wiederholt: Alles ist aufgelöst, nichts blockiert die Aufgabe.",
