@@ -75,9 +75,10 @@ func (s *Service) MaxSize() int64 { return s.o.MaxSize }
 // Upload stores in.Body as an attachment of task taskID by a: the name reduced to its last
 // element (models.AttachmentFileName), the type decided from the bytes, at most MaxSize bytes
 // (refused as soon as the stream passes it), on an open task of which a may read the summary.
-// A refused upload is never listed: a type refused on the first chunk stores nothing, and an
-// upload that fails later (over the limit, a stalled or broken body, a second part, a refused
-// finish) is abandoned with its chunks at once; only a crash leaves them to the upload sweep.
+// A refused upload is never listed: a type the first chunk's head refuses stores nothing, and
+// an upload that fails later (over the limit, a stalled or broken body, a second part, text
+// that turns out not to be text, a file too short to decide before its end, a refused finish)
+// is abandoned with its chunks at once; only a crash leaves them to the upload sweep.
 func (s *Service) Upload(ctx context.Context, a models.Actor, taskID string, in UploadInput) (models.Attachment, error) {
 	r := in.Body
 	task, err := s.readers.SummaryReader(ctx, a, taskID)
@@ -92,7 +93,8 @@ func (s *Service) Upload(ctx context.Context, a models.Actor, taskID string, in 
 		return models.Attachment{}, err
 	}
 	up := upload{s: s, before: in.BeforeChunk, sniff: models.NewAttachmentSniffer(), sum: sha256.New(), buf: make([]byte, models.AttachmentChunkSize)}
-	// The first chunk decides the type before anything is stored: a refused type stores nothing.
+	// The first chunk's head decides most types before anything is stored; text is checked to
+	// the last byte, and a file shorter than the head is decided only at its end (fill).
 	first, err := up.next(r)
 	if err != nil {
 		return models.Attachment{}, err
