@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,6 +26,8 @@ const (
 	flashPolicySaved   = "policy-saved"
 	flashPolicyDeleted = "policy-deleted"
 	policiesPath       = "/manage/deadline-policies"
+	// policyQueryPath addresses a definition by ?id= for the ids a path segment cannot carry.
+	policyQueryPath = policiesPath + "/definition"
 )
 
 // policyExample is the worked example under the form.
@@ -50,13 +53,42 @@ const policyExample = `[
 // registerPolicyPages adds the default deadline pages.
 func (w *web) registerPolicyPages(e *echo.Echo, signedIn, posted []echo.MiddlewareFunc) {
 	e.GET(policiesPath, w.policyList, signedIn...)
-	e.GET(policiesPath+"/:id", w.policyPage, signedIn...)
-	e.POST(policiesPath+"/:id", w.savePolicy, posted...)
-	e.POST(policiesPath+"/:id/delete", w.deletePolicy, posted...)
+	for _, path := range []string{policiesPath + "/:id", policyQueryPath} {
+		e.GET(path, w.policyPage, signedIn...)
+		e.POST(path, w.savePolicy, posted...)
+		e.POST(path+"/delete", w.deletePolicy, posted...)
+	}
 }
 
-// policyHref is a definition's page; the id is one path segment, whatever it holds.
-func policyHref(id string) string { return policiesPath + "/" + url.PathEscape(id) }
+// policyHref is a definition's page; the id is one path segment, whatever it holds, except
+// where the segment would not survive: a browser resolves "." and ".." (escaped or not) as
+// dot segments before sending the request, and the segment "definition" is the query form's
+// own path. Those ids go in the query (policyQueryPath).
+func policyHref(id string) string {
+	if queryAddressed(id) {
+		return policyQueryPath + "?id=" + url.QueryEscape(id)
+	}
+	return policiesPath + "/" + url.PathEscape(id)
+}
+
+// policyDeleteHref is the delete form's action of a definition's page.
+func policyDeleteHref(id string) string {
+	if queryAddressed(id) {
+		return policyQueryPath + "/delete?id=" + url.QueryEscape(id)
+	}
+	return policyHref(id) + "/delete"
+}
+
+func queryAddressed(id string) bool { return id == "." || id == ".." || id == "definition" }
+
+// policyID is the definition a policy page or form is for: the path segment, or ?id= on the
+// query form.
+func policyID(c echo.Context) string {
+	if strings.HasPrefix(c.Path(), policyQueryPath) {
+		return c.QueryParam("id")
+	}
+	return definitionParam(c)
+}
 
 func policyFlash(t *i18n.Catalog, key string) string {
 	switch key {
@@ -114,7 +146,7 @@ type policyForm struct {
 
 // policyPage handles GET /manage/deadline-policies/:id.
 func (w *web) policyPage(c echo.Context) error {
-	return w.renderPolicyPage(c, http.StatusOK, definitionParam(c), nil)
+	return w.renderPolicyPage(c, http.StatusOK, policyID(c), nil)
 }
 
 // renderPolicyPage renders the definition's page, with a refused post's text and messages
@@ -137,7 +169,7 @@ func (w *web) renderPolicyPage(c echo.Context, status int, id string, form *poli
 	}
 	ch := w.chrome(c, func(t *i18n.Catalog) string { return t.Format(t.Policies.EditTitle, id) })
 	clock := ch.Clock()
-	m := views.PolicyEditPage{Chrome: ch, Name: id, DefinitionID: id, Action: policyHref(id), DeleteAction: policyHref(id) + "/delete",
+	m := views.PolicyEditPage{Chrome: ch, Name: id, DefinitionID: id, Action: policyHref(id), DeleteAction: policyDeleteHref(id),
 		Revision: p.Revision, Lines: policyLines(ch, p.Deadlines), Example: policyExample}
 	if p.Revision > 0 {
 		m.Changed = ch.T.Format(ch.T.Policies.ChangedBy, strconv.Itoa(p.Revision), personName(p.ChangedBy), clock.Absolute(p.UpdatedAt))
@@ -164,7 +196,7 @@ func (w *web) renderPolicyPage(c echo.Context, status int, id string, form *poli
 // (422 for the deadlines, 409 when someone changed the policy meanwhile); success redirects
 // to the page with a flash.
 func (w *web) savePolicy(c echo.Context) error {
-	id := definitionParam(c)
+	id := policyID(c)
 	text := c.FormValue("deadlines")
 	form := &policyForm{text: text}
 	if models.CheckDefinitionID(id) != nil {
@@ -203,7 +235,7 @@ func (w *web) savePolicy(c echo.Context) error {
 // deletePolicy handles POST /manage/deadline-policies/:id/delete, expecting the revision the
 // page showed; a policy changed or removed meanwhile shows the page again (409).
 func (w *web) deletePolicy(c echo.Context) error {
-	id := definitionParam(c)
+	id := policyID(c)
 	if models.CheckDefinitionID(id) != nil {
 		return w.renderPolicyPage(c, http.StatusNotFound, id, nil)
 	}

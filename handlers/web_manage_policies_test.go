@@ -147,6 +147,41 @@ func TestWebDeadlinePolicies(t *testing.T) {
 		boss.get("/manage/deadline-policies/a%01b").wantStatus(http.StatusNotFound)
 	})
 
+	t.Run("OKDotSegmentIDsByQuery", func(t *testing.T) {
+		// A browser resolves "." and ".." (also escaped) before it sends the request, so these
+		// ids, and the query form's own segment, travel in the query.
+		for _, id := range []string{".", "..", "definition"} {
+			open := boss.get("/manage/deadline-policies?" + url.Values{"definition": {id}}.Encode())
+			want := "/manage/deadline-policies/definition?id=" + url.QueryEscape(id)
+			if open.status != http.StatusSeeOther || open.location != want {
+				t.Fatalf("%q: open: status %d to %q, want %q", id, open.status, open.location, want)
+			}
+			page := boss.follow(open).wantStatus(http.StatusOK)
+			if got := page.text("policy-definition-id"); !strings.Contains(got, id) {
+				t.Fatalf("%q: the page names %q", id, got)
+			}
+			saved := boss.submit(page, "policy-form", url.Values{"deadlines": {webPolicyJSON}}, nil)
+			if saved.status != http.StatusSeeOther || saved.location != want {
+				t.Fatalf("%q: save: status %d to %q", id, saved.status, saved.location)
+			}
+			shown := boss.follow(saved).wantStatus(http.StatusOK)
+			if p, err := f.store.DeadlinePolicy(ctx, "t1", id); err != nil || p.DefinitionID != id || p.Revision != 1 {
+				t.Fatalf("%q: stored %+v, %v", id, p, err)
+			}
+			if _, err := f.store.DeadlinePolicy(ctx, "t1", "definition?id="+id); err == nil {
+				t.Fatalf("%q: stored under the query's text", id)
+			}
+			done := boss.submit(shown, "policy-delete-form", nil, nil)
+			if done.status != http.StatusSeeOther || done.location != "/manage/deadline-policies" {
+				t.Fatalf("%q: delete: status %d to %q", id, done.status, done.location)
+			}
+			if _, err := f.store.DeadlinePolicy(ctx, "t1", id); err == nil {
+				t.Fatalf("%q: the policy is still there", id)
+			}
+		}
+		boss.get("/manage/deadline-policies/definition").wantStatus(http.StatusNotFound)
+	})
+
 	t.Run("OKDelete", func(t *testing.T) {
 		page := boss.get("/manage/deadline-policies/invoice-approval")
 		stale := boss.post("/manage/deadline-policies/invoice-approval/delete", url.Values{views.CSRFField: {page.csrf()}, "expectedRevision": {"7"}})
