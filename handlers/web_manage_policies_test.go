@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +69,10 @@ func TestWebDeadlinePolicies(t *testing.T) {
 		task := f.seed(t, webTaskOpts{title: "After the policy"})
 		if ds, err := f.store.TaskDeadlines(ctx, "t1", task.ID); err != nil || len(ds) != 2 {
 			t.Fatalf("the new task's deadlines %+v, %v", ds, err)
+		}
+		lines := historyLines(boss.get("/tasks/" + task.ID + "?tab=history"))
+		if !slices.Contains(lines, "Created with the workflow's default deadlines (revision 1)") {
+			t.Errorf("history = %v, want the policy's revision on the creation", lines)
 		}
 		list := boss.get("/manage/deadline-policies")
 		webWantContains(t, "list", list.text("policies"), "Reassign to 1 group")

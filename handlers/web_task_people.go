@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -185,10 +186,14 @@ func eventParticipants(evs []models.Event) []models.ParticipantRef {
 }
 
 // eventSummary is the one sentence of an event that says more than its name: "Assigned to
-// Ann Lee by Max Manager", "Deadline 1 (start) passed: notified, reassigned".
+// Ann Lee by Max Manager", "Deadline 1 (start) passed: notified, reassigned", "Created with
+// the workflow's default deadlines (revision 2)".
 func (n namer) eventSummary(e models.Event) string {
-	if e.Type == models.EventDeadlineFired {
+	switch e.Type {
+	case models.EventDeadlineFired:
 		return deadlineFiredSummary(n.t, e)
+	case models.EventCreated:
+		return createdSummary(n.t, e)
 	}
 	if s := n.handoverSummary(e); s != "" {
 		return s
@@ -231,4 +236,16 @@ func (w *web) nameAssignees(c echo.Context, t *i18n.Catalog, a models.Actor, ite
 			rows[i].OnBehalfOf = n.label(*behalf[i])
 		}
 	}
+}
+
+// createdSummary names the default deadline policy revision a created task got
+// (models.ApplyDeadlinePolicy); "" without one.
+func createdSummary(t *i18n.Catalog, e models.Event) string {
+	var md struct {
+		Revision int `json:"deadlinePolicyRevision"`
+	}
+	if len(e.Metadata) == 0 || json.Unmarshal(e.Metadata, &md) != nil || md.Revision <= 0 {
+		return ""
+	}
+	return t.Format(t.Policies.HistoryCreated, strconv.Itoa(md.Revision))
 }

@@ -88,6 +88,23 @@ func NewDeadlinePolicy(tenant, definitionID string, defs []DeadlineDefinition, a
 	return DeadlinePolicy{Tenant: tenant, DefinitionID: definitionID, Deadlines: out, ChangedBy: actor}, nil
 }
 
+// ApplyDeadlinePolicy gives the creation c the deadlines of p and records p's revision in its
+// created event (`deadlinePolicyRevision`), so the task's history says which defaults it got
+// after the policy has changed since.
+func ApplyDeadlinePolicy(c *Change, p DeadlinePolicy) error {
+	ds, err := PolicyDeadlines(p, c.Task.ID, c.Task.CreatedAt)
+	if err != nil {
+		return err
+	}
+	if c.Event != nil {
+		if c.Event.Metadata, err = withMetadata(c.Event.Metadata, map[string]any{"deadlinePolicyRevision": p.Revision}); err != nil {
+			return err
+		}
+	}
+	c.Deadlines = ds
+	return nil
+}
+
 // PolicyDeadlines are the deadlines p gives a task created at created: validated again, so a
 // stored policy this version no longer accepts is reported as corrupt rather than applied
 // half-way.

@@ -74,19 +74,27 @@ func Substitute(before *Task, c *Change, abs Absence, now time.Time) (bool, erro
 // substitutedMetadata adds substituteFor to an event's metadata object and, under key (when
 // not empty), names the substitute instead of the absent user.
 func substitutedMetadata(raw json.RawMessage, key string, absent, sub ParticipantRef) (json.RawMessage, error) {
-	fields := map[string]any{}
+	fields := map[string]any{"substituteFor": toWire(absent)}
+	if key != "" {
+		fields[key] = toWire(sub)
+	}
+	return withMetadata(raw, fields)
+}
+
+// withMetadata adds fields to an event's metadata object (replacing those of the same name).
+func withMetadata(raw json.RawMessage, fields map[string]any) (json.RawMessage, error) {
+	out := map[string]any{}
 	if len(raw) > 0 {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &obj); err != nil {
 			return nil, fmt.Errorf("models: event metadata is no object: %w", err)
 		}
 		for k, v := range obj {
-			fields[k] = v
+			out[k] = v
 		}
 	}
-	if key != "" {
-		fields[key] = toWire(sub)
+	for k, v := range fields {
+		out[k] = v
 	}
-	fields["substituteFor"] = toWire(absent)
-	return eventMetadata(fields)
+	return eventMetadata(out)
 }

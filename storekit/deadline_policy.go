@@ -207,8 +207,9 @@ type DeadlinePolicyLookup func(tenant, definitionID string) (*models.DeadlinePol
 
 // ApplyDeadlinePolicy gives a created task whose projection declared no deadlines
 // (Change.DefaultDeadlines) the deadlines of its definition's policy, due from the task's
-// creation. Both stores call it in the creation's write, after the build: one point read of
-// the policy's key, and none when the projection brought its own deadlines (they win).
+// creation, and names the policy's revision in the created event. Both stores call it in the
+// creation's write, after the build: one point read of the policy's key, and none when the
+// projection brought its own deadlines (they win).
 func ApplyDeadlinePolicy(c *models.Change, lookup DeadlinePolicyLookup) error {
 	if !c.DefaultDeadlines || len(c.Deadlines) > 0 {
 		return nil
@@ -217,10 +218,5 @@ func ApplyDeadlinePolicy(c *models.Change, lookup DeadlinePolicyLookup) error {
 	if err != nil || p == nil {
 		return err
 	}
-	ds, err := models.PolicyDeadlines(*p, c.Task.ID, c.Task.CreatedAt)
-	if err != nil {
-		return err
-	}
-	c.Deadlines = ds
-	return nil
+	return models.ApplyDeadlinePolicy(c, *p)
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -324,6 +325,24 @@ func testPolicyRacedUpdates(t *testing.T, s store.Store) {
 	}
 }
 
+// createdPolicyRevision is the deadlinePolicyRevision the task's created event names, "" for
+// none.
+func createdPolicyRevision(t *testing.T, s store.Store, task models.Task) string {
+	t.Helper()
+	evs, err := s.Events(ctx(t), task.Tenant, task.ID, 0, 10)
+	if err != nil || len(evs) == 0 || evs[0].Type != models.EventCreated {
+		t.Fatalf("events %+v, %v", evs, err)
+	}
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal(evs[0].Metadata, &meta); err != nil {
+		t.Fatalf("created metadata %s: %v", evs[0].Metadata, err)
+	}
+	if _, ok := meta["status"]; !ok {
+		t.Fatalf("created metadata %s lost its status", evs[0].Metadata)
+	}
+	return string(meta["deadlinePolicyRevision"])
+}
+
 // countPolicyAudit counts the stored audit entries of def in tenant, -1 when the provider
 // cannot count.
 func countPolicyAudit(t *testing.T, h Harness, s store.Store, tenant, def string) int {
@@ -361,6 +380,9 @@ func testPolicyApplied(t *testing.T, h Harness) {
 		if ds[0].State != models.DeadlinePending || ds[0].TaskID != task.ID {
 			t.Fatalf("deadline %+v", ds[0])
 		}
+		if got := createdPolicyRevision(t, s, task); got != "1" {
+			t.Fatalf("the created event names policy revision %q, want 1", got)
+		}
 	})
 
 	t.Run("OwnDeadlinesWin", func(t *testing.T) {
@@ -376,6 +398,9 @@ func testPolicyApplied(t *testing.T, h Harness) {
 		task := project(t, "t1", "x/y?z#1 ü", []models.DeadlineDefinition{})
 		if ds := mustDeadlines(t, s, task); len(ds) != 0 {
 			t.Fatalf("deadlines %+v, want none: the projection said so", ds)
+		}
+		if got := createdPolicyRevision(t, s, task); got != "" {
+			t.Fatalf("the created event names policy revision %q for a task that did not get it", got)
 		}
 	})
 
@@ -397,6 +422,9 @@ func testPolicyApplied(t *testing.T, h Harness) {
 		after := project(t, "t1", "later", nil)
 		if ds := mustDeadlines(t, s, after); len(ds) != 1 || ds[0].Kind != models.DeadlineCompletion {
 			t.Fatalf("a task after the update got %+v, want the new policy", ds)
+		}
+		if b, a := createdPolicyRevision(t, s, before), createdPolicyRevision(t, s, after); b != "1" || a != "2" {
+			t.Fatalf("created events name policy revisions %q and %q, want 1 and 2", b, a)
 		}
 		if err := s.DeleteDeadlinePolicy(ctx(t), "t1", "later", 0, User("t1", "boss")); err != nil {
 			t.Fatal(err)

@@ -48,6 +48,10 @@ type PoliciesText struct {
 	AuditPut      string
 	AuditDelete   string
 
+	// HistoryCreated is the task History line of a task created with the defaults; %s: the
+	// policy's revision.
+	HistoryCreated string
+
 	FlashSaved   string
 	FlashDeleted string
 }

@@ -36,6 +36,8 @@ var germanPolicies = PoliciesText{
 	InvalidJSON: "Der Text ist keine JSON-Liste von Fristen (jede ein Objekt aus kind, after oder at und actions, ohne weitere Felder).",
 	Conflict:    "Jemand hat diese Standardfristen inzwischen geändert. Laden Sie die Seite neu, um die andere Fassung zu sehen; Ihr Text bleibt unten erhalten.",
 
+	HistoryCreated: "Mit den Standardfristen des Workflows erstellt (Revision %s)",
+
 	AuditHead:     "Änderungen",
 	AuditNone:     "Noch keine Änderungen.",
 	AuditRevision: "Revision",

@@ -36,6 +36,8 @@ var englishPolicies = PoliciesText{
 	InvalidJSON: "The text is not a JSON list of deadlines (each an object of kind, after or at, and actions, without other members).",
 	Conflict:    "Someone changed these default deadlines meanwhile. Reload the page to see their version; your text is kept below.",
 
+	HistoryCreated: "Created with the workflow's default deadlines (revision %s)",
+
 	AuditHead:     "Changes",
 	AuditNone:     "No changes yet.",
 	AuditRevision: "Revision",
