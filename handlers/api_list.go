@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -21,9 +22,53 @@ type pageJSON struct {
 	SearchLimited    bool          `json:"searchLimited,omitempty"`
 }
 
-// listTasks handles GET /api/v1/user-tasks.
+// listTasks handles GET /api/v1/user-tasks: the page, the absent user each row the reader
+// sees standing in for (onBehalfOf, only when the page has such rows), and with
+// includeActivityCounts=true each task's comment and file counts, one read for the page.
 func (h *taskAPI) listTasks(c echo.Context) error {
-	return runQuery(c, parseListQuery, h.tasks.List, pageOf)
+	f, err := parseListQuery(c)
+	if err != nil {
+		return err
+	}
+	r := queryReader{q: c.QueryParams()}
+	withActivity := r.boolean("includeActivityCounts")
+	if err := r.err(); err != nil {
+		return err
+	}
+	ctx, a := c.Request().Context(), actorOf(c)
+	page, err := h.tasks.List(ctx, a, f)
+	if err != nil {
+		return err
+	}
+	out := pageOf(page)
+	if len(page.StandsInFor) > 0 {
+		behalf, err := h.tasks.OnBehalfOf(ctx, a, f, page)
+		if err != nil {
+			return err
+		}
+		for i, p := range behalf {
+			if p != nil && i < len(out.Items) {
+				out.Items[i].OnBehalfOf = p.Wire()
+			}
+		}
+	}
+	if withActivity && len(page.Items) > 0 {
+		counts, err := h.tasks.ActivityCounts(ctx, a, page.Items)
+		if err != nil {
+			return err
+		}
+		for i, v := range page.Items {
+			n := counts[v.Task.ID]
+			out.Items[i].Activity = &activityJSON{Comments: n.Comments, Files: n.Attachments}
+		}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// activityJSON is a list item's comment and file counts (includeActivityCounts=true).
+type activityJSON struct {
+	Comments int `json:"comments"`
+	Files    int `json:"files"`
 }
 
 // pageOf renders a page of the task list.

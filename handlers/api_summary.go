@@ -47,6 +47,9 @@ type summaryJSON struct {
 	HealthCode     json.RawMessage `json:"healthCode,omitempty"`
 	AllowedActions []string        `json:"allowedActions"`
 	Revision       int             `json:"revision"`
+	// OnBehalfOf and Activity are the list's only (api_list.go), absent elsewhere.
+	OnBehalfOf *models.WireParticipant `json:"onBehalfOf,omitempty"`
+	Activity   *activityJSON           `json:"activity,omitempty"`
 }
 
 // summaryOf renders the safe fields of a task as its viewer may see them.
