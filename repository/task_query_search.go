@@ -39,7 +39,8 @@ func (s *Store) searchIndexed(needle string) bool {
 // bounded window of the list (Query), since a walk with the filter that stops after the page
 // reads every row before the first matches, which for a needle clustered in the list's order
 // is most of the tenant. The LIKE, or the same test in Go, stays the exact test (the index only
-// narrows). It runs in the list's read transaction.
+// narrows). It runs in the list's read transaction. On PostgreSQL a needle the planner expects
+// to be dense is first looked for in a bounded sample of the table (probeSearchPostgres).
 func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
 	needle := storekit.SearchNeedle(q.f.Search)
 	if needle == "" || !s.searchIndexed(needle) || personalScope(q.f.Scope) {

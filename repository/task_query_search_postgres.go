@@ -21,7 +21,7 @@ const (
 
 // probeSearchPostgres finds up to limit of the tenant's task ids matching the needle: limit of
 // them prove it common (probeSearch). The GIN index of pg_trgm serves any needle, but it builds
-// the bitmap of every match in the table before it returns a row: 36–94 ms for "review"
+// the bitmap of every match in the table before it returns a row: 36–120 ms for "review"
 // (169,000 matches) at the scale target, where a rare needle costs a few. A common needle's
 // matches are found sooner by reading the table's first pages in physical order and stopping
 // at limit matches. PostgreSQL's own estimate picks the path: the sample read is explained
