@@ -254,7 +254,7 @@ func drain(t *testing.T, db *sql.DB, q string) {
 
 var (
 	planIndexSQLite   = regexp.MustCompile(`(SEARCH|SCAN) (\w+)(?: AS \w+)? USING (?:COVERING |PRIMARY KEY|INTEGER PRIMARY KEY)?(?:INDEX )?(\w*)`)
-	planIndexPostgres = regexp.MustCompile(`(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)(?: Backward)?(?: using (\w+))? on (\w+)`)
+	planIndexPostgres = regexp.MustCompile(`(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan|Tid Range Scan)(?: Backward)?(?: using (\w+))? on (\w+)`)
 )
 
 // planSummary names the access paths of a plan: index (or scan) per table.
@@ -274,6 +274,8 @@ func planSummary(d migrations.Dialect, plan string) string {
 				add("bitmap " + m[3])
 			case "Seq Scan":
 				add("seq " + m[3])
+			case "Tid Range Scan": // PostgreSQL's search sample: the table's first pages
+				add("pages " + m[3])
 			default:
 				add(strings.ToLower(strings.Fields(m[1])[0]) + " " + m[2])
 			}

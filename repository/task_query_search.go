@@ -39,7 +39,8 @@ func (s *Store) searchIndexed(needle string) bool {
 // bounded window of the list (Query), since a walk with the filter that stops after the page
 // reads every row before the first matches, which for a needle clustered in the list's order
 // is most of the tenant. The LIKE, or the same test in Go, stays the exact test (the index only
-// narrows). It runs in the list's read transaction.
+// narrows). It runs in the list's read transaction. On PostgreSQL a needle the planner expects
+// to be dense is first looked for in a bounded sample of the table (probeSearchPostgres).
 func (s *Store) probeSearch(tx *gorm.DB, q *taskQuery) error {
 	needle := storekit.SearchNeedle(q.f.Search)
 	if needle == "" || !s.searchIndexed(needle) || personalScope(q.f.Scope) {
@@ -100,46 +101,6 @@ func (q *taskQuery) searchCond() (cond, bool) {
 // LIMIT) rather than one of the index walks: a list narrowed to a rare needle's ids, whose few
 // rows are found by primary key and sorted.
 func (q *taskQuery) readsPlain() bool { return q.searchNarrowed }
-
-// probeSearchPostgres reads the ids through the GIN index, which serves the LIKE (and rechecks
-// it). Left to choose, PostgreSQL reads a common needle's first matches by a Seq Scan under the
-// LIMIT (cheap while matches are dense, all of the table when they are not, and its estimate of
-// a pattern's matches is a guess), and a rare one's through the tenant's B-tree entries: so the
-// probe runs with sequential and plain index scans off (the settings searchProbeSQL names, set
-// for its statement only and restored after it), leaving the bitmap scan of ix_tasks_search;
-// testing the tenant on an expression (tenant_id concatenated with the empty string) keeps the
-// tenant's B-tree out of the bitmap.
-func (s *Store) probeSearchPostgres(tx *gorm.DB, tenant, needle string, limit int) ([]string, error) {
-	settings := PlannerSettings(searchProbeSQL)
-	var set, restore []string
-	for _, kv := range settings {
-		set = append(set, "current_setting('"+kv[0]+"')", "set_config('"+kv[0]+"', '"+kv[1]+"', true)")
-	}
-	prior := make([]string, 2*len(settings))
-	dest := make([]any, len(prior))
-	for i := range prior {
-		dest[i] = &prior[i]
-	}
-	// A select list is evaluated left to right: each current value is read before it is set.
-	if err := tx.Raw("SELECT " + strings.Join(set, ", ")).Row().Scan(dest...); err != nil {
-		return nil, err
-	}
-	var ids []string
-	err := tx.Raw(searchProbeSQL, "%"+escapeLike(needle, s.dialect)+"%", tenant, limit).Scan(&ids).Error
-	if err != nil {
-		return nil, err
-	}
-	var args []any
-	for i, kv := range settings {
-		restore = append(restore, "set_config('"+kv[0]+"', ?, true)")
-		args = append(args, prior[2*i])
-	}
-	return ids, tx.Exec("SELECT "+strings.Join(restore, ", "), args...).Error
-}
-
-// searchProbeSQL is PostgreSQL's probe, marked with the planner settings it runs under.
-const searchProbeSQL = "/* planner: enable_seqscan=off enable_indexscan=off */ " +
-	"SELECT id FROM user_tasks WHERE search_text LIKE ? ESCAPE '!' AND tenant_id || '' = ? LIMIT ?"
 
 // plannerMark is how a statement names the PostgreSQL planner settings it runs under.
 var plannerMark = regexp.MustCompile(`^/\* planner: ([^*]*) \*/ `)

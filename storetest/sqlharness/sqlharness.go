@@ -44,7 +44,9 @@ func Harness(d migrations.Dialect) storetest.Harness {
 		SQL: &storetest.SQLHooks{
 			Dialect: d,
 			Explain: func(t *testing.T, s store.Store, q string, args ...any) string {
-				return explain(t, sqlStore(t, s), explainPrefix[d]+q, args...)
+				// A statement the store explains itself (PostgreSQL's search estimate, which
+				// plans and reads nothing) is checked by the plan of what it explains.
+				return explain(t, sqlStore(t, s), explainPrefix[d]+strings.TrimPrefix(q, repository.SearchEstimatePrefix), args...)
 			},
 			Analyze: func(t *testing.T, s store.Store) {
 				execSQL(t, sqlStore(t, s), analyze[d])

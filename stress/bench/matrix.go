@@ -301,8 +301,10 @@ func (r *statementRecorder) record(fn func() error) ([]string, error) {
 }
 
 // readStatement reports whether a recorded statement reads: a SELECT or WITH after any leading
-// "/* … */" comments. PostgreSQL's search probe names its planner settings in one; a raw side
-// that dropped it timed a search page without its probe.
+// "/* … */" comments, or an EXPLAIN. PostgreSQL's search probe names its planner settings in
+// one; a raw side that dropped it timed a search page without its probe. Its estimate is an
+// EXPLAIN (FORMAT JSON) of the sample read (repository.SearchEstimatePrefix), which the raw
+// side replays too: planning it is part of the page's cost.
 func readStatement(s string) bool {
 	s = strings.TrimSpace(s)
 	for strings.HasPrefix(s, "/*") {
@@ -313,7 +315,7 @@ func readStatement(s string) bool {
 		s = strings.TrimSpace(s[end+2:])
 	}
 	word, _, _ := strings.Cut(s, " ")
-	return strings.EqualFold(word, "SELECT") || strings.EqualFold(word, "WITH")
+	return strings.EqualFold(word, "SELECT") || strings.EqualFold(word, "WITH") || strings.EqualFold(word, "EXPLAIN")
 }
 
 // runRaw runs the statements one after the other through database/sql in one transaction, as
