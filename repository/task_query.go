@@ -37,6 +37,9 @@ type taskQuery struct {
 	// probeCandidates keeps the candidate test a sub-select run per task (availableWalk on
 	// PostgreSQL) rather than a join the planner may drive the list from.
 	probeCandidates bool
+	// walkCandidates states the candidate test of availableWalk on SQLite without the status
+	// copy (candidateCond).
+	walkCandidates bool
 	// columns, when set, are the columns read instead of a list item's (the short search
 	// reads id, sort value and search text).
 	columns []string
@@ -161,8 +164,12 @@ func (s *Store) listTasks(tx *gorm.DB, q *taskQuery) func() *gorm.DB {
 func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond, tasks func() *gorm.DB) ([]taskRecord, error) {
 	if ix, ok := s.availableWalk(q); ok && !q.readsPlain() {
 		tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
-		if s.dialect == migrations.Postgres {
+		switch s.dialect {
+		case migrations.Postgres:
 			q.probeCandidates = true
+			where = q.conditions(now, s.dialect)
+		case migrations.SQLite:
+			q.walkCandidates = true
 			where = q.conditions(now, s.dialect)
 		}
 	}
@@ -353,12 +360,23 @@ func (q *taskQuery) attentionCond(status string, now time.Time) cond {
 // actor eligible: a direct-user or snapshot-member row naming the subject, or, in live
 // membership mode only, a direct-group row naming one of the actor's current groups. The
 // status copy on the candidate row lets the lookup index narrow to Available rows.
+//
+// The walk of the Available tasks (availableWalk) on SQLite tests it per task without the
+// status copy (walkCandidates): the task is Available there already, the copy always equals the
+// task's status (a differing copy is corruption, models.CorruptError), and without it the probe
+// reads ux_candidates_identity (tenant_id, task_id, provider, participant_type, participant_id,
+// source, …) alone instead of each candidate row too (docs/query-plans.md, "The available
+// walk's candidate test").
 func (q *taskQuery) candidateCond() cond {
 	f, me := q.f, q.f.Actor.Subject
-	sql := "EXISTS (SELECT 1 FROM user_task_candidates c WHERE c.tenant_id = ? AND c.task_id = user_tasks.id AND c.task_status = ?" +
-		" AND ((c.source IN ? AND c.provider = ? AND c.participant_type = ? AND c.participant_id = ?)"
-	args := []any{f.Tenant, string(models.StatusAvailable),
-		[]string{string(models.SourceDirectUser), string(models.SourceSnapshotMember)}, me.Provider, string(me.Type), me.ID}
+	sql := "EXISTS (SELECT 1 FROM user_task_candidates c WHERE c.tenant_id = ? AND c.task_id = user_tasks.id"
+	args := []any{f.Tenant}
+	if !q.walkCandidates {
+		sql += " AND c.task_status = ?"
+		args = append(args, string(models.StatusAvailable))
+	}
+	sql += " AND ((c.source IN ? AND c.provider = ? AND c.participant_type = ? AND c.participant_id = ?)"
+	args = append(args, []string{string(models.SourceDirectUser), string(models.SourceSnapshotMember)}, me.Provider, string(me.Type), me.ID)
 
 	if byProvider := storekit.ActorGroups(f); len(byProvider) > 0 {
 		providers := make([]string, 0, len(byProvider))
@@ -414,12 +432,22 @@ func (q *taskQuery) cursorCond() (cond, bool) {
 		// Nulls come last: after a NULL row only NULL rows further along the id order.
 		return cond{"(" + col + " IS NULL AND id " + op + " ?)", []any{q.afterID}}, true
 	}
-	v := q.afterValue()
-	sql := col + " " + op + "= ? AND (" + col + " " + op + " ? OR id " + op + " ?)"
+	c := q.valueCursorCond()
 	if q.sort.Nullable {
-		return cond{"(" + col + " IS NULL OR (" + sql + "))", []any{v, v, q.afterID}}, true
+		return cond{"(" + col + " IS NULL OR " + c.sql + ")", c.args}, true
 	}
-	return cond{"(" + sql + ")", []any{v, v, q.afterID}}, true
+	return c, true
+}
+
+// valueCursorCond is the half of cursorCond among the rows with a sort value, for a cursor on
+// such a row: the column bounds an index range, and the id breaks ties within its value.
+func (q *taskQuery) valueCursorCond() cond {
+	col, op := q.sort.Column, ">"
+	if q.f.Descending {
+		op = "<"
+	}
+	v := q.afterValue()
+	return cond{"(" + col + " " + op + "= ? AND (" + col + " " + op + " ? OR id " + op + " ?))", []any{v, v, q.afterID}}
 }
 
 // afterValue is the cursor's sort value as bound in SQL.

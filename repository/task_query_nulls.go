@@ -35,8 +35,8 @@ func (s *Store) nullsLastPage(tx *gorm.DB, tasks func() *gorm.DB, q *taskQuery, 
 	default:
 		dated := applyConds(tasks().Select(q.selected()), where).Where(col + " IS NOT NULL")
 		if q.after != nil {
-			v := q.afterValue()
-			dated = dated.Where("("+col+" "+op+"= ? AND ("+col+" "+op+" ? OR id "+op+" ?))", v, v, q.afterID)
+			c := q.valueCursorCond()
+			dated = dated.Where(c.sql, c.args...)
 		}
 		if err := dated.Order(col + dir + ", id" + dir).Limit(q.limit + 1).Find(&out).Error; err != nil {
 			return nil, translate(err)

@@ -120,6 +120,8 @@ func testQueryPlans(t *testing.T, h Harness) {
 	testSearchPlans(t, h, s, rec, boss)
 	testWorkflowFilterPlans(t, h, s, rec, boss)
 	testAssignedScopePlans(t, h, s, rec, me)
+	testAttentionCursorPlans(t, h, s, rec, boss) // plan_attention.go
+	testAvailableWalkPlans(t, h, s, rec, me)     // plan_available.go
 	testNotificationPlans(t, h, s, rec)
 	testSubstitutePlans(t, h, s, rec) // plan_substitute.go
 }

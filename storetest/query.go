@@ -32,6 +32,7 @@ func testQueries(t *testing.T, h Harness) {
 	t.Run("SearchPaths", func(t *testing.T) { testQuerySearchPaths(t, h) })
 	t.Run("ShortSearchWindow", func(t *testing.T) { testQueryShortSearchWindow(t, h) })
 	t.Run("CommonSearchWindow", func(t *testing.T) { testQueryCommonSearchWindow(t, h) })
+	t.Run("CommonSearchChunks", func(t *testing.T) { testQueryCommonSearchChunks(t, h) }) // query_search_chunks.go
 }
 
 // queryActor is a person of tenant with the given group claims (default provider).

@@ -1,0 +1,59 @@
+package storetest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"usertasks/migrations"
+	"usertasks/models"
+	"usertasks/store"
+)
+
+// testAvailableWalkPlans pins the candidate test of the available list's walk on SQLite: the
+// walk (availableWalk) tests each Available task for the actor's candidate row, a few rows per
+// row of the page, and with the candidate's status copy in the test each probe read the
+// candidate row as well as ux_candidates_identity (half of a common-word search's window at the
+// scale target). The probe must read the index alone (COVERING INDEX), for every sort and
+// direction, on the first page and past a cursor. (A common needle's window reads the same walk:
+// storekit.ShortSearch through listRows.)
+func testAvailableWalkPlans(t *testing.T, h Harness, s store.Store, rec *queryRecorder, me models.Actor) {
+	if h.SQL.Dialect != migrations.SQLite {
+		return
+	}
+	for _, sort := range []models.SortKey{models.SortCreated, models.SortDue, models.SortPriority, models.SortTitle,
+		models.SortUpdated, models.SortCompleted} {
+		for _, desc := range []bool{false, true} {
+			name := fmt.Sprintf("Available%s%sProbesCandidatesByIndexOnly", sort, map[bool]string{false: "Asc", true: "Desc"}[desc])
+			t.Run(name, func(t *testing.T) {
+				f := models.TaskFilter{Tenant: "p1", Scope: models.ScopeAvailable, Actor: me, Sort: sort, Descending: desc, Limit: 3}
+				var walks []string
+				for page := 0; page < 2; page++ {
+					rec.reset()
+					got, err := s.Query(ctx(t), f)
+					if err != nil {
+						t.Fatalf("query: %v", err)
+					}
+					for _, stmt := range rec.statements() {
+						if strings.Contains(stmt, "INDEXED BY ix_tasks_status_") && strings.Contains(stmt, "user_task_candidates") {
+							walks = append(walks, stmt)
+						}
+					}
+					if got.NextCursor == "" {
+						break
+					}
+					f.Cursor = got.NextCursor
+				}
+				if len(walks) == 0 {
+					t.Fatalf("no walk of the Available tasks was recorded")
+				}
+				for _, stmt := range walks {
+					plan := h.SQL.Explain(t, s, stmt)
+					if !strings.Contains(plan, "USING COVERING INDEX ux_candidates_identity") {
+						t.Errorf("%s: the candidate probe reads more than ux_candidates_identity\nstatement:\n%s\nplan:\n%s", h.Name, stmt, plan)
+					}
+				}
+			})
+		}
+	}
+}
