@@ -169,7 +169,7 @@ var scaleKnownGaps = []struct {
 	{regexp.MustCompile(`^PostgreSQL available \S+ \w+ \(deep page\): statement \d sorts`),
 		"PostgreSQL, on a deep page of the available list, estimates that few of the user's tasks lie past the cursor and sorts them instead of walking the status's sort index (availableWalk): at most the list's rows past the cursor"},
 	{regexp.MustCompile(`^\w+ history .*sorts`),
-		"the history list finds the tasks the user completed or acted on (ix_tasks_completed_by, ix_events_actor), then sorts them: a few thousand rows per person at the target"},
+		"the history list finds the tasks the user completed or acted on (covering ix_tasks_completed_by, ix_events_actor), then sorts them, the first page counting its total in the same statement: a few thousand rows per person at the target"},
 	{regexp.MustCompile(`^MariaDB (all|needs-attention) \S+ \w+ search.*(sorts|scans all of user_tasks)`),
 		"MariaDB has no substring index (docs/query-plans.md, Search): a search is the sort index's walk with the LIKE filter, and the total's count stops at the cap"},
 	{regexp.MustCompile(`^(SQLite|PostgreSQL) \S+ \S+ \w+ search rare \(\w+ page\): statement \d sorts`),

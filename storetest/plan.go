@@ -120,6 +120,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 	testSearchPlans(t, h, s, rec, boss)
 	testWorkflowFilterPlans(t, h, s, rec, boss)
 	testAssignedScopePlans(t, h, s, rec, me)
+	testHistoryPlans(t, h, s, rec, me) // plan_history.go
 	testNotificationPlans(t, h, s, rec)
 	testSubstitutePlans(t, h, s, rec) // plan_substitute.go
 }
