@@ -203,5 +203,7 @@ func (s *Store) actedOn(ctx context.Context, tenant string, me models.Participan
 			ids = append(ids, p.ID)
 		}
 	}
-	return slices.Compact(slices.Sorted(slices.Values(ids))), nil
+	// Never nil: slices.Sorted of nothing is nil, which goes out as {$in: null}, an error (a
+	// person who has acted in no task yet).
+	return append([]string{}, slices.Compact(slices.Sorted(slices.Values(ids)))...), nil
 }

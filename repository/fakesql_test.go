@@ -216,8 +216,8 @@ func (f *fakeServer) query(q string, args []driver.NamedValue) (driver.Rows, err
 	if q == f.clockSQL {
 		return &fakeRows{columns: []string{"NOW"}, rows: [][]driver.Value{{f.now}}}, nil
 	}
-	if strings.Contains(q, " UNION ALL ") {
-		return f.union(q)
+	if branches := topLevelUnion(q); len(branches) > 1 {
+		return f.union(q, branches)
 	}
 	p, err := parseStatement(q)
 	if err != nil {
@@ -239,13 +239,9 @@ func (f *fakeServer) query(q string, args []driver.NamedValue) (driver.Rows, err
 
 // union answers SELECT … UNION ALL SELECT … [ORDER BY …]: each branch from its own table's
 // fixture, in branch order, under the first branch's column names (the fake does not sort).
-func (f *fakeServer) union(q string) (driver.Rows, error) {
-	body := q
-	if i := strings.LastIndex(body, " ORDER BY "); i >= 0 {
-		body = body[:i]
-	}
+func (f *fakeServer) union(q string, branches []string) (driver.Rows, error) {
 	var out *fakeRows
-	for _, branch := range strings.Split(body, " UNION ALL ") {
+	for _, branch := range branches {
 		p, err := parseStatement(branch)
 		if err != nil || p.verb != "SELECT" || p.count {
 			return nil, fmt.Errorf("fake: a UNION ALL branch must be a plain SELECT: %q", branch)
@@ -264,6 +260,37 @@ func (f *fakeServer) union(q string) (driver.Rows, error) {
 		out.rows = append(out.rows, rows.rows...)
 	}
 	return out, nil
+}
+
+// topLevelUnion splits q at its UNION ALLs outside parentheses (one branch when it has none:
+// a UNION ALL inside a sub-select, as the history scope's, belongs to the branch), the last
+// branch without the outer ORDER BY.
+func topLevelUnion(q string) []string {
+	const sep = " UNION ALL "
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(q); i++ {
+		switch q[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ' ':
+			if depth == 0 && strings.HasPrefix(q[i:], sep) {
+				out = append(out, q[start:i])
+				start = i + len(sep)
+				i += len(sep) - 1
+			}
+		}
+	}
+	if out == nil {
+		return []string{q}
+	}
+	last := q[start:]
+	if i := strings.LastIndex(last, " ORDER BY "); i >= 0 && !strings.Contains(last[i:], ")") {
+		last = last[:i]
+	}
+	return append(out, last)
 }
 
 // constantColumn reads a select-list constant, NULL or an integer, with an optional alias

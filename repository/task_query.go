@@ -111,7 +111,12 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 		}
 		where := q.conditions(now, s.dialect)
 		tasks := s.listTasks(tx, q)
-		if q.f.IncludeTotal {
+		var recs []taskRecord
+		var err error
+		switch {
+		case s.readsHistoryAtOnce(q): // task_query_history_page.go
+			recs, err = s.historyFirstPage(tx, q, where, &page)
+		case q.f.IncludeTotal:
 			count := tasks
 			if s.walksStatus(q) && !q.readsPlain() {
 				// Counting stops at the cap: walking each status in creation order meets the
@@ -124,13 +129,15 @@ func (s *Store) Query(ctx context.Context, f models.TaskFilter) (models.TaskPage
 				}
 				count = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
 			}
-			total, capped, err := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
-			if err != nil {
-				return err
+			total, capped, terr := s.cappedTotal(tx, count, where, s.cfg.TotalCap)
+			if terr != nil {
+				return terr
 			}
 			page.Total, page.TotalCapped = &total, capped
+			fallthrough
+		default:
+			recs, err = s.listRows(tx, q, now, where, tasks)
 		}
-		recs, err := s.listRows(tx, q, now, where, tasks)
 		if err != nil {
 			return err
 		}

@@ -7,9 +7,11 @@ import (
 )
 
 // walksNullsLast reports whether the page of a nullable sort (due, completed) is read by
-// nullsLastPage: on the dialects of the scale target, except where statusPage serves it.
+// nullsLastPage: on the dialects of the scale target, except where statusPage serves it, and
+// the history scope, whose plan reads and sorts every match of the person whichever way it is
+// ordered (historyCond): the two walks would read them twice.
 func (s *Store) walksNullsLast(q *taskQuery) bool {
-	return s.walksIndexes() && q.sort.Nullable && !s.walksStatus(q)
+	return s.walksIndexes() && q.sort.Nullable && !s.walksStatus(q) && q.f.Scope != models.ScopeHistory
 }
 
 // nullsLastPage reads the page of a nullable sort in up to two ordered walks instead of one

@@ -67,6 +67,31 @@ func testQueryTotalCap(t *testing.T, h Harness) {
 			}
 		})
 	}
+	// The history's first page counts its total in the page's own statement on the SQL
+	// stores (historyFirstPage): the same cap, in a tenant of its own.
+	carl, dora := User("t3", "carl"), User("t3", "dora")
+	for i := 0; i < 4; i++ {
+		CreateTask(t, s, TaskOpts{Tenant: "t3", Status: models.StatusCompleted, Assignee: &carl, CompletedBy: &carl})
+	}
+	for i := 0; i < 3; i++ {
+		CreateTask(t, s, TaskOpts{Tenant: "t3", Status: models.StatusCompleted, Assignee: &dora, CompletedBy: &dora})
+	}
+	for _, c := range []struct {
+		who    string
+		total  int
+		capped bool
+	}{{"carl", limit, true}, {"dora", limit, false}, {"ed", 0, false}} {
+		t.Run("History"+c.who, func(t *testing.T) {
+			f := models.TaskFilter{Tenant: "t3", Scope: models.ScopeHistory, Actor: queryActor("t3", c.who, false), IncludeTotal: true, Limit: 1}
+			page, err := s.Query(ctx(t), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Total == nil || *page.Total != c.total || page.TotalCapped != c.capped || len(page.Items) != min(1, c.total) {
+				t.Fatalf("total %v capped %v, %d items; want %d capped %v", page.Total, page.TotalCapped, len(page.Items), c.total, c.capped)
+			}
+		})
+	}
 }
 
 // testQueryAttentionSorts pages the needs-attention list by every sort in both directions and

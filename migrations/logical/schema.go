@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 20
+const Version int64 = 21
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -171,7 +171,8 @@ func Schema() []Table {
 				unique("ux_tasks_bookmark", "tenant_id", "bookmark_id"),
 				index("ix_tasks_status_created", "tenant_id", "status", "created_at", "id"),
 				index("ix_tasks_assignee", "tenant_id", "assignee_provider", "assignee_type", "assignee_id", "status"),
-				index("ix_tasks_completed_by", "tenant_id", "completed_by_provider", "completed_by_type", "completed_by_id"),
+				// 00021: id, so that the history scope's sub-select of the person's task ids is covering.
+				index("ix_tasks_completed_by", "tenant_id", "completed_by_provider", "completed_by_type", "completed_by_id", "id"),
 				index("ix_tasks_priority", "tenant_id", "priority", "id"),
 				index("ix_tasks_due", "tenant_id", "due_at", "id"),
 				index("ix_tasks_created", "tenant_id", "created_at", "id"),
