@@ -18,7 +18,7 @@ INSERT INTO user_tasks (id,tenant_id,workflow_definition_id,workflow_definition_
 INSERT INTO user_task_candidates (id,tenant_id,task_id,provider,participant_type,participant_id,display_name,source,source_key,source_group_provider,source_group_id,task_status,created_at,updated_at) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
 --   binds: string x6, NULL, string x2, NULL x2, string, time.Time x2
 INSERT INTO user_task_events (id,tenant_id,task_id,seq,revision,event_type,occurred_at,operation_id,actor_provider,actor_type,actor_id,actor_display,reason,metadata) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14)
---   binds: string x3, int x2, string, time.Time, NULL x7
+--   binds: string x3, int x2, string, time.Time, NULL x6, string
 INSERT INTO user_task_deadlines (tenant_id,task_id,idx,kind,due_at,actions_json,state,fired_at,created_at) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9)
 --   binds: string x2, int, string, time.Time, string x2, NULL, time.Time
 INSERT INTO user_task_notifications (id,tenant_id,task_id,trigger_kind,revision,recipient_provider,recipient_type,recipient_id,actor_provider,actor_type,actor_id,actor_display,title,state,email_state,webhook_state,attempts,available_at,last_error,lease_owner,lease_token,lease_generation,lease_expires_at,occurred_at,visible_at,read_at,updated_at) VALUES (:1,:2,:3,:4,:5,:6,:7,:8,:9,:10,:11,:12,:13,:14,:15,:16,:17,:18,:19,:20,:21,:22,:23,:24,:25,:26,:27)
