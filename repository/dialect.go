@@ -164,7 +164,30 @@ func (s *Store) connect(ctx context.Context, t Target) error {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s.pools = append(s.pools, db)
 	s.read = s.write
-	return db.PingContext(ctx)
+	if err := db.PingContext(ctx); err != nil {
+		return err
+	}
+	if t.Dialect == migrations.Postgres {
+		var version int
+		if err := db.QueryRowContext(ctx, "SELECT current_setting('server_version_num')::int").Scan(&version); err != nil {
+			return fmt.Errorf("repository: postgres version: %w", err)
+		}
+		return checkPostgresVersion(version)
+	}
+	return nil
+}
+
+// minPostgresVersion is the oldest PostgreSQL the store runs on: the search probe's bounded
+// sample reads a page range (a TID Range Scan, PostgreSQL 14), which an older server would
+// read as a scan of the whole table.
+const minPostgresVersion = 140000
+
+// checkPostgresVersion refuses a server older than minPostgresVersion (server_version_num).
+func checkPostgresVersion(num int) error {
+	if num < minPostgresVersion {
+		return fmt.Errorf("repository: PostgreSQL 14 or later is required, this server is %d.%d", num/10000, num%10000)
+	}
+	return nil
 }
 
 // sqliteRole is what a connection to the SQLite file is for.
