@@ -87,23 +87,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 		t.Run(c.name+"UsesAnIndex", func(t *testing.T) {
 			f := c.f
 			f.Tenant, f.Limit = "p1", 20
-			var stmts []string
-			for page := 0; page < 2; page++ { // the first page and one with a cursor
-				rec.reset()
-				got, err := s.Query(ctx(t), f)
-				if err != nil {
-					t.Fatalf("query: %v", err)
-				}
-				for _, stmt := range rec.statements() {
-					if strings.Contains(strings.ToUpper(stmt), "USER_TASKS") {
-						stmts = append(stmts, stmt)
-					}
-				}
-				if got.NextCursor == "" {
-					break
-				}
-				f.Cursor = got.NextCursor
-			}
+			stmts, _ := pageStatements(t, s, rec, f, readsUserTasks)
 			if len(stmts) == 0 {
 				t.Fatalf("no statement of user_tasks was recorded")
 			}

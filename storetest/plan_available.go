@@ -27,23 +27,9 @@ func testAvailableWalkPlans(t *testing.T, h Harness, s store.Store, rec *queryRe
 			name := fmt.Sprintf("Available%s%sProbesCandidatesByIndexOnly", sort, map[bool]string{false: "Asc", true: "Desc"}[desc])
 			t.Run(name, func(t *testing.T) {
 				f := models.TaskFilter{Tenant: "p1", Scope: models.ScopeAvailable, Actor: me, Sort: sort, Descending: desc, Limit: 3}
-				var walks []string
-				for page := 0; page < 2; page++ {
-					rec.reset()
-					got, err := s.Query(ctx(t), f)
-					if err != nil {
-						t.Fatalf("query: %v", err)
-					}
-					for _, stmt := range rec.statements() {
-						if strings.Contains(stmt, "INDEXED BY ix_tasks_status_") && strings.Contains(stmt, "user_task_candidates") {
-							walks = append(walks, stmt)
-						}
-					}
-					if got.NextCursor == "" {
-						break
-					}
-					f.Cursor = got.NextCursor
-				}
+				walks, _ := pageStatements(t, s, rec, f, func(stmt string) bool {
+					return strings.Contains(stmt, "INDEXED BY ix_tasks_status_") && strings.Contains(stmt, "user_task_candidates")
+				})
 				if len(walks) == 0 {
 					t.Fatalf("no walk of the Available tasks was recorded")
 				}

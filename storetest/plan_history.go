@@ -30,7 +30,7 @@ func testHistoryPlans(t *testing.T, h Harness, s store.Store, rec *queryRecorder
 				}
 				var stmts []string
 				for _, stmt := range rec.statements() {
-					if strings.Contains(strings.ToUpper(stmt), "USER_TASKS") {
+					if readsUserTasks(stmt) {
 						stmts = append(stmts, stmt)
 					}
 				}

@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"usertasks/models"
@@ -41,25 +40,7 @@ func testSubstitutePlans(t *testing.T, h Harness, s store.Store, rec *queryRecor
 		t.Run(c.name+"UsesAnIndex", func(t *testing.T) {
 			f := c.f
 			f.Tenant, f.Scope, f.Actor, f.Limit = "p1", models.ScopeAvailable, sub, 5
-			var stmts []string
-			listed := 0
-			for page := 0; page < 2; page++ {
-				rec.reset()
-				got, err := s.Query(ctx(t), f)
-				if err != nil {
-					t.Fatalf("query: %v", err)
-				}
-				listed += len(got.Items)
-				for _, stmt := range rec.statements() {
-					if strings.Contains(strings.ToUpper(stmt), "USER_TASKS") {
-						stmts = append(stmts, stmt)
-					}
-				}
-				if got.NextCursor == "" {
-					break
-				}
-				f.Cursor = got.NextCursor
-			}
+			stmts, listed := pageStatements(t, s, rec, f, readsUserTasks)
 			if listed == 0 {
 				t.Fatal("the substitute lists nothing: the case would judge the plan of an empty answer")
 			}

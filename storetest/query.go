@@ -105,6 +105,33 @@ func (r *queryRecorder) record(sql string) {
 	r.mu.Unlock()
 }
 
+// pageStatements reads f's first page and, when there is one, the page after its cursor, and
+// returns the statements rec recorded that keep accepts and how many tasks the pages listed.
+func pageStatements(t *testing.T, s store.Store, rec *queryRecorder, f models.TaskFilter, keep func(string) bool) (stmts []string, listed int) {
+	t.Helper()
+	for page := 0; page < 2; page++ {
+		rec.reset()
+		got, err := s.Query(ctx(t), f)
+		if err != nil {
+			t.Fatalf("query: %v", err)
+		}
+		listed += len(got.Items)
+		for _, stmt := range rec.statements() {
+			if keep(stmt) {
+				stmts = append(stmts, stmt)
+			}
+		}
+		if got.NextCursor == "" {
+			break
+		}
+		f.Cursor = got.NextCursor
+	}
+	return stmts, listed
+}
+
+// readsUserTasks keeps the statements that read user_tasks.
+func readsUserTasks(stmt string) bool { return strings.Contains(strings.ToUpper(stmt), "USER_TASKS") }
+
 func (r *queryRecorder) reset() {
 	r.mu.Lock()
 	r.stmt = nil
