@@ -37,6 +37,12 @@ type taskQuery struct {
 	// probeCandidates keeps the candidate test a sub-select run per task (availableWalk on
 	// PostgreSQL) rather than a join the planner may drive the list from.
 	probeCandidates bool
+	// hashCandidates states the candidate test as the actor's candidate task ids, read once
+	// (hashedCandidateCond; PostgreSQL's walk of a long read, availableRead).
+	hashCandidates bool
+	// availableShape is availableRead's choice, made once per list read and shared by the
+	// copies of q that read the short search's window in chunks.
+	availableShape *availableShape
 	// walkCandidates states the candidate test of availableWalk on SQLite without the status
 	// copy (candidateCond).
 	walkCandidates bool
@@ -170,10 +176,22 @@ func (s *Store) listTasks(tx *gorm.DB, q *taskQuery) func() *gorm.DB {
 // (q.selected), where being q's conditions without the cursor.
 func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond, tasks func() *gorm.DB) ([]taskRecord, error) {
 	if ix, ok := s.availableWalk(q); ok && !q.readsPlain() {
+		plain := tasks
 		tasks = func() *gorm.DB { return s.tasksIndexedBy(tx, ix) }
 		switch s.dialect {
 		case migrations.Postgres:
-			q.probeCandidates = true
+			shape, err := s.availableRead(tx, q, q.limit+1) // task_query_available_postgres.go
+			if err != nil {
+				return nil, err
+			}
+			switch shape {
+			case availableFromCandidates:
+				tasks = plain
+			case availableWalkProbing:
+				q.probeCandidates = true
+			case availableWalkHashed:
+				q.hashCandidates = true
+			}
 			where = q.conditions(now, s.dialect)
 		case migrations.SQLite:
 			q.walkCandidates = true
@@ -210,7 +228,8 @@ func newTaskQuery(f models.TaskFilter) (*taskQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &taskQuery{f: lq.Filter, sort: lq.Sort, limit: lq.Limit, after: lq.After, afterID: lq.AfterID}, nil
+	return &taskQuery{f: lq.Filter, sort: lq.Sort, limit: lq.Limit, after: lq.After, afterID: lq.AfterID,
+		availableShape: new(availableShape)}, nil
 }
 
 var (
@@ -375,16 +394,51 @@ func (q *taskQuery) attentionCond(status string, now time.Time) cond {
 // source, …) alone instead of each candidate row too (docs/query-plans.md, "The available
 // walk's candidate test").
 func (q *taskQuery) candidateCond() cond {
-	f, me := q.f, q.f.Actor.Subject
+	if q.hashCandidates {
+		return q.hashedCandidateCond() // task_query_available_postgres.go
+	}
+	f := q.f
 	sql := "EXISTS (SELECT 1 FROM user_task_candidates c WHERE c.tenant_id = ? AND c.task_id = user_tasks.id"
 	args := []any{f.Tenant}
 	if !q.walkCandidates {
 		sql += " AND c.task_status = ?"
 		args = append(args, string(models.StatusAvailable))
 	}
-	sql += " AND ((c.source IN ? AND c.provider = ? AND c.participant_type = ? AND c.participant_id = ?)"
-	args = append(args, []string{string(models.SourceDirectUser), string(models.SourceSnapshotMember)}, me.Provider, string(me.Type), me.ID)
+	var parts []string
+	for _, m := range q.candidateMatches() {
+		if m.live {
+			parts = append(parts, "(user_tasks.membership_mode = ? AND "+m.sql+")")
+			args = append(append(args, string(models.MembershipLive)), m.args...)
+			continue
+		}
+		parts = append(parts, m.sql)
+		args = append(args, m.args...)
+	}
+	sql += " AND (" + strings.Join(parts, " OR ")
+	if q.probeCandidates {
+		// A sub-select with an OFFSET is not flattened into a semi-join: PostgreSQL runs it
+		// per row of the walk and, estimating half the rows to pass, walks the sort's index.
+		return cond{sql + ") OFFSET 0)", args}
+	}
+	return cond{sql + "))", args}
+}
 
+// candidateMatch is one way a candidate row c makes the actor eligible, over
+// user_task_candidates c: live marks the group rows, which count only on a task in live
+// membership mode.
+type candidateMatch struct {
+	sql  string
+	args []any
+	live bool
+}
+
+// candidateMatches are the actor's ways to be a candidate (candidateCond): a direct-user or
+// snapshot-member row naming the subject; in live membership mode, a direct-group row naming
+// one of the actor's current groups; a substitute's stand-in rows (standInMatch).
+func (q *taskQuery) candidateMatches() []candidateMatch {
+	f, me := q.f, q.f.Actor.Subject
+	out := []candidateMatch{{sql: "(c.source IN ? AND c.provider = ? AND c.participant_type = ? AND c.participant_id = ?)",
+		args: []any{[]string{string(models.SourceDirectUser), string(models.SourceSnapshotMember)}, me.Provider, string(me.Type), me.ID}}}
 	if byProvider := storekit.ActorGroups(f); len(byProvider) > 0 {
 		providers := make([]string, 0, len(byProvider))
 		for p := range byProvider {
@@ -392,16 +446,16 @@ func (q *taskQuery) candidateCond() cond {
 		}
 		sort.Strings(providers)
 		var groups []string
-		var groupArgs []any
+		args := []any{string(models.SourceDirectGroup), string(models.GroupParticipant)}
 		for _, p := range providers {
 			ids := byProvider[p]
 			sort.Strings(ids)
 			var in []string
-			groupArgs = append(groupArgs, p)
+			args = append(args, p)
 			for len(ids) > 0 { // Oracle takes at most 1,000 expressions in one IN list
 				n := min(len(ids), maxInList)
 				in = append(in, "c.participant_id IN ?")
-				groupArgs = append(groupArgs, ids[:n])
+				args = append(args, ids[:n])
 				ids = ids[n:]
 			}
 			match := in[0]
@@ -410,20 +464,13 @@ func (q *taskQuery) candidateCond() cond {
 			}
 			groups = append(groups, "(c.provider = ? AND "+match+")")
 		}
-		sql += " OR (user_tasks.membership_mode = ? AND c.source = ? AND c.participant_type = ? AND (" + strings.Join(groups, " OR ") + "))"
-		args = append(args, string(models.MembershipLive), string(models.SourceDirectGroup), string(models.GroupParticipant))
-		args = append(args, groupArgs...)
+		out = append(out, candidateMatch{sql: "c.source = ? AND c.participant_type = ? AND (" + strings.Join(groups, " OR ") + ")",
+			args: args, live: true})
 	}
 	if standIn, standArgs, ok := standInMatch(f); ok { // task_query_substitute.go
-		sql += " OR " + standIn
-		args = append(args, standArgs...)
+		out = append(out, candidateMatch{sql: standIn, args: standArgs})
 	}
-	if q.probeCandidates {
-		// A sub-select with an OFFSET is not flattened into a semi-join: PostgreSQL runs it
-		// per row of the walk and, estimating half the rows to pass, walks the sort's index.
-		return cond{sql + ") OFFSET 0)", args}
-	}
-	return cond{sql + "))", args}
+	return out
 }
 
 // cursorCond restricts the rows to those after the cursor in the query's order.

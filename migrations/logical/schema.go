@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 21
+const Version int64 = 23
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
@@ -241,7 +241,7 @@ func Schema() []Table {
 			PrimaryKey: []string{"id"},
 			Indexes: []Index{
 				unique("ux_candidates_identity", "tenant_id", "task_id", "provider", "participant_type", "participant_id", "source", "source_key"),
-				index("ix_candidates_lookup", "tenant_id", "provider", "participant_type", "participant_id", "task_status", "task_id"),
+				index("ix_candidates_lookup", "tenant_id", "provider", "participant_type", "participant_id", "task_status", "task_id", "source"),
 				index("ix_candidates_task", "task_id"),
 			},
 			ForeignKeys: []ForeignKey{
