@@ -99,10 +99,12 @@ func TestPostgresAvailableReadByListLength(t *testing.T) {
 			mu.Lock()
 			recorded := append([]string(nil), stmts...)
 			mu.Unlock()
-			var counted bool
+			var counted, memory bool
 			var list []string
 			for _, st := range recorded {
 				switch {
+				case strings.Contains(st, "set_config('work_mem'"):
+					memory = true
 				case strings.HasPrefix(st, "SELECT count(*) FROM (SELECT 1 FROM user_task_candidates c"):
 					counted = true
 				case strings.Contains(st, "FROM \"user_tasks\"") && strings.Contains(st, "ORDER BY title"):
@@ -111,6 +113,9 @@ func TestPostgresAvailableReadByListLength(t *testing.T) {
 			}
 			if !counted || len(list) == 0 {
 				t.Fatalf("counted the candidate rows %v, list reads %d; statements:\n%s", counted, len(list), strings.Join(recorded, "\n"))
+			}
+			if memory != (c.read == "hashed") {
+				t.Errorf("work_mem raised %v, want it only for the hashed walk", memory)
 			}
 			for _, st := range list {
 				read := "candidates"

@@ -65,11 +65,25 @@ func (s *Store) availableRead(tx *gorm.DB, q *taskQuery, need int) (availableSha
 	case n >= crossing:
 		shape = availableWalkProbing
 	}
+	if shape == availableWalkHashed {
+		if err := tx.Exec(hashedWalkMemory).Error; err != nil {
+			return 0, translate(err)
+		}
+	}
 	if q.availableShape != nil {
 		*q.availableShape = shape
 	}
 	return shape, nil
 }
+
+// hashedWalkMemory lets the hashed walk's candidate ids stay hashed whatever the planner
+// expects of them: PostgreSQL hashes a sub-select only when its estimated rows fit in
+// work_mem × hash_mem_multiplier, and otherwise scans the whole sub-select's result for every
+// task of the walk. A tenant's Available tasks are at most its open-task cap (250,000; about
+// 22 MB of ids), so 16 MB (32 MB of hash memory at PostgreSQL's default multiplier) always
+// fits; a larger setting of the server is kept. For the list's read transaction only.
+const hashedWalkMemory = "SELECT set_config('work_mem', " +
+	"(GREATEST(pg_size_bytes(current_setting('work_mem')), 16 * 1024 * 1024) / 1024)::text || 'kB', true)"
 
 // candidateRowsSQL counts the actor's candidate rows of Available tasks, up to limit: one
 // branch per candidateMatch, each an index-only range of ix_candidates_lookup (migration 00022
