@@ -129,6 +129,16 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskReco
 			return nil, nil // the filters exclude every status the scope lists
 		}
 		var recs []taskRecord
+		if s.dialect == migrations.SQLite {
+			var err error
+			if recs, err = s.mergedWalks(tx, q, now, phase, q.limit+1-len(out)); err != nil {
+				return nil, err
+			}
+			if out = append(out, recs...); len(out) > q.limit {
+				break
+			}
+			continue
+		}
 		err := tx.Model(&taskRecord{}).Select(q.selected()).
 			// The UNION sits in a derived table (walks): MariaDB runs an IN sub-select that is
 			// itself a UNION once per outer row (seconds per page; see historyCond).
