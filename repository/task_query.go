@@ -40,6 +40,10 @@ type taskQuery struct {
 	// walkCandidates states the candidate test of availableWalk on SQLite without the status
 	// copy (candidateCond).
 	walkCandidates bool
+	// candidateIndexOnly states candidateCond without the task's membership mode, so that it
+	// reads ux_candidates_identity alone: a test every candidate passes and more (a group
+	// candidate of a snapshot task), which candidateFirstWalk runs before fetching the row.
+	candidateIndexOnly bool
 	// columns, when set, are the columns read instead of a list item's (the short search
 	// reads id, sort value and search text).
 	columns []string
@@ -177,7 +181,7 @@ func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond,
 			where = q.conditions(now, s.dialect)
 		case migrations.SQLite:
 			q.walkCandidates = true
-			where = q.conditions(now, s.dialect)
+			return s.candidateFirstWalk(tx, q, ix, q.conditions(now, s.dialect)) // task_query_available_sqlite.go
 		}
 	}
 	uncursored := slices.Clip(where)
@@ -410,8 +414,12 @@ func (q *taskQuery) candidateCond() cond {
 			}
 			groups = append(groups, "(c.provider = ? AND "+match+")")
 		}
-		sql += " OR (user_tasks.membership_mode = ? AND c.source = ? AND c.participant_type = ? AND (" + strings.Join(groups, " OR ") + "))"
-		args = append(args, string(models.MembershipLive), string(models.SourceDirectGroup), string(models.GroupParticipant))
+		live, liveArgs := "user_tasks.membership_mode = ? AND ", []any{string(models.MembershipLive)}
+		if q.candidateIndexOnly {
+			live, liveArgs = "", nil // candidateFirstWalk's index-only pre-test
+		}
+		sql += " OR (" + live + "c.source = ? AND c.participant_type = ? AND (" + strings.Join(groups, " OR ") + "))"
+		args = append(append(args, liveArgs...), string(models.SourceDirectGroup), string(models.GroupParticipant))
 		args = append(args, groupArgs...)
 	}
 	if standIn, standArgs, ok := standInMatch(f); ok { // task_query_substitute.go

@@ -34,7 +34,7 @@ func (s *Store) mergedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []co
 		// No ORDER BY or LIMIT in the arm: the sub-select is flattened into the compound,
 		// whose ORDER BY each arm then serves from its index.
 		arm := applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select(q.selected()), where).Where("status = ?", st)
-		parts = append(parts, fmt.Sprintf("SELECT * FROM (?) w%d", len(parts)))
+		parts = append(parts, fmt.Sprintf("SELECT %s FROM (?) w%d", strings.Join(q.selected(), ", "), len(parts)))
 		subs = append(subs, arm)
 	}
 	if len(parts) == 0 {
