@@ -46,6 +46,10 @@ type taskQuery struct {
 	// walkCandidates states the candidate test of availableWalk on SQLite without the status
 	// copy (candidateCond).
 	walkCandidates bool
+	// candidateIndexOnly states candidateCond without the task's membership mode, so that it
+	// reads ux_candidates_identity alone: a test every candidate passes and more (a group
+	// candidate of a snapshot task), which candidateFirstWalk runs before fetching the row.
+	candidateIndexOnly bool
 	// columns, when set, are the columns read instead of a list item's (the short search
 	// reads id, sort value and search text).
 	columns []string
@@ -195,7 +199,7 @@ func (s *Store) listRows(tx *gorm.DB, q *taskQuery, now time.Time, where []cond,
 			where = q.conditions(now, s.dialect)
 		case migrations.SQLite:
 			q.walkCandidates = true
-			where = q.conditions(now, s.dialect)
+			return s.candidateFirstWalk(tx, q, ix, q.conditions(now, s.dialect)) // task_query_available_sqlite.go
 		}
 	}
 	uncursored := slices.Clip(where)
@@ -406,12 +410,15 @@ func (q *taskQuery) candidateCond() cond {
 	}
 	var parts []string
 	for _, m := range q.candidateMatches() {
-		if m.live {
+		switch {
+		case m.live && !q.candidateIndexOnly:
 			parts = append(parts, "(user_tasks.membership_mode = ? AND "+m.sql+")")
-			args = append(append(args, string(models.MembershipLive)), m.args...)
-			continue
+			args = append(args, string(models.MembershipLive))
+		case m.live: // candidateFirstWalk's index-only pre-test: without the task's membership mode
+			parts = append(parts, "("+m.sql+")")
+		default:
+			parts = append(parts, m.sql)
 		}
-		parts = append(parts, m.sql)
 		args = append(args, m.args...)
 	}
 	sql += " AND (" + strings.Join(parts, " OR ")

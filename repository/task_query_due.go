@@ -103,7 +103,8 @@ func walkStatuses(q *taskQuery) []string {
 // status (attentionCond). A nullable sort (due, completed) reads in two phases, the tasks with
 // a value first and the ones without after them (NULLs last on every database, whatever its
 // NULL order in an index); the second runs only when the first leaves the page short. Each
-// phase states its own half of the cursor (walkPhases).
+// phase states its own half of the cursor (walkPhases). SQLite reads each phase's walks as one
+// ordered merge instead (mergedWalks), which stops after the page.
 func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskRecord, error) {
 	dir := " ASC"
 	if q.f.Descending {
@@ -129,6 +130,16 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskReco
 			return nil, nil // the filters exclude every status the scope lists
 		}
 		var recs []taskRecord
+		if s.dialect == migrations.SQLite {
+			var err error
+			if recs, err = s.mergedWalks(tx, q, now, phase, q.limit+1-len(out)); err != nil {
+				return nil, err
+			}
+			if out = append(out, recs...); len(out) > q.limit {
+				break
+			}
+			continue
+		}
 		err := tx.Model(&taskRecord{}).Select(q.selected()).
 			// The UNION sits in a derived table (walks): MariaDB runs an IN sub-select that is
 			// itself a UNION once per outer row (seconds per page; see historyCond).

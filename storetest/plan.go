@@ -106,6 +106,8 @@ func testQueryPlans(t *testing.T, h Harness) {
 	testAssignedScopePlans(t, h, s, rec, me)
 	testAttentionCursorPlans(t, h, s, rec, boss) // plan_attention.go
 	testAvailableWalkPlans(t, h, s, rec, me)     // plan_available.go
+	testStatusMergePlans(t, h, s, rec, boss)     // plan_merge.go
+	testAvailableWorkflowPlans(t, h, s, rec, me) // plan_available.go
 	testHistoryPlans(t, h, s, rec, me)           // plan_history.go
 	testNotificationPlans(t, h, s, rec)
 	testSubstitutePlans(t, h, s, rec) // plan_substitute.go
