@@ -71,12 +71,13 @@ func (b Backoff) withDefaults() Backoff {
 type DispatcherOptions struct {
 	// Owner names this node on the leases it takes. Default NodeID().
 	Owner string
-	// BatchSize is how many rows one run claims. Default 50.
+	// BatchSize is how many rows one run claims, and the most this node holds claimed and not
+	// yet delivered: the running loop claims what the deliveries in flight leave. Default 50.
 	BatchSize int
 	// LeaseFor is how long a claimed row stays with this node; it must outlast a batch's
-	// deliveries. Default 5 min.
+	// deliveries (BatchSize / Parallel rounds). Default 5 min.
 	LeaseFor time.Duration
-	// Parallel is how many deliveries of a batch run at once. Default 8.
+	// Parallel is how many deliveries run at once, across batches. Default 8.
 	Parallel int
 	// Backoff spaces retries. Default 1 s → 1 h with full jitter.
 	Backoff Backoff
