@@ -39,6 +39,10 @@ type Inspector interface {
 	Inspect(ctx context.Context, tenant, id string) (Facts, error)
 	// Count counts every task of the tenant.
 	Count(ctx context.Context, tenant string) (int, error)
+	// Transitional reports whether a task of the tenant still waits for the runtime
+	// (Completing, TimingOut, Cancelling): one page of one row, so the harness can watch for
+	// the last finalization without reading every task.
+	Transitional(ctx context.Context, tenant string) (bool, error)
 }
 
 // Item is a task as the harness follows it.

@@ -335,6 +335,19 @@ func (h *HTTPTarget) Inspect(ctx context.Context, tenant, id string) (Facts, err
 	}
 }
 
+// Transitional asks the manager's "all" list for one task in a transitional status.
+func (h *HTTPTarget) Transitional(ctx context.Context, tenant string) (bool, error) {
+	v := url.Values{"scope": {string(models.ScopeAll)}, "limit": {"1"}}
+	for _, st := range models.TransitionalStatuses {
+		v.Add("status", string(st))
+	}
+	var out listAnswer
+	if _, _, err := h.call(ctx, manager(tenant), http.MethodGet, "/api/v1/user-tasks", v, nil, &out); err != nil {
+		return false, err
+	}
+	return len(out.Items) > 0, nil
+}
+
 // Count pages the tenant's "all" list as a manager.
 func (h *HTTPTarget) Count(ctx context.Context, tenant string) (int, error) {
 	n, cursor := 0, ""

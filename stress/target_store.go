@@ -141,6 +141,13 @@ func (s StoreInspector) Inspect(ctx context.Context, tenant, id string) (Facts, 
 	return f, err
 }
 
+// Transitional asks the manager's "all" list for one task in a transitional status.
+func (s StoreInspector) Transitional(ctx context.Context, tenant string) (bool, error) {
+	p, err := s.Store.Query(ctx, models.TaskFilter{Tenant: tenant, Scope: models.ScopeAll,
+		Actor: models.Actor{Tenant: tenant, Manager: true}, Statuses: models.TransitionalStatuses, Limit: 1})
+	return len(p.Items) > 0, err
+}
+
 // Count counts the tenant's tasks by paging a manager's "all" list (a total would be capped).
 func (s StoreInspector) Count(ctx context.Context, tenant string) (int, error) {
 	n, cursor := 0, ""

@@ -71,12 +71,13 @@ func (b Backoff) withDefaults() Backoff {
 type DispatcherOptions struct {
 	// Owner names this node on the leases it takes. Default NodeID().
 	Owner string
-	// BatchSize is how many rows one run claims. Default 50.
+	// BatchSize is how many rows one run claims, and the most this node holds claimed and not
+	// yet delivered: the running loop claims what the deliveries in flight leave. Default 50.
 	BatchSize int
 	// LeaseFor is how long a claimed row stays with this node; it must outlast a batch's
-	// deliveries. Default 5 min.
+	// deliveries (BatchSize / Parallel rounds). Default 5 min.
 	LeaseFor time.Duration
-	// Parallel is how many deliveries of a batch run at once. Default 8.
+	// Parallel is how many deliveries run at once, across batches. Default 8.
 	Parallel int
 	// Backoff spaces retries. Default 1 s → 1 h with full jitter.
 	Backoff Backoff
@@ -95,6 +96,15 @@ type Dispatcher struct {
 	runtime workflow.RuntimeClient
 	o       DispatcherOptions
 	log     *slog.Logger
+
+	// slots holds a token per delivery in flight, across batches: at most Parallel.
+	slots chan struct{}
+	// held counts the rows claimed here whose delivery has not ended: at most BatchSize, so
+	// a row waits behind no more than a batch (the lease sizing rule of LeaseFor).
+	mu       sync.Mutex
+	freed    *sync.Cond
+	held     int
+	inflight sync.WaitGroup
 }
 
 // NewDispatcher builds a Dispatcher delivering to runtime.
@@ -119,7 +129,10 @@ func NewDispatcher(store DispatchStore, runtime workflow.RuntimeClient, o Dispat
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Dispatcher{store: store, runtime: runtime, o: o, log: log.With("worker", "resumption-outbox")}
+	d := &Dispatcher{store: store, runtime: runtime, o: o, log: log.With("worker", "resumption-outbox"),
+		slots: make(chan struct{}, o.Parallel)}
+	d.freed = sync.NewCond(&d.mu)
+	return d
 }
 
 // DispatchCounts count what deliveries did.
@@ -144,32 +157,90 @@ type DispatchResult struct {
 	Tenants map[string]DispatchCounts
 }
 
-// RunOnce claims one batch and delivers it. Deliveries whose context ends (shutdown) give their
-// rows back without counting an attempt.
+// count adds one row's counts to the run's, in all and for its tenant.
+func (r *DispatchResult) count(tenant string, one DispatchCounts) {
+	if r.Tenants == nil {
+		r.Tenants = map[string]DispatchCounts{}
+	}
+	r.add(one)
+	c := r.Tenants[tenant]
+	c.add(one)
+	r.Tenants[tenant] = c
+}
+
+// RunOnce claims one batch and delivers it, returning once every delivery has ended.
+// Deliveries whose context ends (shutdown) give their rows back without counting an attempt.
 func (d *Dispatcher) RunOnce(ctx context.Context) (DispatchResult, error) {
-	rows, err := d.store.ClaimResumptions(ctx, d.o.Owner, d.o.BatchSize, d.o.LeaseFor)
+	var mu sync.Mutex
+	res := DispatchResult{Tenants: map[string]DispatchCounts{}}
+	b, err := d.start(ctx, func(r models.Resumption, one DispatchCounts) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.count(r.Tenant, one)
+	})
 	if err != nil {
 		return DispatchResult{}, err
 	}
-	res := DispatchResult{DispatchCounts: DispatchCounts{Claimed: len(rows)}, Tenants: map[string]DispatchCounts{}}
-	for _, r := range rows {
-		c := res.Tenants[r.Tenant]
-		c.Claimed++
-		res.Tenants[r.Tenant] = c
+	b.wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return res, nil
+}
+
+// batch is one claim's rows, their deliveries started.
+type batch struct {
+	claimed, limit int
+	started        time.Time
+	ended          sync.WaitGroup
+}
+
+// full reports whether the claim took all it asked for: more rows may be due.
+func (b *batch) full() bool { return b.claimed > 0 && b.claimed >= b.limit }
+
+// wait returns once every delivery of the batch has ended.
+func (b *batch) wait() { b.ended.Wait() }
+
+// start claims a batch and starts its deliveries as slots free up, sharing the Parallel slots
+// with the deliveries of earlier batches still in flight; it returns once every row has
+// started, so the caller can claim the next batch while these run (issue 27: a batch no longer
+// waits for the slowest delivery of the one before). done hears each row once with
+// Claimed, then once with its outcome, from any goroutine.
+//
+// It claims only what the rows still in flight leave of BatchSize: a row then has at most
+// BatchSize-1 rows ahead of it on Parallel slots, so its delivery ends within
+// BatchSize/Parallel (rounded up) delivery times of its claim, as when each batch waited for
+// the one before: LeaseFor is sized as it was.
+func (d *Dispatcher) start(ctx context.Context, done func(models.Resumption, DispatchCounts)) (*batch, error) {
+	d.mu.Lock()
+	for d.held >= d.o.BatchSize {
+		d.freed.Wait() // only with BatchSize <= Parallel; deliveries always end
 	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, d.o.Parallel)
+	limit := d.o.BatchSize - d.held
+	d.held += limit
+	d.mu.Unlock()
+	b := &batch{limit: limit, started: time.Now()}
+	rows, err := d.store.ClaimResumptions(ctx, d.o.Owner, limit, d.o.LeaseFor)
+	d.release(limit - len(rows))
+	if err != nil {
+		return nil, err
+	}
+	b.claimed = len(rows)
 	for _, r := range rows {
-		sem <- struct{}{}
-		wg.Add(1)
+		done(r, DispatchCounts{Claimed: 1})
+	}
+	for _, r := range rows {
+		d.slots <- struct{}{}
+		b.ended.Add(1)
+		d.inflight.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			outcome := d.deliver(ctx, r)
-			mu.Lock()
-			defer mu.Unlock()
+			defer func() {
+				<-d.slots
+				d.release(1)
+				b.ended.Done()
+				d.inflight.Done()
+			}()
 			var one DispatchCounts
-			switch outcome {
+			switch d.deliver(ctx, r) {
 			case outcomeDelivered:
 				one.Delivered = 1
 			case outcomeFailed:
@@ -177,15 +248,25 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (DispatchResult, error) {
 			default:
 				one.Skipped = 1
 			}
-			res.add(one)
-			c := res.Tenants[r.Tenant]
-			c.add(one)
-			res.Tenants[r.Tenant] = c
+			done(r, one)
 		}()
 	}
-	wg.Wait()
-	return res, nil
+	return b, nil
 }
+
+// release gives back n rows of the BatchSize this node may hold.
+func (d *Dispatcher) release(n int) {
+	if n <= 0 {
+		return
+	}
+	d.mu.Lock()
+	d.held -= n
+	d.mu.Unlock()
+	d.freed.Broadcast()
+}
+
+// drain waits for every delivery started here to end.
+func (d *Dispatcher) drain() { d.inflight.Wait() }
 
 type dispatchOutcome int
 

@@ -251,22 +251,50 @@ func (w *Workers) Run(ctx context.Context) error {
 	return nil
 }
 
-// dispatchLoop delivers the outbox: a full batch is followed at once by the next.
+// dispatchLoop delivers the outbox: once every row of a full batch has started, the next
+// batch is claimed at once, while those deliveries run. Each batch's run is observed when its
+// last delivery has ended; the window of counts is recorded per tenant as deliveries end.
 func (w *Workers) dispatchLoop(ctx, work context.Context) {
 	report := failureReporter{log: w.log, worker: "resumption-outbox"}
 	rec := newRunRecorder(w.runs, w.log)
+	var mu sync.Mutex // window: deliveries end on their own goroutines
 	var window dispatchWindow
-	defer func() { rec.record(work, window.take(time.Now(), DispatchRecordEvery, true)) }()
+	take := func(force bool) []models.WorkerRun {
+		mu.Lock()
+		defer mu.Unlock()
+		return window.take(time.Now(), DispatchRecordEvery, force)
+	}
+	var observers sync.WaitGroup
+	defer func() {
+		w.Dispatcher.drain()
+		observers.Wait()
+		rec.record(work, take(true))
+	}()
+	done := func(r models.Resumption, one DispatchCounts) {
+		mu.Lock()
+		defer mu.Unlock()
+		window.add(DispatchResult{Tenants: map[string]DispatchCounts{r.Tenant: one}}, nil, time.Now())
+	}
 	poll(ctx, 0, w.kick, func(bool) (time.Duration, bool) {
 		start := time.Now()
-		res, err := w.Dispatcher.RunOnce(work)
-		w.observeRun(models.WorkerDispatcher, false, err, time.Since(start))
+		b, err := w.Dispatcher.start(work, done)
 		report.outcome(err)
-		if res.Claimed > 0 || err != nil {
-			window.add(res, err, time.Now())
+		switch {
+		case err != nil:
+			w.observeRun(models.WorkerDispatcher, false, err, time.Since(start))
+			mu.Lock()
+			window.add(DispatchResult{}, err, time.Now())
+			mu.Unlock()
+		case b.claimed == 0:
+			w.observeRun(models.WorkerDispatcher, false, nil, time.Since(b.started))
+		default:
+			observers.Go(func() {
+				b.wait()
+				w.observeRun(models.WorkerDispatcher, false, nil, time.Since(b.started))
+			})
 		}
-		rec.record(work, window.take(time.Now(), DispatchRecordEvery, false))
-		if err == nil && res.Claimed >= w.Dispatcher.o.BatchSize {
+		rec.record(work, take(false))
+		if err == nil && b.full() {
 			return 0, true
 		}
 		return w.o.DispatchEvery, true
