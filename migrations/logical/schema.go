@@ -13,7 +13,7 @@ import "slices"
 // Version is the number of the latest SQL migration, the version this description states; the
 // document store records it as its own schema version. A new migration raises it (a test in
 // package migrations checks it against every dialect's files).
-const Version int64 = 23
+const Version int64 = 22
 
 // Type is a logical column type; each dialect maps it to one physical type.
 type Type string
