@@ -78,7 +78,7 @@ func TestLayoutCoversTheLogicalSchema(t *testing.T) {
 func TestLayoutAggregate(t *testing.T) {
 	agg := collectionOf(t, mustLayout(t), docstore.Aggregate)
 	for name, keys := range map[string][]string{
-		"ix_candidates_lookup":  {"tenant_id", "candidates.provider", "candidates.participant_type", "candidates.participant_id", "status"},
+		"ix_candidates_lookup":  {"tenant_id", "candidates.provider", "candidates.participant_type", "candidates.participant_id", "status", "candidates.source"},
 		"ix_exclusions_lookup":  {"tenant_id", "exclusions.provider", "exclusions.participant_type", "exclusions.participant_id"},
 		"ix_tags_tenant_tag":    {"tenant_id", "tag_keys.tag"},
 		"ix_operations_pending": {"operations.state", "operations.updated_at"},

@@ -13,7 +13,7 @@ import (
 // type and id of one entry) and for no embedded exclusion naming the actor. FerretDB 1.24 runs
 // $elemMatch with operators only ("unknown operator: source" for field conditions), so the
 // filter narrows with dotted fields, which ix_candidates_lookup (tenant_id, candidates.provider,
-// candidates.participant_type, candidates.participant_id, status) serves and which match every
+// candidates.participant_type, candidates.participant_id, status, candidates.source) serves and which match every
 // eligible task and a few more (fields matched on different entries), and eligible decides on
 // the entries themselves. Pages, totals and workflow choices of the scope walk on until enough
 // aggregates passed (page, cappedTotal, WorkflowChoices), so paging stays exact.
