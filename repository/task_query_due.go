@@ -106,53 +106,70 @@ func walkStatuses(q *taskQuery) []string {
 // phase states its own half of the cursor (walkPhases). SQLite reads each phase's walks as one
 // ordered merge instead (mergedWalks), which stops after the page.
 func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskRecord, error) {
-	dir := " ASC"
-	if q.f.Descending {
-		dir = " DESC"
-	}
-	col := q.sort.Column
+	dir := q.sortDir()
 	var out []taskRecord
 	for _, phase := range walkPhases(q) {
-		var parts []string
-		var subs []any
-		for _, st := range walkStatuses(q) {
-			w := *q
-			w.walkStatus = st
-			where := append(w.conditions(now, s.dialect), phase...)
-			// Ordered by the column in the NULL phase too: PostgreSQL does not take "column
-			// IS NULL" as fixing the column and would sort the walk by id.
-			walk := applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select("id"), where).
-				Where("status = ?", st).Order(col + dir + ", id" + dir).Limit(q.limit + 1)
-			parts = append(parts, fmt.Sprintf("SELECT id FROM (?) w%d", len(parts)))
-			subs = append(subs, walk)
-		}
-		if len(parts) == 0 {
-			return nil, nil // the filters exclude every status the scope lists
-		}
 		var recs []taskRecord
+		var err error
 		if s.dialect == migrations.SQLite {
-			var err error
-			if recs, err = s.mergedWalks(tx, q, now, phase, q.limit+1-len(out)); err != nil {
-				return nil, err
-			}
-			if out = append(out, recs...); len(out) > q.limit {
-				break
-			}
-			continue
+			recs, err = s.mergedWalks(tx, q, now, phase, q.limit+1-len(out))
+		} else {
+			recs, err = s.unitedWalks(tx, q, now, phase, dir, q.limit+1-len(out))
 		}
-		err := tx.Model(&taskRecord{}).Select(q.selected()).
-			// The UNION sits in a derived table (walks): MariaDB runs an IN sub-select that is
-			// itself a UNION once per outer row (seconds per page; see historyCond).
-			Where("tenant_id = ? AND id IN (SELECT id FROM (?) walks)", q.f.Tenant, tx.Raw(strings.Join(parts, " UNION ALL "), subs...)).
-			Order(q.orderBy()).Limit(q.limit + 1 - len(out)).Find(&recs).Error
 		if err != nil {
-			return nil, translate(err)
+			return nil, err
 		}
 		if out = append(out, recs...); len(out) > q.limit {
 			break
 		}
 	}
 	return out, nil
+}
+
+// unitedWalks is one phase of statusPage on the dialects other than SQLite: each status's walk
+// reads at most n ids in the sort's order, and the rows of their union are read by id and
+// sorted.
+func (s *Store) unitedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, dir string, n int) ([]taskRecord, error) {
+	var parts []string
+	var subs []any
+	for _, st := range walkStatuses(q) {
+		// Ordered by the column in the NULL phase too: PostgreSQL does not take "column
+		// IS NULL" as fixing the column and would sort the walk by id.
+		walk := s.statusWalk(tx, q, now, phase, st, []string{"id"}).
+			Order(q.sort.Column + dir + ", id" + dir).Limit(n)
+		parts = append(parts, fmt.Sprintf("SELECT id FROM (?) w%d", len(parts)))
+		subs = append(subs, walk)
+	}
+	if len(parts) == 0 {
+		return nil, nil // the filters exclude every status the scope lists
+	}
+	var recs []taskRecord
+	err := tx.Model(&taskRecord{}).Select(q.selected()).
+		// The UNION sits in a derived table (walks): MariaDB runs an IN sub-select that is
+		// itself a UNION once per outer row (seconds per page; see historyCond).
+		Where("tenant_id = ? AND id IN (SELECT id FROM (?) walks)", q.f.Tenant, tx.Raw(strings.Join(parts, " UNION ALL "), subs...)).
+		Order(q.orderBy()).Limit(n).Find(&recs).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	return recs, nil
+}
+
+// statusWalk is the walk of one status of statusPage in one phase: q's conditions for that
+// status (walkStatus narrows the needs-attention rule) through walkIndex, reading columns.
+func (s *Store) statusWalk(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, status string, columns []string) *gorm.DB {
+	w := *q
+	w.walkStatus = status
+	where := append(w.conditions(now, s.dialect), phase...)
+	return applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select(columns), where).Where("status = ?", status)
+}
+
+// sortDir is the SQL direction of q's sort.
+func (q *taskQuery) sortDir() string {
+	if q.f.Descending {
+		return " DESC"
+	}
+	return " ASC"
 }
 
 // walkPhases are the phases of statusPage, each as the conditions it adds to every walk: one

@@ -21,19 +21,13 @@ import (
 // QueryPlans/StatusPageMerges (storetest/plan_merge.go) pins the merge and that no arm is
 // sorted.
 func (s *Store) mergedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, n int) ([]taskRecord, error) {
-	dir := " ASC"
-	if q.f.Descending {
-		dir = " DESC"
-	}
+	dir := q.sortDir()
 	var parts []string
 	var subs []any
 	for _, st := range walkStatuses(q) {
-		w := *q
-		w.walkStatus = st
-		where := append(w.conditions(now, s.dialect), phase...)
 		// No ORDER BY or LIMIT in the arm: the sub-select is flattened into the compound,
 		// whose ORDER BY each arm then serves from its index.
-		arm := applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select(q.selected()), where).Where("status = ?", st)
+		arm := s.statusWalk(tx, q, now, phase, st, q.selected())
 		parts = append(parts, fmt.Sprintf("SELECT %s FROM (?) w%d", strings.Join(q.selected(), ", "), len(parts)))
 		subs = append(subs, arm)
 	}
