@@ -156,7 +156,7 @@ func (b *fullBaseline) claimComplete(ctx context.Context, r *round, m *meter) er
 	var readers sync.WaitGroup
 	readers.Go(func() {
 		phase(ctx, r.readers(), func(ctx context.Context, j int) {
-			r.read(ctx, b.seed, claimer(tenant, 1000+j), &meter{}, &tally{}, done)
+			r.read(ctx, b.seed, claimer(tenant, 1000+j), nil, &meter{}, &tally{}, done)
 		})
 	})
 	t := &tally{}

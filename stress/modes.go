@@ -70,6 +70,32 @@ func (r *round) project(ctx context.Context, kind string, assigned bool) ([]Item
 	return items, first
 }
 
+// projection is a paced mixed round's projections, made by the workers one task at a time:
+// the first failure stops every worker and ends the round with it, as project's does.
+type projection struct {
+	mu  sync.Mutex
+	err error
+}
+
+// one projects task i into items[i] and reports whether the worker may go on.
+func (p *projection) one(ctx context.Context, r *round, items []Item, i int) bool {
+	p.mu.Lock()
+	failed := p.err != nil
+	p.mu.Unlock()
+	if failed {
+		return false
+	}
+	it, _, err := r.opts.Target.Project(ctx, r.tenant, bookmark(r.tenant, "mixed", i, false))
+	if err != nil {
+		p.mu.Lock()
+		p.err = cmpErr(p.err, fmt.Errorf("project task %d: %w", i, err))
+		p.mu.Unlock()
+		return false
+	}
+	items[i] = it
+	return true
+}
+
 func cmpErr(first, err error) error {
 	if first != nil {
 		return first
@@ -196,11 +222,18 @@ func pageQueries() []ListQuery {
 // filters and search (and, over HTTP, managers hold the live stream open: they see every task,
 // so each must hear of the changes); the loopback runtime finalizes every completion. Every
 // task ends Completed with one claimed, one completion-requested and one completed event and
-// one outbox row.
+// one outbox row. Paced (Options.Pace), the round is a busy tenant's steady day instead of a
+// race: each worker projects, claims and completes one task after the other, every write
+// waiting its turn at Pace a second, and the readers read Pace pages a second. Unpaced, every
+// task is projected first (setup, not measured) and the readers read as fast as they can.
 func mixedRound(ctx context.Context, r *round) error {
-	items, err := r.project(ctx, "mixed", false)
-	if err != nil {
-		return err
+	paced := r.opts.Pace > 0
+	items := make([]Item, r.opts.Tasks)
+	if !paced {
+		var err error
+		if items, err = r.project(ctx, "mixed", false); err != nil {
+			return err
+		}
 	}
 	subsCtx, stopSubs := context.WithCancel(ctx)
 	defer stopSubs()
@@ -223,9 +256,10 @@ func mixedRound(ctx context.Context, r *round) error {
 	wt, pt := &tally{}, &tally{}
 	done := make(chan struct{})
 	var readers sync.WaitGroup
+	reads := newPacer(r.opts.Pace)
 	readers.Go(func() {
 		phase(ctx, r.readers(), func(ctx context.Context, j int) {
-			r.read(ctx, r.opts.Target, claimer(r.tenant, 1000+j), pages, pt, done)
+			r.read(ctx, r.opts.Target, claimer(r.tenant, 1000+j), reads, pages, pt, done)
 		}, pages)
 	})
 	// The tasks whose completion was applied, for the in-process runtime below.
@@ -235,10 +269,14 @@ func mixedRound(ctx context.Context, r *round) error {
 		readers.Go(func() { r.finalizeUntil(ctx, fin, completed, done) })
 	}
 	pace := newPacer(r.opts.Pace)
+	var projected projection
 	start := time.Now()
 	phase(ctx, r.opts.Writers, func(ctx context.Context, w int) {
 		a := claimer(r.tenant, w)
 		for i := range work {
+			if paced && (pace.wait(ctx) != nil || !projected.one(ctx, r, items, i)) {
+				return
+			}
 			if pace.wait(ctx) != nil {
 				return // cancelled: the checks below count what is missing
 			}
@@ -262,6 +300,9 @@ func mixedRound(ctx context.Context, r *round) error {
 	}, writes)
 	close(done)
 	readers.Wait()
+	if projected.err != nil {
+		return projected.err
+	}
 	r.rep.check("mixed: claims and completions applied", 2*len(items), wt.n(Applied))
 	r.rep.check("mixed: write errors and conflicts", 0, wt.n(Failed)+wt.n(Conflict))
 	r.rep.check("mixed: page errors", 0, pt.n(Failed))
@@ -295,13 +336,17 @@ func mixedRound(ctx context.Context, r *round) error {
 }
 
 // read pages the inbox through target, cycling through the queries, until done is closed;
-// each reader reads at least one page.
-func (r *round) read(ctx context.Context, target Target, a models.Actor, m *meter, t *tally, done <-chan struct{}) {
+// each reader reads at least one page; a paced round's pages wait their turn at pace (before
+// the timing, as the writes do).
+func (r *round) read(ctx context.Context, target Target, a models.Actor, pace *pacer, m *meter, t *tally, done <-chan struct{}) {
 	qs := pageQueries()
 	for n := 0; ; n++ {
 		q := qs[n%len(qs)]
 		q.Limit = pageSize
 		for pages := 0; pages < 4; pages++ {
+			if pace.wait(ctx) != nil {
+				return
+			}
 			var next string
 			t.observe(m, func() (Outcome, error) {
 				p, err := target.List(ctx, a, q)

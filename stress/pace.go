@@ -7,9 +7,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// pacer spaces the mixed mode's writes to Options.Pace writes per second across all writers
-// (a busy tenant's steady rate rather than as fast as the store goes); nil when unthrottled.
-// The wait comes before a write is timed, so latencies stay the writes' own.
+// pacer spaces the mixed mode's writes (or its readers' pages) to Options.Pace a second across
+// all workers (a busy tenant's steady rate rather than as fast as the store goes); nil when
+// unthrottled. The wait comes before a request is timed, so latencies stay the requests' own.
 type pacer struct{ l *rate.Limiter }
 
 // newPacer is the pacer of perSecond writes a second, nil for 0 (unthrottled). A burst of one
@@ -21,7 +21,7 @@ func newPacer(perSecond int) *pacer {
 	return &pacer{rate.NewLimiter(rate.Limit(perSecond), 1)}
 }
 
-// wait blocks until the next write may go; an error means ctx ended first.
+// wait blocks until the next request may go; an error means ctx ended first.
 func (p *pacer) wait(ctx context.Context) error {
 	if p == nil {
 		return ctx.Err()

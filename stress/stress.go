@@ -34,9 +34,10 @@ type Options struct {
 	Rounds  int // repetitions, each in a fresh tenant
 	// Members is the size of the notify mode's candidate group (G); default 50.
 	Members int
-	// Pace caps the mixed mode's writes (claims and completions) at this many a second across
-	// all writers, a busy tenant's steady load beside which lists are measured; 0 is
-	// unthrottled. The other modes ignore it.
+	// Pace makes the mixed mode a busy tenant's steady load, beside which lists are measured:
+	// its writes (projections, claims and completions, each task in turn) at this many a
+	// second across all writers, and its readers' pages at as many; 0 is unthrottled (every
+	// task projected first, the readers as fast as they go). The other modes ignore it.
 	Pace int
 	// Target is the system under load: the store directly (NewStoreTarget) or a server (NewHTTPTarget).
 	Target Target
@@ -167,8 +168,8 @@ func runMode(ctx context.Context, mode, run string, o Options) (Report, error) {
 	}
 	if mode == "mixed" && o.Pace > 0 {
 		rep.Pace = o.Pace
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the writes were paced at %d a second across the %d writers (--pace): "+
-			"the write figures measure the pace, the page figures the reads beside it", o.Pace, o.Writers))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the writes (projections, claims, completions) were paced at %d a second across the %d writers "+
+			"and the readers' pages at %d a second (--pace): the write figures measure the pace, the page figures the reads beside it", o.Pace, o.Writers, o.Pace))
 	}
 	for i := 1; i <= o.Rounds; i++ {
 		r := &round{opts: o, rep: &rep, tenant: fmt.Sprintf("stress-%s-%s-%d", run, mode, i), raw: raw, full: full}

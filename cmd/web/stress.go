@@ -75,7 +75,7 @@ func stressMode(mode string) func(ctx context.Context, args []string, env enviro
 			usage = "web stress notify [--tasks N] [--members G] [--writers W] [--rounds R] [--json]"
 		}
 		if mode == "mixed" {
-			fs.IntVar(pace, "pace", 0, fmt.Sprintf("cap the writes (claims and completions) at N a second across all writers, 0 to %d; 0 is unthrottled", maxStressPace))
+			fs.IntVar(pace, "pace", 0, fmt.Sprintf("a busy tenant's steady load: the writes (projections, claims, completions) at N a second across all writers and the readers' pages at N a second, 0 to %d; 0 is unthrottled", maxStressPace))
 			usage = "web stress mixed [--tasks N] [--writers W] [--rounds R] [--pace N] [--json] [--url URL]"
 		}
 		fs.Usage = commandUsage(fs, usage, `

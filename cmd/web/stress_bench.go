@@ -34,8 +34,9 @@ HTTP (burst, claim, mixed through to Completed; 8 clients) beside the raw-SQL ba
 a CPU profile of the server (USERTASKS_PPROF_ADDR); then the scale target seeded, the
 server's startup to ready, every inbox page of the matrix (5 scopes × 6 sorts × 2 directions
 × plain/search/workflow × first/deep) timed by the server's request log, three times: read-only,
-while the mixed load runs in other tenants paced at 100 writes a second, and while it runs
-unthrottled, beside the same statements run raw; and the server's peak RSS. The
+beside a busy tenant (the mixed load paced: 100 writes and 100 page reads a second), and
+while the mixed load runs unthrottled in other tenants, beside the same statements run raw;
+and the server's peak RSS. The
 servers are this binary's 'serve' as child processes. Timings are reported, never judged:
 exit 0 when the run completed (targets missed included), 1 when it could not.`,
 		"  USERTASKS_BENCH_POSTGRES_URL (else USERTASKS_TEST_POSTGRES_URL): a PostgreSQL server to create scratch databases on\n"+
