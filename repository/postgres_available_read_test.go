@@ -17,9 +17,10 @@ import (
 // actor who is a candidate of few of the tenant's Available tasks from their candidate rows
 // (the walk of the sort's index would read every Available task to fill the page), one who is a
 // candidate of many by the walk, probing each task for a page and testing it against the
-// candidate ids hashed once for a long read (a short needle's window). The answers are the
-// contract's (Queries); this pins which read runs, and that each answers the same rows in the
-// same order as the list sorted in Go.
+// candidate ids hashed once for a long read (a short needle's window); the first page's total
+// of a walked list tests the candidate ids hashed once too (availableTotalConds). The answers
+// are the contract's (Queries); this pins which read runs, and that each answers the same rows
+// in the same order as the list sorted in Go, and the same total.
 func TestPostgresAvailableReadByListLength(t *testing.T) {
 	const window = 250 // a long read: ShortSearchWindow + 1 rows
 	url := testfactory.Database(t, testfactory.Postgres)
@@ -72,13 +73,15 @@ func TestPostgresAvailableReadByListLength(t *testing.T) {
 		search string // "e": a short needle, read through the window
 		want   []string
 		read   string // how the list's rows are read: "probe", "hashed" or "candidates"
+		total  string // how the capped total tests the candidates: "hashed", "candidates", "" (the window counts)
+		count  int    // the total; -1 for a window's (its matches among the window's rows)
 	}{
 		// The page of 20 needs 21 rows: the walk from √(21 × 400 ÷ 2) = 65 candidate rows on.
-		{"ManyByTheWalk", member, "", crowd[:20], "probe"},
-		{"FewFromTheirCandidates", lonely, "", loner, "candidates"},
+		{"ManyByTheWalk", member, "", crowd[:20], "probe", "hashed", len(crowd)},
+		{"FewFromTheirCandidates", lonely, "", loner, "candidates", "candidates", len(loner)},
 		// The window needs 251 rows: the hashed walk from √(251 × 400 ÷ 2) = 225 on.
-		{"ManyInAWindowByTheHashedWalk", member, "e", crowd[:20], "hashed"},
-		{"FewInAWindowFromTheirCandidates", lonely, "e", loner, "candidates"},
+		{"ManyInAWindowByTheHashedWalk", member, "e", crowd[:20], "hashed", "", -1},
+		{"FewInAWindowFromTheirCandidates", lonely, "e", loner, "candidates", "", len(loner)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mu.Lock()
@@ -96,17 +99,26 @@ func TestPostgresAvailableReadByListLength(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Fatalf("titles %q, want %q", got, c.want)
 			}
+			if c.count >= 0 && (page.Total == nil || *page.Total != c.count) {
+				t.Errorf("total %v, want %d", page.Total, c.count)
+			}
 			mu.Lock()
 			recorded := append([]string(nil), stmts...)
 			mu.Unlock()
 			var counted, memory bool
 			var list []string
+			total := ""
 			for _, st := range recorded {
 				switch {
 				case strings.Contains(st, "set_config('work_mem'"):
 					memory = true
 				case strings.HasPrefix(st, "SELECT count(*) FROM (SELECT 1 FROM user_task_candidates c"):
 					counted = true
+				case strings.HasPrefix(st, `SELECT count(*) FROM (SELECT 1 AS one FROM "user_tasks"`):
+					total = "candidates"
+					if strings.Contains(st, "user_tasks.id IN (SELECT c.task_id") {
+						total = "hashed"
+					}
 				case strings.Contains(st, "FROM \"user_tasks\"") && strings.Contains(st, "ORDER BY title"):
 					list = append(list, st)
 				}
@@ -114,8 +126,11 @@ func TestPostgresAvailableReadByListLength(t *testing.T) {
 			if !counted || len(list) == 0 {
 				t.Fatalf("counted the candidate rows %v, list reads %d; statements:\n%s", counted, len(list), strings.Join(recorded, "\n"))
 			}
-			if memory != (c.read == "hashed") {
-				t.Errorf("work_mem raised %v, want it only for the hashed walk", memory)
+			if total != c.total {
+				t.Errorf("the total tests the candidates as %q, want %q", total, c.total)
+			}
+			if memory != (c.read == "hashed" || c.total == "hashed") {
+				t.Errorf("work_mem raised %v, want it only for the hashed walk and the hashed total", memory)
 			}
 			for _, st := range list {
 				read := "candidates"

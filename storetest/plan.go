@@ -108,6 +108,7 @@ func testQueryPlans(t *testing.T, h Harness) {
 	testAvailableWalkPlans(t, h, s, rec, me)     // plan_available.go
 	testStatusMergePlans(t, h, s, rec, boss)     // plan_merge.go
 	testAvailableWorkflowPlans(t, h, s, rec, me) // plan_available.go
+	testRowCursorPlans(t, h, s, rec, boss)       // plan_cursor.go
 	testHistoryPlans(t, h, s, rec, me)           // plan_history.go
 	testNotificationPlans(t, h, s, rec)
 	testSubstitutePlans(t, h, s, rec) // plan_substitute.go
