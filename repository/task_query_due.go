@@ -103,15 +103,15 @@ func walkStatuses(q *taskQuery) []string {
 // status (attentionCond). A nullable sort (due, completed) reads in two phases, the tasks with
 // a value first and the ones without after them (NULLs last on every database, whatever its
 // NULL order in an index); the second runs only when the first leaves the page short. Each
-// phase states its own half of the cursor (walkPhases). SQLite reads each phase's walks as one
-// ordered merge instead (mergedWalks), which stops after the page.
+// phase states its own half of the cursor (walkPhases). SQLite and PostgreSQL read each
+// phase's walks as one ordered merge instead (mergedWalks), which stops after the page.
 func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskRecord, error) {
 	dir := q.sortDir()
 	var out []taskRecord
 	for _, phase := range walkPhases(q) {
 		var recs []taskRecord
 		var err error
-		if s.dialect == migrations.SQLite {
+		if s.mergesWalks() {
 			recs, err = s.mergedWalks(tx, q, now, phase, q.limit+1-len(out))
 		} else {
 			recs, err = s.unitedWalks(tx, q, now, phase, dir, q.limit+1-len(out))
@@ -126,9 +126,9 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskReco
 	return out, nil
 }
 
-// unitedWalks is one phase of statusPage on the dialects other than SQLite: each status's walk
-// reads at most n ids in the sort's order, and the rows of their union are read by id and
-// sorted.
+// unitedWalks is one phase of statusPage where the walks are not merged (mergesWalks): each
+// status's walk reads at most n ids in the sort's order, and the rows of their union are read
+// by id and sorted.
 func (s *Store) unitedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, dir string, n int) ([]taskRecord, error) {
 	var parts []string
 	var subs []any
