@@ -166,6 +166,7 @@ func workersOptions(cfg config) workers.Options {
 		Dispatcher:     workers.DispatcherOptions{LeaseFor: cfg.Cadence.DispatchLease},
 		SweepEvery:     cfg.Cadence.DueSweep,
 		ReconcileEvery: cfg.Cadence.Reconcile,
+		ReconcileAfter: cfg.Cadence.ReconcileDelay,
 		Reconcile:      workers.ReconcilerOptions{SkipTouchedWithin: cfg.Cadence.ReconcileQuiet, Tenants: cfg.ReconcileTenants},
 		PurgeEvery:     cfg.Retention.workerEvery(),
 		Purge:          workers.PurgeOptions{Policy: cfg.Retention.policy(0)},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +74,10 @@ func TestStressBenchEndToEnd(t *testing.T) {
 	}
 	if n := bench.MatrixSize(); len(d.Pages) < n || len(d.Pages) > 2*n {
 		t.Errorf("%d matrix pages, want every first page (%d) and the deep ones that exist", len(d.Pages), n)
+	}
+	// The read-only pass waits for the server's start-up work (its first reconciliation).
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "the server settled for") }) {
+		t.Errorf("no note that the server settled before the read-only pass: %q", d.Notes)
 	}
 	deep := 0
 	for _, p := range d.Pages {

@@ -10,6 +10,9 @@ type cadence struct {
 	DueSweep       time.Duration // USERTASKS_DUE_SWEEP_INTERVAL
 	Reconcile      time.Duration // USERTASKS_RECONCILE_INTERVAL
 	ReconcileQuiet time.Duration // USERTASKS_RECONCILE_QUIET_PERIOD
+	// ReconcileDelay puts off the first reconciliation after the start
+	// (USERTASKS_RECONCILE_DELAY); zero: a minute, or the interval when shorter.
+	ReconcileDelay time.Duration
 }
 
 // minDispatchLease is the shortest lease of a claimed outbox row: a delivery must fit in it.

@@ -28,11 +28,13 @@ func TestLoadConfigWorkerCadence(t *testing.T) {
 			"USERTASKS_DUE_SWEEP_INTERVAL":     "30s",
 			"USERTASKS_RECONCILE_INTERVAL":     "1h30m",
 			"USERTASKS_RECONCILE_QUIET_PERIOD": "2m",
+			"USERTASKS_RECONCILE_DELAY":        "10s",
 		})), true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := cadence{Dispatch: 100 * time.Millisecond, DispatchLease: 2 * time.Second, DueSweep: 30 * time.Second, Reconcile: 90 * time.Minute, ReconcileQuiet: 2 * time.Minute}
+		want := cadence{Dispatch: 100 * time.Millisecond, DispatchLease: 2 * time.Second, DueSweep: 30 * time.Second, Reconcile: 90 * time.Minute,
+			ReconcileQuiet: 2 * time.Minute, ReconcileDelay: 10 * time.Second}
 		if cfg.Cadence != want {
 			t.Fatalf("cadence %+v, want %+v", cfg.Cadence, want)
 		}
@@ -63,6 +65,7 @@ func TestLoadConfigWorkerCadence(t *testing.T) {
 			{"USERTASKS_DUE_SWEEP_INTERVAL", "0"},
 			{"USERTASKS_RECONCILE_INTERVAL", "-15m"},
 			{"USERTASKS_RECONCILE_QUIET_PERIOD", "1ns"},
+			{"USERTASKS_RECONCILE_DELAY", "0"},
 		} {
 			_, err := loadConfig(env(vars(t, map[string]string{c.name: c.value})), true)
 			if want := c.name + "=\"" + c.value + "\": must be at least 100ms"; err == nil || err.Error() != want {

@@ -86,6 +86,7 @@ func (c *config) settings() []setting {
 		{name: "USERTASKS_DUE_SWEEP_INTERVAL", set: duration(&c.Cadence.DueSweep, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_INTERVAL", set: duration(&c.Cadence.Reconcile, minCadence, "")},
 		{name: "USERTASKS_RECONCILE_QUIET_PERIOD", set: duration(&c.Cadence.ReconcileQuiet, minCadence, "")},
+		{name: "USERTASKS_RECONCILE_DELAY", set: duration(&c.Cadence.ReconcileDelay, minCadence, "")},
 		{name: "USERTASKS_RETENTION_TERMINAL_AGE", tools: true, set: duration(&c.Retention.TerminalAge, minRetentionAge, "2160h, 8760h")},
 		{name: "USERTASKS_RETENTION_INVITATION_AGE", tools: true, set: duration(&c.Retention.InvitationAge, minRetentionAge, "720h, 168h")},
 		{name: "USERTASKS_RETENTION_GUEST_SESSION_AGE", tools: true, set: duration(&c.Retention.GuestSessionAge, minRetentionAge, "168h, 24h")},

@@ -21,9 +21,11 @@ import (
 type server struct {
 	*child.Server
 
-	logMu     sync.Mutex
-	durations map[string]float64 // request id → duration_ms from the request log
-	pprof     string             // http://host:port of net/http/pprof
+	logMu      sync.Mutex
+	durations  map[string]float64 // request id → duration_ms from the request log
+	pprof      string             // http://host:port of net/http/pprof
+	reconciled bool               // a reconciliation run was logged
+	workerLine time.Time          // when the last line of a background worker was read
 }
 
 // startServer starts `web serve` of the executable web on databaseURL with vars (the bench's
@@ -57,6 +59,7 @@ func (s *server) hear(line []byte) {
 		RequestID  string  `json:"request_id"`
 		DurationMS float64 `json:"duration_ms"`
 		URL        string  `json:"url"`
+		Worker     string  `json:"worker"`
 	}
 	if json.Unmarshal(line, &rec) != nil {
 		return
@@ -68,7 +71,18 @@ func (s *server) hear(line []byte) {
 		s.durations[rec.RequestID] = rec.DurationMS
 	case strings.HasSuffix(rec.URL, "/debug/pprof/"):
 		s.pprof = strings.TrimSuffix(rec.URL, "/debug/pprof/")
+	case rec.Worker != "":
+		s.workerLine = time.Now()
+		s.reconciled = s.reconciled || rec.Msg == "reconciliation"
 	}
+}
+
+// workers reports whether a reconciliation run was logged and how long ago the background
+// workers last logged a line.
+func (s *server) workers() (reconciled bool, quiet time.Duration) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return s.reconciled, time.Since(s.workerLine)
 }
 
 func (s *server) pprofURL() string {
