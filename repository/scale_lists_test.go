@@ -165,7 +165,7 @@ var scaleKnownGaps = []struct {
 	reason string
 }{
 	{regexp.MustCompile(`^\w+ (needs-attention \S+ \w+ (search |workflow )?|all \S+ \w+ workflow )\(\w+ page\): statement \d sorts`),
-		"bounded by design: the needs-attention page, and the all page with a workflow filter, sort the union of one walk per status in the sort's index (ix_tasks_status_<sort>, ix_tasks_workflow_<sort>), at most 6 (needs attention) or 9 (all) × (page + 1) rows at any size (statusPage)"},
+		"bounded by design: the needs-attention page, and the all page with a workflow filter, read one walk per status in the sort's index (ix_tasks_status_<sort>, ix_tasks_workflow_<sort>); MariaDB sorts their union, at most 6 (needs attention) or 9 (all) × (page + 1) rows at any size (unitedWalks), SQLite and PostgreSQL merge the walks (mergedWalks), where PostgreSQL may still sort the few rows of an arm it expects to be short (statusPage)"},
 	{regexp.MustCompile(`^PostgreSQL available \S+ \w+ \(deep page\): statement \d sorts`),
 		"PostgreSQL, on a deep page of the available list, estimates that few of the user's tasks lie past the cursor and sorts them instead of walking the status's sort index (availableWalk): at most the list's rows past the cursor"},
 	{regexp.MustCompile(`^PostgreSQL available \S+ \w+ search \(\w+ page\): statement \d sorts`),
