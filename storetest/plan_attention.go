@@ -22,15 +22,7 @@ func testAttentionCursorPlans(t *testing.T, h Harness, s store.Store, rec *query
 		for _, desc := range []bool{false, true} {
 			name := fmt.Sprintf("NeedsAttention%s%sCursorBoundsEachWalk", sort, map[bool]string{false: "Asc", true: "Desc"}[desc])
 			t.Run(name, func(t *testing.T) {
-				f := models.TaskFilter{Tenant: "p1", Scope: models.ScopeNeedsAttention, Actor: boss, Sort: sort, Descending: desc, Limit: 5}
-				first, err := s.Query(ctx(t), f)
-				if err != nil {
-					t.Fatalf("query: %v", err)
-				}
-				if first.NextCursor == "" {
-					t.Fatalf("one page only: the case needs a cursor")
-				}
-				f.Cursor = first.NextCursor
+				f := pastFirstPage(t, s, models.TaskFilter{Tenant: "p1", Scope: models.ScopeNeedsAttention, Actor: boss, Sort: sort, Descending: desc, Limit: 5})
 				rec.reset()
 				if _, err := s.Query(ctx(t), f); err != nil {
 					t.Fatalf("query with the cursor: %v", err)

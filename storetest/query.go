@@ -105,6 +105,21 @@ func (r *queryRecorder) record(sql string) {
 	r.mu.Unlock()
 }
 
+// pastFirstPage is f with the cursor of its first page; the case fails when f lists one page
+// only, as a case about the cursor then checks nothing.
+func pastFirstPage(t *testing.T, s store.Store, f models.TaskFilter) models.TaskFilter {
+	t.Helper()
+	first, err := s.Query(ctx(t), f)
+	if err != nil {
+		t.Fatalf("query: %v", err)
+	}
+	if first.NextCursor == "" {
+		t.Fatalf("one page only: the case needs a cursor")
+	}
+	f.Cursor = first.NextCursor
+	return f
+}
+
 // pageStatements reads f's first page and, when there is one, the page after its cursor, and
 // returns the statements rec recorded that keep accepts and how many tasks the pages listed.
 func pageStatements(t *testing.T, s store.Store, rec *queryRecorder, f models.TaskFilter, keep func(string) bool) (stmts []string, listed int) {
