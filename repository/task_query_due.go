@@ -106,7 +106,6 @@ func walkStatuses(q *taskQuery) []string {
 // phase states its own half of the cursor (walkPhases). SQLite and PostgreSQL read each
 // phase's walks as one ordered merge instead (mergedWalks), which stops after the page.
 func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskRecord, error) {
-	dir := q.sortDir()
 	var out []taskRecord
 	for _, phase := range walkPhases(q) {
 		var recs []taskRecord
@@ -114,7 +113,7 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskReco
 		if s.mergesWalks() {
 			recs, err = s.mergedWalks(tx, q, now, phase, q.limit+1-len(out))
 		} else {
-			recs, err = s.unitedWalks(tx, q, now, phase, dir, q.limit+1-len(out))
+			recs, err = s.unitedWalks(tx, q, now, phase, q.limit+1-len(out))
 		}
 		if err != nil {
 			return nil, err
@@ -129,14 +128,13 @@ func (s *Store) statusPage(tx *gorm.DB, q *taskQuery, now time.Time) ([]taskReco
 // unitedWalks is one phase of statusPage where the walks are not merged (mergesWalks): each
 // status's walk reads at most n ids in the sort's order, and the rows of their union are read
 // by id and sorted.
-func (s *Store) unitedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, dir string, n int) ([]taskRecord, error) {
+func (s *Store) unitedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, n int) ([]taskRecord, error) {
 	var parts []string
 	var subs []any
 	for _, st := range walkStatuses(q) {
 		// Ordered by the column in the NULL phase too: PostgreSQL does not take "column
 		// IS NULL" as fixing the column and would sort the walk by id.
-		walk := s.statusWalk(tx, q, now, phase, st, []string{"id"}).
-			Order(q.sort.Column + dir + ", id" + dir).Limit(n)
+		walk := s.statusWalk(tx, q, now, phase, st, []string{"id"}).Order(q.walkOrder()).Limit(n)
 		parts = append(parts, fmt.Sprintf("SELECT id FROM (?) w%d", len(parts)))
 		subs = append(subs, walk)
 	}
@@ -164,12 +162,14 @@ func (s *Store) statusWalk(tx *gorm.DB, q *taskQuery, now time.Time, phase []con
 	return applyConds(s.tasksIndexedBy(tx, walkIndex(q)).Select(columns), where).Where("status = ?", status)
 }
 
-// sortDir is the SQL direction of q's sort.
-func (q *taskQuery) sortDir() string {
+// walkOrder is the ORDER BY of a walk of q's sort index: the column, then id, in the sort's
+// direction (NULLs apart: each phase of statusPage reads one side of them).
+func (q *taskQuery) walkOrder() string {
+	dir := " ASC"
 	if q.f.Descending {
-		return " DESC"
+		dir = " DESC"
 	}
-	return " ASC"
+	return q.sort.Column + dir + ", id" + dir
 }
 
 // walkPhases are the phases of statusPage, each as the conditions it adds to every walk: one

@@ -32,7 +32,6 @@ func (s *Store) mergesWalks() bool {
 // QueryPlans/<variant><sort><dir>MergesTheWalks (storetest/plan_merge.go) pins the merge and
 // that the union is not sorted.
 func (s *Store) mergedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []cond, n int) ([]taskRecord, error) {
-	dir, col := q.sortDir(), q.sort.Column
 	var parts []string
 	var subs []any
 	for _, st := range walkStatuses(q) {
@@ -46,7 +45,7 @@ func (s *Store) mergedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []co
 		// in the sort's order) rather than read the status's matches and sort them.
 		arm := s.statusWalk(tx, q, now, phase, st, q.selected())
 		if s.dialect == migrations.Postgres {
-			arm = arm.Order(col + dir + ", id" + dir).Limit(n)
+			arm = arm.Order(q.walkOrder()).Limit(n)
 		}
 		parts = append(parts, fmt.Sprintf("SELECT %s FROM (?) w%d", strings.Join(q.selected(), ", "), len(parts)))
 		subs = append(subs, arm)
@@ -54,7 +53,7 @@ func (s *Store) mergedWalks(tx *gorm.DB, q *taskQuery, now time.Time, phase []co
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	sql := strings.Join(parts, " UNION ALL ") + " ORDER BY " + col + dir + ", id" + dir + " LIMIT ?"
+	sql := strings.Join(parts, " UNION ALL ") + " ORDER BY " + q.walkOrder() + " LIMIT ?"
 	var recs []taskRecord
 	if err := tx.Raw(sql, append(subs, n)...).Scan(&recs).Error; err != nil {
 		return nil, translate(err)
